@@ -1,0 +1,48 @@
+#pragma once
+// A flat (or curved) pixel-array detector as the user describes it: size, pixels, distance,
+// beam centre in one of several conventions, rotations, sensor. Where the pixels end up in
+// the laboratory frame is derived by resolve() (DetectorGeometry).
+
+#include "compute/model/Convention.h"
+#include "compute/model/Sweep.h"
+
+#include <cmath>
+#include <optional>
+
+namespace bv {
+
+struct Detector {
+    double pixelSize = 0.1e-3; // m
+    double sizeFast = 102.4e-3; // m, detector extent along fdet
+    double sizeSlow = 102.4e-3; // m, extent along sdet
+
+    double distance = 100.0e-3;          // m, sample to the beam spot along the beam
+    std::optional<double> closeDistance; // m, sample to the detector plane along its normal
+
+    // Beam centre as the image header states it (Xbeam, Ybeam; mapping depends on convention)
+    std::optional<double> beamX, beamY; // m
+    // Point of closest approach in the detector plane (Xclose, Yclose)
+    std::optional<double> closeX, closeY; // m
+    // XDS origin, pixels (ORGX, ORGY)
+    std::optional<double> orgX, orgY;
+
+    Pivot pivot = Pivot::Beam; // what the user asked for; only CUSTOM honours it
+    double rotX = 0.0, rotY = 0.0, rotZ = 0.0; // rad, applied about x, then y, then z
+    double twotheta = 0.0;                      // rad, about the two-theta axis, after rotations
+
+    bool curved = false;     // every pixel at the same distance from the sample
+    bool pointPixel = false; // solid angle 1/R^2, no obliquity
+
+    // sensor: depth of each layer sampled; the reference starts with thickness 0 given
+    SweepRequest thickness{0.0, std::nullopt, std::nullopt};
+    std::optional<double> attenuationDepth; // m (1/mu); nullopt: thickness itself
+
+    int fastPixels() const { return static_cast<int>(std::ceil(sizeFast / pixelSize - 0.5)); }
+    int slowPixels() const { return static_cast<int>(std::ceil(sizeSlow / pixelSize - 0.5)); }
+    void setPixels(int fast, int slow) {
+        sizeFast = pixelSize * fast;
+        sizeSlow = pixelSize * slow;
+    }
+};
+
+} // namespace bv

@@ -1,0 +1,124 @@
+#include "compute/plan/Plan.h"
+
+#include "compute/model/Rotation.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace bv::plan {
+namespace {
+
+// Thomson cross section of the electron, r_e^2 (m^2), the reference's value
+constexpr double kElectronRadiusSquared = 7.94079248018965e-30;
+constexpr double kAvogadro = 6.02214179e23;
+// forward-scattering structure factor and molecular weight of water (electrons, g/mol)
+constexpr double kWaterF = 2.57;
+constexpr double kWaterMolecularWeight = 18.0;
+constexpr double kWaterDensity = 1e6; // g/m^3
+
+template <typename T>
+bool sameBytes(const std::vector<T>& x, const std::vector<T>& y) {
+    return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0);
+}
+
+} // namespace
+
+Plan makePlan(const ResolvedExperiment& r, const std::vector<std::uint16_t>& mask) {
+    Plan p;
+    const DetectorGeometry& d = r.detector;
+    p.fastPixels = d.fastPixels;
+    p.slowPixels = d.slowPixels;
+    p.roi = r.roi;
+    p.oversample = r.oversample;
+    p.pixelSize = d.pixelSize;
+    p.subpixelSize = d.pixelSize / r.oversample;
+    p.pix0 = d.pix0;
+    p.fdet = d.fdet;
+    p.sdet = d.sdet;
+    p.odet = d.odet;
+    p.beam = r.axes.beam;
+    p.distance = d.distance;
+    p.closeDistance = d.closeDistance;
+    p.curved = r.curved;
+    p.pointPixel = r.pointPixel;
+    p.thickSteps = r.thickness.steps;
+    p.thickStep = r.thickness.step;
+    p.mu = r.mu;
+    p.thickModelled = r.thickness.range > 0.0;
+    p.oversampleThick = r.oversampleThick;
+    p.oversamplePolar = r.oversamplePolar;
+    p.oversampleOmega = r.oversampleOmega;
+
+    for (const Source& s : r.sources)
+        p.sources.push_back({-s.direction, s.wavelength});
+    p.polarizationAxis = r.axes.polarization;
+    p.kahnFactor = r.kahnFactor;
+    p.polarization = r.polarization;
+    p.dmin = r.dmin;
+
+    // crystal axes at each phi step, then turned by each mosaic domain (the reference's loop
+    // order: phi outer, domains inner)
+    const glm::dvec3 a0 = 1e-10 * r.cell.a, b0 = 1e-10 * r.cell.b, c0 = 1e-10 * r.cell.c;
+    p.phiSteps = r.phi.steps;
+    p.mosaicDomains = static_cast<int>(r.mosaicDomains.size());
+    for (int t = 0; t < r.phi.steps; ++t) {
+        const double phi = r.phi0 + r.phi.step * t;
+        Orientation atPhi{a0, b0, c0};
+        if (phi != 0.0)
+            atPhi = {rotateAbout(a0, r.axes.spindle, phi), rotateAbout(b0, r.axes.spindle, phi),
+                     rotateAbout(c0, r.axes.spindle, phi)};
+        for (const random::RotationRows& u : r.mosaicDomains) {
+            if (r.mosaicSpread > 0.0)
+                p.orientations.push_back({rotateRows(atPhi.a, u), rotateRows(atPhi.b, u), rotateRows(atPhi.c, u)});
+            else
+                p.orientations.push_back(atPhi);
+        }
+    }
+    p.aStar = r.cell.aStar;
+    p.bStar = r.cell.bStar;
+    p.cStar = r.cell.cStar;
+    p.cells = r.cells;
+    p.shape = r.shape;
+    p.fudge = r.fudge;
+
+    p.structureFactors = r.structureFactors;
+    p.interpolate = r.interpolate;
+
+    p.steps = r.steps();
+    p.photonScale = kElectronRadiusSquared * r.fluence / static_cast<double>(p.steps);
+    // the reference starts each pixel's sum at the water intensity, which already carries
+    // r_e^2 and the fluence, and then scales the sum by both again (kept for parity)
+    const double w = r.waterThickness;
+    p.background = kWaterF * kWaterF * kElectronRadiusSquared * r.fluence * w * w * w *
+                   kWaterDensity * kAvogadro / kWaterMolecularWeight;
+    p.waterPresent = w != 0.0;
+    p.mask = mask.empty() ? nullptr : &mask;
+    return p;
+}
+
+unsigned changedParts(const Plan& x, const Plan& y) {
+    unsigned parts = 0;
+    if (x.fastPixels != y.fastPixels || x.slowPixels != y.slowPixels)
+        parts |= ImageSizeChanged | MaskChanged;
+    auto sameSource = [](const SourceEntry& s, const SourceEntry& t) {
+        return s.incident == t.incident && s.wavelength == t.wavelength;
+    };
+    if (x.sources.size() != y.sources.size() ||
+        !std::equal(x.sources.begin(), x.sources.end(), y.sources.begin(), sameSource))
+        parts |= SourcesChanged;
+    auto sameOrientation = [](const Orientation& s, const Orientation& t) {
+        return s.a == t.a && s.b == t.b && s.c == t.c;
+    };
+    if (x.orientations.size() != y.orientations.size() ||
+        !std::equal(x.orientations.begin(), x.orientations.end(), y.orientations.begin(), sameOrientation))
+        parts |= OrientationsChanged;
+    if (x.structureFactors != y.structureFactors || x.interpolate != y.interpolate)
+        parts |= StructureFactorsChanged;
+    if (x.mask != y.mask)
+        parts |= MaskChanged;
+    // the uniform block is small: any scalar difference re-uploads it
+    parts |= FrameChanged;
+    return parts;
+}
+
+} // namespace bv::plan
