@@ -19,7 +19,7 @@ bv::Experiment detector256(bv::Convention convention) {
 bv::DetectorGeometry geometry(const bv::Experiment& e) { return bv::resolveDetector(e, e.axes()); }
 bool near(double got, double want, double tol = 1e-12) { return std::fabs(got - want) <= tol; }
 #define QVERIFY_NEAR(got, want, tol) \
-    QVERIFY2(near((got), (want), (tol)), qPrintable(QString("%1 = %2, expected %3").arg(#got).arg((got), 0, 'g', 12).arg((want), 0, 'g', 12)))
+    QVERIFY2(near((got), (want), (tol)), qPrintable(QString("%1 = %2, expected %3").arg(#got).arg(double(got), 0, 'g', 12).arg(double(want), 0, 'g', 12)))
 } // namespace
 
 class TestDetector : public QObject {
