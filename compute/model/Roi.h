@@ -12,6 +12,8 @@ struct Roi {
     bool contains(int fast, int slow) const {
         return fast >= xmin && fast <= xmax && slow >= ymin && slow <= ymax;
     }
+    // every pixel of a width x height image
+    static Roi whole(int width, int height) { return {0, width - 1, 0, height - 1}; }
 };
 
 } // namespace bv

@@ -1,0 +1,56 @@
+#pragma once
+// An output file that appears all at once or not at all. The bytes go to a temporary file
+// beside the target (same directory, so the final rename cannot cross file systems);
+// commit() flushes them to disk and renames the temporary over the target. A writer that
+// throws half way leaves the target untouched: the destructor removes the temporary.
+//
+//     bv::io::AtomicFile file("int.img");
+//     file.write(header);
+//     file.write(pixels.data(), pixels.size() * sizeof(pixels[0]));
+//     file.commit(); // only now does int.img change
+//
+// Every failure (directory missing, no permission, target is a directory, disk full)
+// throws bv::Error naming the target path and the system's reason.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace bv::io {
+
+class AtomicFile {
+  public:
+    // Creates the temporary file; throws bv::Error when that is impossible.
+    explicit AtomicFile(std::string targetPath);
+    // Removes the temporary file unless commit() succeeded. Never throws.
+    ~AtomicFile();
+
+    AtomicFile(const AtomicFile&) = delete;
+    AtomicFile& operator=(const AtomicFile&) = delete;
+
+    void write(const void* data, std::size_t bytes);
+    void write(std::string_view text) { write(text.data(), text.size()); }
+
+    // Bytes written so far (the reference pads SMV headers up to ftell() == 512).
+    std::uint64_t size() const { return m_written; }
+
+    // Flushes and fsyncs the data, then renames the temporary over the target.
+    // No further write() is allowed afterwards.
+    void commit();
+
+    const std::string& targetPath() const { return m_target; }
+    const std::string& temporaryPath() const { return m_temporary; }
+
+  private:
+    [[noreturn]] void fail(const char* action, int errorNumber);
+    void discard() noexcept;
+
+    std::string m_target;
+    std::string m_temporary;
+    int m_fd = -1;
+    std::uint64_t m_written = 0;
+    bool m_committed = false;
+};
+
+} // namespace bv::io
