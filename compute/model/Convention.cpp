@@ -6,6 +6,9 @@ LabAxes conventionAxes(Convention convention) {
     LabAxes axes; // the reference's initial values, which are MOSFLM's
     switch (convention) {
     case Convention::Custom:
+        // the reference declares its two-theta axis as y; only the named conventions replace it
+        axes.twothetaAxis = {0, 1, 0};
+        break;
     case Convention::Mosflm:
     case Convention::Denzo:
         break;

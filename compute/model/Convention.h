@@ -25,7 +25,8 @@ struct LabAxes {
 };
 
 // The axes a named convention prescribes. Custom answers the reference's starting values
-// (those of MOSFLM), which the user's -*_vector flags then replace one by one.
+// (MOSFLM's, except the two-theta axis, declared along y), which the user's -*_vector flags
+// then replace one by one.
 LabAxes conventionAxes(Convention convention);
 
 // The pivot a named convention imposes; Custom imposes none (the user's flags decide).

@@ -369,7 +369,7 @@ ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom
             s.wavelength = std::isnan(rec.lambda) ? beam.wavelength : rec.lambda;
             r.sources.push_back(s);
         }
-        r.divergenceSteps = 0; // the reference leaves its divergence count unset here
+        r.divergenceSteps = -1; // the reference leaves its divergence count unset (-1) here
     } else {
         const Sweep& h = r.horizontalDivergence;
         const Sweep& v = r.verticalDivergence;

@@ -1,0 +1,436 @@
+#include "compute/cli/CommandLine.h"
+
+#include "compute/cli/Flags.h"
+#include "compute/cli/ParseContext.h"
+#include "compute/io/Fdump.h"
+#include "compute/io/HklFile.h"
+#include "compute/io/InputFile.h"
+#include "compute/io/MatrixFile.h"
+#include "compute/io/NumberText.h"
+#include "compute/io/PrintfFormat.h"
+#include "compute/io/Smv.h"
+#include "compute/io/SourceFile.h"
+#include "compute/model/Units.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <ostream>
+#include <sstream>
+
+namespace bv::cli {
+
+UsageError::UsageError(std::string reason, const std::string& usage)
+    : Error(usage), m_reason(std::move(reason)) {}
+
+namespace {
+
+// The most pixels along one detector edge: keeps fast*slow within an int, as the reference
+// and the GPU index them.
+constexpr int kMaxPixelsPerSide = 32768;
+
+struct Occurrence {
+    const Flag* flag;
+    FlagValues values;
+    std::size_t position; // index of the option in the argument list
+};
+
+// a token as a message shows it: as typed when it is plain text, else quoted and escaped
+std::string shown(const std::string& token) {
+    const bool plain = !token.empty() && token.size() <= 60 &&
+                       std::all_of(token.begin(), token.end(), [](char ch) {
+                           return ch > ' ' && ch < 0x7f && ch != '\'' && ch != '\\';
+                       });
+    return plain ? token : io::quoteToken(token, 60);
+}
+
+[[noreturn]] void missingValue(const std::string& name, const Flag& flag, const std::string* next) {
+    std::string message = name + ": missing value (" + name + " " + flag.syntax + ")";
+    if (next)
+        message += " before " + shown(*next);
+    throw Error(message);
+}
+
+bool isHelp(const std::string& token) {
+    const Flag* help = findFlag("-h");
+    return findFlag(token) == help;
+}
+
+// A token that starts a new option rather than being a value: a known name, or anything
+// that starts with '-' and is not a number (for the options whose value count varies).
+bool startsOption(const std::string& token, bool anyDash) {
+    if (findFlag(token))
+        return true;
+    return anyDash && token.size() > 1 && token[0] == '-' && !io::parseDouble(token);
+}
+
+// Splits the arguments into options and their values, checking names and counts only.
+std::vector<Occurrence> splitOptions(const std::vector<std::string>& args) {
+    std::vector<Occurrence> out;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& name = args[i];
+        const std::size_t position = i;
+        const Flag* flag = findFlag(name);
+        if (!flag) {
+            if (name.size() > 1 && name[0] == '-' && !io::parseDouble(name)) {
+                std::string message = "unknown option " + shown(name);
+                const std::vector<std::string> near = suggestFlagNames(name);
+                for (std::size_t k = 0; k < near.size(); ++k)
+                    message += (k == 0 ? " (did you mean " : k + 1 < near.size() ? ", " : " or ") + near[k];
+                if (!near.empty())
+                    message += "?)";
+                throw Error(message + "; braggview -h lists the options");
+            }
+            std::string message = "unexpected argument " + shown(name);
+            if (i > 0)
+                message += " after " + shown(args[i - 1]);
+            throw Error(message + ": every value follows the option it belongs to");
+        }
+        auto next = [&]() -> const std::string* { return i + 1 < args.size() ? &args[i + 1] : nullptr; };
+        std::vector<std::string> values;
+        switch (flag->arity) {
+        case Arity::Fixed:
+            for (int k = 0; k < flag->values; ++k) {
+                const std::string* token = next();
+                if (!token || startsOption(*token, false))
+                    missingValue(name, *flag, token);
+                values.push_back(*token);
+                ++i;
+            }
+            break;
+        case Arity::UpToSix:
+            while (static_cast<int>(values.size()) < flag->values && next() &&
+                   !startsOption(*next(), true)) {
+                values.push_back(*next());
+                ++i;
+            }
+            if (values.empty())
+                missingValue(name, *flag, next());
+            break;
+        case Arity::RandomOrThree:
+            if (next() && *next() == "random") {
+                values.push_back(*next());
+                ++i;
+                break;
+            }
+            for (int k = 0; k < flag->values; ++k) {
+                const std::string* token = next();
+                if (!token || startsOption(*token, false))
+                    missingValue(name, *flag, token);
+                values.push_back(*token);
+                ++i;
+            }
+            break;
+        }
+        out.push_back({flag, FlagValues(name, *flag, std::move(values)), position});
+    }
+    return out;
+}
+
+// ---- -img / -mask headers ----------------------------------------------------------------
+
+class HeaderReader {
+public:
+    HeaderReader(const FlagValues& option, const io::SmvImage& image)
+        : m_option(option), m_image(image) {}
+
+    // the value of the first of `keys` that the header has, as a finite number
+    std::optional<double> number(std::initializer_list<const char*> keys, Bound bound) const {
+        for (const char* key : keys) {
+            const auto text = m_image.field(key);
+            if (!text)
+                continue;
+            const auto value = io::parseDouble(*text);
+            const bool ok = value && std::isfinite(*value) &&
+                            (bound != Bound::Positive || *value > 0.0) &&
+                            (bound != Bound::NonNegative || *value >= 0.0);
+            if (!ok)
+                throw Error(m_option.name() + " " + m_option.text(0) + ": header " + key + "=" +
+                            io::quoteToken(*text) + " is not " +
+                            (bound == Bound::Positive      ? "a number greater than 0"
+                             : bound == Bound::NonNegative ? "a number, 0 or more"
+                                                           : "a finite number"));
+            return value;
+        }
+        return std::nullopt;
+    }
+
+private:
+    const FlagValues& m_option;
+    const io::SmvImage& m_image;
+};
+
+// What an SMV header says about the detector and exposure, as the reference takes it
+// (nanoBragg.c, before its option loop): header values are defaults the options override;
+// they do not choose the pivot. For the mask, BEAM_CENTER_Y counts from the far edge.
+void applyHeader(ParseContext& c, const FlagValues& option, bool isMask) {
+    io::SmvImage image;
+    try {
+        image = io::readSmv(option.text(0));
+    } catch (const Error& e) {
+        throw Error(option.name() + ": " + e.what());
+    }
+    const HeaderReader header(option, image);
+    Detector& d = c.cl.experiment.detector;
+    c.fastPixels = image.width;
+    c.slowPixels = image.height;
+    if (const auto pixel = header.number({"PIXEL_SIZE"}, Bound::Positive))
+        d.pixelSize = *pixel / 1000.0;
+    d.sizeFast = d.pixelSize * image.width;
+    d.sizeSlow = d.pixelSize * image.height;
+    if (const auto distance = header.number({"DISTANCE"}, Bound::Positive))
+        d.distance = *distance / 1000.0;
+    if (const auto close = header.number({"CLOSE_DISTANCE"}, Bound::Positive))
+        d.closeDistance = *close / 1000.0;
+    if (const auto lambda = header.number({"WAVELENGTH"}, Bound::Positive))
+        c.cl.experiment.beam.wavelength = *lambda / 1e10;
+    if (const auto x = header.number({"BEAM_CENTER_X"}, Bound::Any))
+        d.beamX = *x / 1000.0;
+    if (const auto y = header.number({"BEAM_CENTER_Y"}, Bound::Any))
+        d.beamY = isMask ? d.sizeSlow - *y / 1000.0 : *y / 1000.0;
+    if (const auto orgX = header.number({"XDS_ORGX", "ORGX"}, Bound::Any))
+        d.orgX = *orgX;
+    if (const auto orgY = header.number({"XDS_ORGY", "ORGY"}, Bound::Any))
+        d.orgY = *orgY;
+    Crystal& crystal = c.cl.experiment.crystal;
+    if (const auto phi = header.number({"PHI"}, Bound::Any))
+        crystal.phi0 = units::radiansFromDegrees(*phi);
+    if (const auto osc = header.number({"OSC_RANGE"}, Bound::NonNegative))
+        crystal.phi.range = units::radiansFromDegrees(*osc);
+    if (isMask) {
+        c.cl.experiment.mask = std::move(image.data);
+        c.maskWidth = image.width;
+        c.maskHeight = image.height;
+    }
+}
+
+// After the last option: the reference's "fill in blanks" (pixel counts that were given
+// decide the detector size, with the final pixel size), the -roi defaults, and checks that
+// need the final detector.
+void finish(ParseContext& c) {
+    Detector& d = c.cl.experiment.detector;
+    if (c.fastPixels > 0)
+        d.sizeFast = d.pixelSize * c.fastPixels;
+    if (c.slowPixels > 0)
+        d.sizeSlow = d.pixelSize * c.slowPixels;
+
+    auto describe = [&](double size, int given) {
+        std::ostringstream s;
+        s << size * 1000.0 << " mm with " << d.pixelSize * 1000.0 << " mm pixels";
+        if (given > 0)
+            s << " (" << given << " pixels given)";
+        return s.str();
+    };
+    for (const auto& [size, given, axis] : {std::tuple{d.sizeFast, c.fastPixels, "fast"},
+                                            std::tuple{d.sizeSlow, c.slowPixels, "slow"}}) {
+        const double pixels = size / d.pixelSize;
+        if (!(pixels < kMaxPixelsPerSide + 0.5))
+            throw Error(std::string("-detsize/-detpixels/-pixel: the detector's ") + axis +
+                        " edge is " + describe(size, given) + ": more than " +
+                        std::to_string(kMaxPixelsPerSide) + " pixels");
+        if (!(pixels >= 0.5))
+            throw Error(std::string("-detsize/-detpixels/-pixel: the detector's ") + axis +
+                        " edge is " + describe(size, given) + ": not even one pixel");
+    }
+
+    const int fast = d.fastPixels(), slow = d.slowPixels();
+    if (c.roi) {
+        const auto& r = *c.roi;
+        c.cl.experiment.sampling.roi =
+            Roi{r[0] < 0 ? 0 : r[0], r[1] < 0 ? fast : r[1], r[2] < 0 ? 0 : r[2], r[3] < 0 ? slow : r[3]};
+    }
+    if (!c.cl.experiment.mask.empty() && (c.maskWidth != fast || c.maskHeight != slow))
+        throw Error("-mask " + c.cl.mask + ": the mask is " + std::to_string(c.maskWidth) + "x" +
+                    std::to_string(c.maskHeight) + " pixels but the detector is " +
+                    std::to_string(fast) + "x" + std::to_string(slow) +
+                    " (-detpixels, -detsize or -pixel changed it)");
+}
+
+// ---- usage -------------------------------------------------------------------------------
+
+// joins two words that wrapped() keeps on one line; printed as a space
+constexpr char kNoBreak = '\x01';
+
+// `text` broken into lines of at most `width` characters, each starting with `indent`
+std::string wrapped(const std::string& text, const std::string& indent, std::size_t width) {
+    std::istringstream words(text);
+    std::string word, line, out;
+    while (words >> word) {
+        if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) {
+            out += indent + line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+    }
+    if (!line.empty())
+        out += indent + line + "\n";
+    std::replace(out.begin(), out.end(), kNoBreak, ' ');
+    return out;
+}
+
+// nanoBragg finds options by substring, and two of its accidental matches change the image:
+// "-misset_seed S a b" is also "-misset S a b" (when three arguments follow it), and
+// "-twotheta_axis x y z" is also "-twotheta x". Scripts written for nanoBragg, and the
+// reference images, depend on them, so they are imitated here, each with a notice
+// (docs/reference-quirks.md). Values are read as C's atof would: a leading number, else 0.
+void imitateSubstringMatches(ParseContext& c, const std::vector<std::string>& args, const Occurrence& o) {
+    const std::size_t i = o.position;
+    auto atofLike = [](const std::string& token) { return std::strtod(token.c_str(), nullptr); };
+    if (o.flag == findFlag("-misset_seed") && i + 3 < args.size()) {
+        Crystal& crystal = c.cl.experiment.crystal;
+        crystal.misset = MissetKind::Angles;
+        crystal.missetAngles = {units::radiansFromDegrees(atofLike(args[i + 1])),
+                                units::radiansFromDegrees(atofLike(args[i + 2])),
+                                units::radiansFromDegrees(atofLike(args[i + 3]))};
+        c.cl.notices.push_back("as in nanoBragg, \"" + args[i] + " " + args[i + 1] + "\" followed by \"" +
+                               args[i + 2] + " " + args[i + 3] + "\" also sets the misset to " +
+                               io::formatG(atofLike(args[i + 1])) + " " + io::formatG(atofLike(args[i + 2])) +
+                               " " + io::formatG(atofLike(args[i + 3])) +
+                               " degrees; give -misset_seed before -misset (or last) to avoid this");
+    }
+    if (o.flag == findFlag("-twotheta_axis") && i + 1 < args.size()) {
+        Detector& detector = c.cl.experiment.detector;
+        detector.twotheta = units::radiansFromDegrees(atofLike(args[i + 1]));
+        detector.pivot = Pivot::Sample;
+        c.cl.notices.push_back("as in nanoBragg, -twotheta_axis also sets -twotheta to its first "
+                               "component (" + io::formatG(atofLike(args[i + 1])) +
+                               " degrees) and the pivot to the sample; give -twotheta after it");
+    }
+}
+
+} // namespace
+
+CommandLine parseCommandLine(const std::vector<std::string>& args) {
+    CommandLine cl;
+    cl.experiment.seed = -static_cast<long>(std::time(nullptr));
+    cl.experiment.customAxes = conventionAxes(Convention::Custom);
+    for (const std::string& arg : args) {
+        if (isHelp(arg)) {
+            cl.help = true;
+            return cl;
+        }
+    }
+
+    const std::vector<Occurrence> options = splitOptions(args);
+    ParseContext context(cl);
+
+    // headers first, the mask's then the image's; the last -mask / -img names the file
+    const FlagValues* mask = nullptr;
+    const FlagValues* img = nullptr;
+    for (const Occurrence& o : options) {
+        if (o.flag == findFlag("-mask"))
+            mask = &o.values;
+        if (o.flag == findFlag("-img"))
+            img = &o.values;
+    }
+    if (mask) {
+        cl.mask = mask->text(0);
+        applyHeader(context, *mask, true);
+    }
+    if (img) {
+        cl.img = img->text(0);
+        applyHeader(context, *img, false);
+    }
+
+    for (const Occurrence& o : options) {
+        o.flag->apply(context, o.values);
+        imitateSubstringMatches(context, args, o);
+    }
+    finish(context);
+    if (context.distanceGiven && cl.experiment.detector.closeDistance)
+        cl.notices.push_back("a close distance (from -close_distance or an -img/-mask header) sets "
+                             "the detector distance, as in nanoBragg: -distance is ignored");
+    return cl;
+}
+
+void loadInputs(CommandLine& cl, std::ostream& log) {
+    Experiment& e = cl.experiment;
+    std::error_code ignored;
+    const bool haveDump = cl.hkl.empty() && std::filesystem::exists(cl.dumpFile, ignored);
+    if (cl.hkl.empty() && !haveDump && e.structureFactors.defaultF == 0.0)
+        throw UsageError("no structure factors: give -hkl, or -default_F, or run where the " +
+                             cl.dumpFile + " of an earlier -hkl run is",
+                         usageText());
+    if (cl.mat.empty() && !e.crystal.cell)
+        throw UsageError("no unit cell: give -cell or -mat", usageText());
+
+    auto withOption = [](const std::string& option, auto&& read) {
+        try {
+            return read();
+        } catch (const UsageError&) {
+            throw;
+        } catch (const Error& error) {
+            throw Error(option + ": " + error.what());
+        }
+    };
+
+    if (!cl.mat.empty()) {
+        const io::MosflmMatrix m = withOption("-mat", [&] { return io::readMosflmMatrix(cl.mat); });
+        e.crystal.mosflmMatrix = glm::dmat3(m.aStar, m.bStar, m.cStar); // columns a*, b*, c*
+    }
+
+    const double defaultF = e.structureFactors.defaultF;
+    if (!cl.hkl.empty()) {
+        e.structureFactors = withOption("-hkl", [&] { return io::readHkl(cl.hkl, defaultF, log); });
+        try {
+            io::writeFdump(cl.dumpFile, e.structureFactors);
+        } catch (const Error& error) {
+            log << "WARNING: unable to write the structure-factor cache " << cl.dumpFile << ": "
+                << error.what() << "\n";
+        }
+    } else if (haveDump) {
+        e.structureFactors = withOption("reading the structure-factor cache (no -hkl given)",
+                                        [&] { return io::readFdump(cl.dumpFile); });
+        e.structureFactors.defaultF = defaultF;
+    }
+
+    if (!cl.stol.empty())
+        withOption("-stol", [&] { return io::readWholeFile(cl.stol, "amorphous scattering file"); });
+
+    if (!cl.sourceFile.empty()) {
+        const auto records = withOption("-sourcefile", [&] { return io::readSourceFile(cl.sourceFile); });
+        e.beam.sourceFile.clear();
+        for (const io::SourceRecord& r : records)
+            e.beam.sourceFile.push_back(SourceRecord{r.X, r.Y, r.Z, r.weight, r.lambda});
+    }
+}
+
+std::string usageText() {
+    std::string out =
+        "usage: braggview -mat auto.mat -hkl Fs.hkl [options]\n"
+        "       braggview -cell a b c alpha beta gamma -default_F F [options]\n"
+        "\n"
+        "Options take effect from left to right: a later option overrides an earlier one.\n"
+        "The headers of -mask and then -img are read before all other options, which\n"
+        "override them. Options marked [no effect] are accepted for compatibility with\n"
+        "nanoBragg and change nothing. Units: mm, degrees, Angstrom unless stated.\n";
+    const FlagGroup groups[] = {FlagGroup::Crystal, FlagGroup::Beam,   FlagGroup::Detector,
+                                FlagGroup::Sampling, FlagGroup::Files, FlagGroup::Output,
+                                FlagGroup::Braggview};
+    for (const FlagGroup group : groups) {
+        out += std::string("\n") + flagGroupTitle(group) + ":\n";
+        for (const Flag& f : flagTable()) {
+            if (f.group != group)
+                continue;
+            std::string head = "  " + f.names[0];
+            if (!f.syntax.empty())
+                head += " " + f.syntax;
+            if (f.names.size() > 1) {
+                head += "   (also";
+                for (std::size_t i = 1; i < f.names.size(); ++i)
+                    head += (i > 1 ? ", " : " ") + f.names[i];
+                head += ")";
+            }
+            out += head + "\n";
+            std::string help = f.noEffect ? "[no effect] " + f.help : f.help;
+            if (!f.defaultText.empty())
+                help += "; default:" + std::string(1, kNoBreak) + f.defaultText;
+            out += wrapped(help, "      ", 80);
+        }
+    }
+    return out;
+}
+
+} // namespace bv::cli

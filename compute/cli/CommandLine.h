@@ -1,0 +1,91 @@
+#pragma once
+// nanoBragg's command line, read into an Experiment. Every option the reference accepts is
+// accepted here under the spellings it effectively accepts (see Flags.h for the table),
+// plus braggview's own (-precision, -device, -v, -h). Options take effect left to right, so
+// a later option overrides an earlier one; -img and -mask headers are read first, so any
+// option overrides what they say.
+//
+//     bv::cli::CommandLine cl = bv::cli::parseCommandLine({"-cell", "100", "100", "100",
+//                                                           "90", "90", "90", "-default_F", "100"});
+//     if (cl.help) { std::cout << bv::cli::usageText(); return 0; }
+//     bv::cli::loadInputs(cl, std::cerr); // matrix, sources, structure factors
+//     bv::random::ReferenceRandom rng;
+//     bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, std::cout);
+//
+// Bad input throws bv::Error whose message names the option and what it expected.
+
+#include "compute/model/Error.h"
+#include "compute/model/Experiment.h"
+
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace bv::cli {
+
+// What the command line asks to be written, as the reference names and scales it.
+struct OutputOptions {
+    std::string floatFile = "floatimage.bin"; // raw 4-byte floats, always written
+    std::string intFile = "intimage.img";     // SMV, noiseless, always written
+    std::string pgmFile = "image.pgm";        // 8-bit greymap
+    bool writePgm = true;                     // -nopgm turns it off, -pgmfile/-pgmscale on
+    std::string noiseFile = "noiseimage.img"; // SMV with Poisson noise
+    bool writeNoise = true;                   // -nonoise turns it off, -noisefile on
+    double intScale = 0.0;  // -scale: photons -> int image counts; 0: automatic
+    double pgmScale = 0.0;  // -pgmscale: photons -> grey levels; 0: automatic
+    double adcOffset = 40.0; // -adc: added to every int and noise image pixel
+};
+
+// -precision: single-precision shaders (fast) or double precision (precise, the default).
+enum class Precision { Fast, Precise };
+
+struct CommandLine {
+    Experiment experiment;
+    OutputOptions outputs;
+    Precision precision = Precision::Precise;
+    std::string device;   // -device: "" (automatic), a device index, or "cpu" (lavapipe)
+    bool progress = true; // -progress / -noprogress
+    bool verbose = false; // -v: report GPU timings
+    bool help = false;    // -h, -help, --help: print usageText() and stop
+    std::optional<std::pair<int, int>> printoutPixel; // -printout_pixel fast slow
+    // things the user should know about how the line was read (printed as WARNING lines)
+    std::vector<std::string> notices;
+
+    // input files, as named on the command line (relative to the working directory)
+    std::string hkl;                    // -hkl
+    std::string mat;                    // -mat
+    std::string sourceFile;             // -sourcefile
+    std::string dumpFile = "Fdump.bin"; // -dump: structure-factor cache
+    std::string img;                    // -img: header supplies defaults
+    std::string mask;                   // -mask: header supplies defaults, pixels the mask
+    std::string stol;                   // -stol/-4stol/-Q: checked readable, not used
+};
+
+// The reference's usage stop: nothing to take structure factors from, or no unit cell.
+// what() is the whole usage text; reason() says what was missing.
+class UsageError : public Error {
+public:
+    UsageError(std::string reason, const std::string& usage);
+    const std::string& reason() const { return m_reason; }
+
+private:
+    std::string m_reason;
+};
+
+// `args` without the program name. Reads nothing but the headers (and mask pixels) of -img
+// and -mask. The run seed defaults to -time(nullptr), as the reference's.
+CommandLine parseCommandLine(const std::vector<std::string>& args);
+
+// Reads -mat into experiment.crystal.mosflmMatrix, -sourcefile into experiment.beam.sourceFile
+// and the structure factors: from -hkl (then caches them in dumpFile; a cache that cannot be
+// written is a warning on `log`), else from dumpFile if it exists, else only -default_F.
+// Throws UsageError, before reading anything, when there is neither -hkl, nor a dump file, nor
+// a non-zero -default_F, or neither -cell nor -mat (the reference prints its usage then).
+void loadInputs(CommandLine& commandLine, std::ostream& log);
+
+// Every option with its synonyms, values, units and default, generated from the table.
+std::string usageText();
+
+} // namespace bv::cli

@@ -1,0 +1,802 @@
+#include "compute/cli/Flags.h"
+
+#include "compute/cli/ParseContext.h"
+#include "compute/io/NumberText.h"
+#include "compute/model/Units.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+namespace bv::cli {
+
+// ---- values of one option ----------------------------------------------------------------
+
+FlagValues::FlagValues(std::string spelled, const Flag& flag, std::vector<std::string> tokens)
+    : m_name(std::move(spelled)), m_flag(&flag), m_tokens(std::move(tokens)) {}
+
+void FlagValues::fail(std::size_t i, const std::string& expected) const {
+    std::string message = m_name + ": expected " + expected;
+    if (!m_flag->syntax.empty())
+        message += " (" + m_name + " " + m_flag->syntax + ")";
+    if (i < m_tokens.size())
+        message += ", got " + io::quoteToken(m_tokens[i]);
+    throw Error(message);
+}
+
+double FlagValues::number(std::size_t i, Bound bound) const {
+    const auto value = io::parseDouble(text(i));
+    if (!value || !std::isfinite(*value))
+        fail(i, bound == Bound::Positive      ? "a number greater than 0"
+                : bound == Bound::NonNegative ? "a number, 0 or more"
+                                              : "a finite number");
+    if (bound == Bound::Positive && !(*value > 0.0))
+        fail(i, "a number greater than 0");
+    if (bound == Bound::NonNegative && !(*value >= 0.0))
+        fail(i, "a number, 0 or more");
+    return *value;
+}
+
+int FlagValues::integer(std::size_t i, int minimum, int maximum) const {
+    const std::string range = minimum == 0 ? "a whole number, 0 or more"
+                              : minimum <= -kMaxCount ? "a whole number"
+                                                     : "a whole number from " +
+                                                           std::to_string(minimum);
+    const auto value = io::parseInteger(text(i));
+    if (!value)
+        fail(i, range);
+    if (*value < minimum || *value > maximum)
+        fail(i, range + " up to " + std::to_string(maximum));
+    return static_cast<int>(*value);
+}
+
+glm::dvec3 FlagValues::vector(bool allowZero) const {
+    const glm::dvec3 v{number(0), number(1), number(2)};
+    if (!allowZero && v == glm::dvec3(0.0))
+        fail(0, "a vector that is not zero");
+    return v;
+}
+
+namespace {
+
+// ---- unit conversions, written as the reference computes them (bit for bit) -------------
+
+double fromMillimetres(double mm) { return mm / 1000.0; }
+double fromMicrons(double um) { return um * 1e-6; }           // sensor options
+double fromAngstroms(double angstrom) { return angstrom / 1.0e10; }
+double fromDegrees(double degrees) { return units::radiansFromDegrees(degrees); }
+double fromMilliradians(double mrad) { return mrad / 1000.0; }
+double fromPercent(double percent) { return percent / 100.0; }
+
+Experiment& experimentOf(ParseContext& c) { return c.cl.experiment; }
+Detector& det(ParseContext& c) { return c.cl.experiment.detector; }
+Crystal& xtal(ParseContext& c) { return c.cl.experiment.crystal; }
+Beam& beam(ParseContext& c) { return c.cl.experiment.beam; }
+
+LabAxes& customAxes(ParseContext& c) {
+    experimentOf(c).convention = Convention::Custom;
+    return experimentOf(c).customAxes;
+}
+
+void selectConvention(ParseContext& c, Convention convention, Pivot pivot) {
+    experimentOf(c).convention = convention;
+    det(c).pivot = pivot;
+}
+
+// seeds: the reference stores the negative of the number given
+long seedValue(const FlagValues& v) {
+    return -static_cast<long>(v.integer(0, -std::numeric_limits<int>::max(),
+                                        std::numeric_limits<int>::max()));
+}
+
+double cellAngle(const FlagValues& v, std::size_t i) {
+    const double degrees = v.number(i);
+    if (!(degrees > 0.0 && degrees < 180.0))
+        v.fail(i, "an angle between 0 and 180 degrees (exclusive)");
+    return fromDegrees(degrees);
+}
+
+// the file an option names: not empty
+std::string fileName(const FlagValues& v) {
+    if (v.text(0).empty())
+        v.fail(0, "a file name");
+    return v.text(0);
+}
+
+using G = FlagGroup;
+using Apply = void (*)(ParseContext&, const FlagValues&);
+
+Flag makeFlag(std::vector<std::string> names, int values, std::string syntax, std::string help,
+              std::string defaultText, FlagGroup group, Apply apply, bool noEffect = false,
+              Arity arity = Arity::Fixed) {
+    Flag f;
+    f.names = std::move(names);
+    f.arity = arity;
+    f.values = values;
+    f.syntax = std::move(syntax);
+    f.help = std::move(help);
+    f.defaultText = std::move(defaultText);
+    f.group = group;
+    f.noEffect = noEffect;
+    f.apply = apply;
+    return f;
+}
+
+std::vector<Flag> buildTable() {
+    std::vector<Flag> t;
+    auto add = [&t](Flag f) { t.push_back(std::move(f)); };
+
+    // ---- crystal ----
+    add(makeFlag({"-cell"}, 6, "<a> [<b> <c> <alpha> <beta> <gamma>]",
+                 "unit cell, Angstrom and degrees (alternative to -mat); b and c default to a, "
+                 "angles to 90; the numbers end at the next option",
+                 "", G::Crystal,
+                 [](ParseContext& c, const FlagValues& v) {
+                     UnitCell cell;
+                     double* lengths[] = {&cell.a, &cell.b, &cell.c};
+                     double* angles[] = {&cell.alpha, &cell.beta, &cell.gamma};
+                     for (std::size_t i = 0; i < v.size(); ++i) {
+                         if (i < 3)
+                             *lengths[i] = v.number(i, Bound::Positive);
+                         else
+                             *angles[i - 3] = cellAngle(v, i);
+                     }
+                     xtal(c).cell = cell;
+                 },
+                 false, Arity::UpToSix));
+    add(makeFlag({"-misset"}, 3, "<x> <y> <z> | random",
+                 "crystal orientation: rotations about x, then y, then z (degrees), or a random "
+                 "orientation",
+                 "0 0 0", G::Crystal,
+                 [](ParseContext& c, const FlagValues& v) {
+                     if (v.size() == 1) {
+                         xtal(c).misset = MissetKind::Random;
+                         return;
+                     }
+                     xtal(c).misset = MissetKind::Angles;
+                     xtal(c).missetAngles = {fromDegrees(v.number(0)), fromDegrees(v.number(1)),
+                                             fromDegrees(v.number(2))};
+                 },
+                 false, Arity::RandomOrThree));
+    add(makeFlag({"-misset_seed"}, 1, "<n>", "random-number seed for -misset random",
+                 "the -seed value", G::Crystal,
+                 [](ParseContext& c, const FlagValues& v) { xtal(c).missetSeed = seedValue(v); }));
+    add(makeFlag({"-N"}, 1, "<n>",
+                 "number of unit cells along a, b and c (0 counts as 1: an isolated cell)", "1",
+                 G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).cells = glm::dvec3(v.count(0));
+                 }));
+    add(makeFlag({"-Na"}, 1, "<n>", "number of unit cells along a", "1", G::Crystal,
+                 [](ParseContext& c, const FlagValues& v) { xtal(c).cells.x = v.count(0); }));
+    add(makeFlag({"-Nb"}, 1, "<n>", "number of unit cells along b", "1", G::Crystal,
+                 [](ParseContext& c, const FlagValues& v) { xtal(c).cells.y = v.count(0); }));
+    add(makeFlag({"-Nc"}, 1, "<n>", "number of unit cells along c", "1", G::Crystal,
+                 [](ParseContext& c, const FlagValues& v) { xtal(c).cells.z = v.count(0); }));
+    add(makeFlag({"-xtalsize", "-xtal_size", "-samplesize", "-sample_size"}, 1, "<mm>",
+                 "crystal full width along a, b and c in mm (replaces -N; 0: use -N)", "0",
+                 G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).sampleSize = glm::dvec3(fromMillimetres(v.number(0, Bound::NonNegative)));
+                 }));
+    add(makeFlag({"-xtal_thick", "-xtal_thickness", "-xtal_x", "-sample_thick",
+                  "-sample_thickness", "-sample_x"},
+                 1, "<mm>", "crystal size along a in mm (replaces -Na; 0: use -Na)", "0",
+                 G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).sampleSize.x = fromMillimetres(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-xtal_width", "-xtal_y", "-sample_width", "-sample_y", "-width"}, 1, "<mm>",
+                 "crystal size along b in mm (replaces -Nb; 0: use -Nb)", "0", G::Crystal,
+                 [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).sampleSize.y = fromMillimetres(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-xtal_height", "-xtal_heigh", "-xtal_z", "-sample_height", "-sample_heigh",
+                  "-sample_z", "-height", "-heigh"},
+                 1, "<mm>", "crystal size along c in mm (replaces -Nc; 0: use -Nc)", "0",
+                 G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).sampleSize.z = fromMillimetres(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-square_xtal"}, 0, "", "parallelepiped crystal: sinc-like lattice transform",
+                 "on", G::Crystal, [](ParseContext& c, const FlagValues&) {
+                     xtal(c).shape = LatticeShape::Square;
+                 }));
+    add(makeFlag({"-round_xtal"}, 0, "", "ellipsoidal crystal", "off", G::Crystal,
+                 [](ParseContext& c, const FlagValues&) { xtal(c).shape = LatticeShape::Round; }));
+    add(makeFlag({"-gauss_xtal"}, 0, "", "Gaussian spots: no inter-Bragg maxima", "off",
+                 G::Crystal,
+                 [](ParseContext& c, const FlagValues&) { xtal(c).shape = LatticeShape::Gauss; }));
+    add(makeFlag({"-tophat_spots", "-binary_spots"}, 0, "",
+                 "lattice transform clipped at its half width: flat spots, no inter-Bragg maxima",
+                 "off", G::Crystal,
+                 [](ParseContext& c, const FlagValues&) { xtal(c).shape = LatticeShape::Tophat; }));
+    add(makeFlag({"-fudge"}, 1, "<factor>",
+                 "scales the spot-shape argument of -round_xtal, -gauss_xtal and -tophat_spots",
+                 "1", G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).fudge = v.number(0, Bound::Positive);
+                 }));
+    add(makeFlag({"-mosaic", "-mosaicity", "-mosaic_spread"}, 1, "<deg>",
+                 "isotropic mosaic spread in degrees (90 for a powder)", "0", G::Crystal,
+                 [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).mosaicSpread = fromDegrees(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-mosaic_domains", "-mosaic_dom"}, 1, "<n>",
+                 "number of randomly oriented mosaic domains (0: 10 with a mosaic spread, else 1)",
+                 "0", G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).mosaicDomains = v.count(0);
+                 }));
+    add(makeFlag({"-mosaic_seed"}, 1, "<n>", "random-number seed for the mosaic domains",
+                 "12345678", G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).mosaicSeed = seedValue(v);
+                 }));
+    add(makeFlag({"-phi"}, 1, "<deg>", "spindle rotation at the start of the exposure, degrees",
+                 "0", G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).phi0 = fromDegrees(v.number(0));
+                 }));
+    add(makeFlag({"-osc"}, 1, "<deg>", "spindle rotation range, degrees", "0 (a still)",
+                 G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).phi.range = fromDegrees(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-phistep"}, 1, "<deg>", "spindle rotation step, degrees", "-osc / -phisteps",
+                 G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).phi.step = fromDegrees(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-phisteps"}, 1, "<n>", "number of spindle rotation steps",
+                 "1 for a still, 2 with -osc", G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).phi.steps = v.count(0);
+                 }));
+    add(makeFlag({"-spindle_axis"}, 3, "<x> <y> <z>",
+                 "right-handed phi rotation axis (selects the custom convention)", "0 0 1",
+                 G::Crystal, [](ParseContext& c, const FlagValues& v) {
+                     customAxes(c).spindle = v.vector(false);
+                 }));
+    add(makeFlag({"-density", "-sample_density", "-sample_den"}, 1, "<g/cm^3>",
+                 "sample density", "1", G::Crystal,
+                 [](ParseContext&, const FlagValues& v) { v.number(0, Bound::Positive); }, true));
+    add(makeFlag({"-MW", "-molecular_weight", "-molec"}, 1, "<g/mol>",
+                 "molecular weight", "18", G::Crystal,
+                 [](ParseContext&, const FlagValues& v) { v.number(0, Bound::Positive); }, true));
+
+    // ---- beam ----
+    add(makeFlag({"-lambda", "-wave", "-wavelength"}, 1, "<A>",
+                 "incident X-ray wavelength in Angstrom (or -energy)", "1", G::Beam,
+                 [](ParseContext& c, const FlagValues& v) {
+                     beam(c).wavelength = fromAngstroms(v.number(0, Bound::Positive));
+                 }));
+    add(makeFlag({"-energy"}, 1, "<eV>", "incident X-ray photon energy in eV (or -lambda)",
+                 "12398.42", G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     beam(c).wavelength =
+                         fromAngstroms(units::kElectronvoltAngstrom / v.number(0, Bound::Positive));
+                 }));
+    add(makeFlag({"-dispersion"}, 1, "<percent>",
+                 "spectral dispersion: delta-lambda/lambda in percent", "0", G::Beam,
+                 [](ParseContext& c, const FlagValues& v) {
+                     beam(c).dispersion.range = fromPercent(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-dispsteps"}, 1, "<n>", "number of wavelengths across -dispersion",
+                 "1 without dispersion, 2 with", G::Beam,
+                 [](ParseContext& c, const FlagValues& v) { beam(c).dispersion.steps = v.count(0); }));
+    add(makeFlag({"-divergence"}, 1, "<mrad>",
+                 "horizontal and vertical angular spread of the source points, mrad", "0",
+                 G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     const double range = fromMilliradians(v.number(0, Bound::NonNegative));
+                     beam(c).horizontalDivergence.range = range;
+                     beam(c).verticalDivergence.range = range;
+                 }));
+    add(makeFlag({"-hdivrange"}, 1, "<mrad>", "horizontal angular spread of the source points",
+                 "0", G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     beam(c).horizontalDivergence.range =
+                         fromMilliradians(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-vdivrange"}, 1, "<mrad>", "vertical angular spread of the source points",
+                 "0", G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     beam(c).verticalDivergence.range =
+                         fromMilliradians(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-hdivstep"}, 1, "<mrad>", "horizontal spacing of the source points",
+                 "-hdivrange / (-hdivsteps - 1)", G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     beam(c).horizontalDivergence.step =
+                         fromMilliradians(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-vdivstep"}, 1, "<mrad>", "vertical spacing of the source points",
+                 "-vdivrange / (-vdivsteps - 1)", G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     beam(c).verticalDivergence.step =
+                         fromMilliradians(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-hdivsteps"}, 1, "<n>", "number of source points in the horizontal",
+                 "1 without divergence, 2 with", G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     beam(c).horizontalDivergence.steps = v.count(0);
+                 }));
+    add(makeFlag({"-vdivsteps"}, 1, "<n>", "number of source points in the vertical",
+                 "1 without divergence, 2 with", G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     beam(c).verticalDivergence.steps = v.count(0);
+                 }));
+    add(makeFlag({"-divsteps"}, 1, "<n>",
+                 "number of source points in the horizontal and in the vertical", "", G::Beam,
+                 [](ParseContext& c, const FlagValues& v) {
+                     const int steps = v.count(0);
+                     beam(c).horizontalDivergence.steps = steps;
+                     beam(c).verticalDivergence.steps = steps;
+                 }));
+    add(makeFlag({"-round_div"}, 0, "", "trim the divergence grid to an ellipse", "on",
+                 G::Beam, [](ParseContext& c, const FlagValues&) { beam(c).roundDivergence = true; }));
+    add(makeFlag({"-square_div"}, 0, "", "keep the full divergence grid", "off", G::Beam,
+                 [](ParseContext& c, const FlagValues&) { beam(c).roundDivergence = false; }));
+    add(makeFlag({"-polar"}, 1, "<factor>",
+                 "Kahn polarization factor, -1 to 1 (0: unpolarized); turns polarization on",
+                 "0", G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     const double kahn = v.number(0);
+                     if (kahn < -1.0 || kahn > 1.0)
+                         v.fail(0, "a number from -1 to 1");
+                     beam(c).kahnFactor = kahn;
+                     beam(c).polarization = true;
+                 }));
+    add(makeFlag({"-nopolar"}, 0, "", "turn off the polarization correction", "off", G::Beam,
+                 [](ParseContext& c, const FlagValues&) { beam(c).polarization = false; }));
+    add(makeFlag({"-beam_vector"}, 3, "<x> <y> <z>",
+                 "direction of the X-ray beam (selects the custom convention)", "1 0 0", G::Beam,
+                 [](ParseContext& c, const FlagValues& v) { customAxes(c).beam = v.vector(false); }));
+    add(makeFlag({"-polar_vector"}, 3, "<x> <y> <z>",
+                 "E-vector of the X-ray beam (selects the custom convention)", "0 0 1", G::Beam,
+                 [](ParseContext& c, const FlagValues& v) {
+                     customAxes(c).polarization = v.vector(false);
+                 }));
+    add(makeFlag({"-fluence"}, 1, "<photons/m^2>", "integrated incident beam intensity",
+                 "1.25932e+29", G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     beam(c).fluence = v.number(0, Bound::NonNegative);
+                 }));
+    add(makeFlag({"-flux"}, 1, "<photons/s>",
+                 "alternative to -fluence, with -exposure and -beamsize", "0 (use -fluence)",
+                 G::Beam, [](ParseContext& c, const FlagValues& v) {
+                     beam(c).flux = v.number(0, Bound::NonNegative);
+                 }));
+    add(makeFlag({"-exposure"}, 1, "<s>", "exposure time, with -flux", "1", G::Beam,
+                 [](ParseContext& c, const FlagValues& v) {
+                     beam(c).exposure = v.number(0, Bound::NonNegative);
+                 }));
+    add(makeFlag({"-beamsize"}, 1, "<mm>",
+                 "edge of the square beam, with -flux; clips a larger crystal", "0.1", G::Beam,
+                 [](ParseContext& c, const FlagValues& v) {
+                     beam(c).beamSize = fromMillimetres(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-coherent"}, 0, "", "add the sources coherently", "off", G::Beam,
+                 [](ParseContext&, const FlagValues&) {}, true));
+
+    // ---- detector ----
+    add(makeFlag({"-distance"}, 1, "<mm>",
+                 "sample to direct-beam spot along the beam, mm; pivots the detector about the "
+                 "beam spot; a close distance, if given, decides instead",
+                 "100", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).distance = fromMillimetres(v.number(0, Bound::Positive));
+                     c.distanceGiven = true;
+                     det(c).pivot = Pivot::Beam;
+                 }));
+    add(makeFlag({"-close_distance"}, 1, "<mm>",
+                 "sample to detector plane along its normal, mm; pivots the detector about the "
+                 "sample",
+                 "from -distance", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).closeDistance = fromMillimetres(v.number(0, Bound::Positive));
+                     det(c).pivot = Pivot::Sample;
+                 }));
+    add(makeFlag({"-detsize"}, 1, "<mm>", "detector edge, fast and slow (see -detpixels)",
+                 "102.4", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     const double size = fromMillimetres(v.number(0, Bound::Positive));
+                     det(c).sizeFast = size;
+                     det(c).sizeSlow = size;
+                 }));
+    add(makeFlag({"-detsize_f"}, 1, "<mm>", "detector size along the fast axis", "102.4",
+                 G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).sizeFast = fromMillimetres(v.number(0, Bound::Positive));
+                 }));
+    add(makeFlag({"-detsize_s"}, 1, "<mm>", "detector size along the slow axis", "102.4",
+                 G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).sizeSlow = fromMillimetres(v.number(0, Bound::Positive));
+                 }));
+    add(makeFlag({"-detpixels"}, 1, "<n>",
+                 "detector pixels, fast and slow; given counts win over -detsize (0: from "
+                 "-detsize)",
+                 "from -detsize", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     c.fastPixels = c.slowPixels = v.count(0);
+                 }));
+    add(makeFlag({"-detpixels_f", "-detpixels_x"}, 1, "<n>", "detector pixels along fast",
+                 "from -detsize_f", G::Detector,
+                 [](ParseContext& c, const FlagValues& v) { c.fastPixels = v.count(0); }));
+    add(makeFlag({"-detpixels_s", "-detpixels_y"}, 1, "<n>", "detector pixels along slow",
+                 "from -detsize_s", G::Detector,
+                 [](ParseContext& c, const FlagValues& v) { c.slowPixels = v.count(0); }));
+    add(makeFlag({"-pixel", "-pixel_size"}, 1, "<mm>", "detector pixel size", "0.1", G::Detector,
+                 [](ParseContext& c, const FlagValues& v) {
+                     det(c).pixelSize = fromMillimetres(v.number(0, Bound::Positive));
+                 }));
+    add(makeFlag({"-Xbeam"}, 1, "<mm>",
+                 "direct-beam spot, header X (meaning depends on the convention); pivots about "
+                 "the beam spot",
+                 "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).beamX = fromMillimetres(v.number(0));
+                     det(c).pivot = Pivot::Beam;
+                 }));
+    add(makeFlag({"-Ybeam"}, 1, "<mm>", "direct-beam spot, header Y; pivots about the beam spot",
+                 "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).beamY = fromMillimetres(v.number(0));
+                     det(c).pivot = Pivot::Beam;
+                 }));
+    add(makeFlag({"-Xclose"}, 1, "<mm>",
+                 "point of the detector nearest the sample, fast; pivots about the sample",
+                 "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).closeX = fromMillimetres(v.number(0));
+                     det(c).pivot = Pivot::Sample;
+                 }));
+    add(makeFlag({"-Yclose"}, 1, "<mm>",
+                 "point of the detector nearest the sample, slow; pivots about the sample",
+                 "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).closeY = fromMillimetres(v.number(0));
+                     det(c).pivot = Pivot::Sample;
+                 }));
+    add(makeFlag({"-ORGX"}, 1, "<pixels>", "XDS origin, fast; pivots about the sample",
+                 "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).orgX = v.number(0);
+                     det(c).pivot = Pivot::Sample;
+                 }));
+    add(makeFlag({"-ORGY"}, 1, "<pixels>", "XDS origin, slow; pivots about the sample",
+                 "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).orgY = v.number(0);
+                     det(c).pivot = Pivot::Sample;
+                 }));
+    add(makeFlag({"-pivot"}, 1, "beam|sample",
+                 "point the detector rotations keep fixed (only the custom convention honours it)",
+                 "beam", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     if (v.text(0) == "beam")
+                         det(c).pivot = Pivot::Beam;
+                     else if (v.text(0) == "sample")
+                         det(c).pivot = Pivot::Sample;
+                     else
+                         v.fail(0, "beam or sample");
+                 }));
+    add(makeFlag({"-mosflm"}, 0, "", "MOSFLM beam-centre convention, pivot about the beam spot",
+                 "on", G::Detector, [](ParseContext& c, const FlagValues&) {
+                     selectConvention(c, Convention::Mosflm, Pivot::Beam);
+                 }));
+    add(makeFlag({"-xds"}, 0, "", "XDS convention (ORGX/ORGY), pivot about the sample", "off",
+                 G::Detector, [](ParseContext& c, const FlagValues&) {
+                     selectConvention(c, Convention::Xds, Pivot::Sample);
+                 }));
+    add(makeFlag({"-adxv"}, 0, "", "ADXV beam-centre convention, pivot about the beam spot",
+                 "off", G::Detector, [](ParseContext& c, const FlagValues&) {
+                     selectConvention(c, Convention::Adxv, Pivot::Beam);
+                 }));
+    add(makeFlag({"-denzo"}, 0, "", "DENZO beam-centre convention, pivot about the beam spot",
+                 "off", G::Detector, [](ParseContext& c, const FlagValues&) {
+                     selectConvention(c, Convention::Denzo, Pivot::Beam);
+                 }));
+    add(makeFlag({"-dials"}, 0, "", "DIALS convention, pivot about the sample", "off",
+                 G::Detector, [](ParseContext& c, const FlagValues&) {
+                     selectConvention(c, Convention::Dials, Pivot::Beam); // sic: nanoBragg's -dials
+                 }));
+    add(makeFlag({"-fdet_vector"}, 3, "<x> <y> <z>",
+                 "direction of increasing fast pixel index (selects the custom convention)",
+                 "0 0 1", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     customAxes(c).fdet = v.vector(false);
+                 }));
+    add(makeFlag({"-sdet_vector"}, 3, "<x> <y> <z>",
+                 "direction of increasing slow pixel index (selects the custom convention)",
+                 "0 -1 0", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     customAxes(c).sdet = v.vector(false);
+                 }));
+    add(makeFlag({"-odet_vector"}, 3, "<x> <y> <z>",
+                 "detector normal, away from the sample (selects the custom convention); "
+                 "anything but a unit vector (0 0 0, say) means fast x slow",
+                 "1 0 0", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     customAxes(c).odet = v.vector(true);
+                 }));
+    add(makeFlag({"-twotheta_axis"}, 3, "<x> <y> <z>",
+                 "axis of the detector two-theta swing (selects the custom convention)",
+                 "the convention's", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     customAxes(c).twothetaAxis = v.vector(false);
+                 }));
+    add(makeFlag({"-pix0_vector"}, 3, "<x> <y> <z>",
+                 "selects the custom convention; the vector itself is ignored, as by the "
+                 "reference (the beam centre and distance place the first pixel)",
+                 "", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     v.vector(true);
+                     customAxes(c);
+                 }));
+    add(makeFlag({"-detector_rotx"}, 1, "<deg>", "detector rotation about x (applied first)",
+                 "0", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).rotX = fromDegrees(v.number(0));
+                 }));
+    add(makeFlag({"-detector_roty"}, 1, "<deg>", "detector rotation about y (second)", "0",
+                 G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).rotY = fromDegrees(v.number(0));
+                 }));
+    add(makeFlag({"-detector_rotz"}, 1, "<deg>", "detector rotation about z (third)", "0",
+                 G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).rotZ = fromDegrees(v.number(0));
+                 }));
+    add(makeFlag({"-twotheta"}, 1, "<deg>",
+                 "detector swing about the two-theta axis, after the rotations; pivots about the "
+                 "sample",
+                 "0", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).twotheta = fromDegrees(v.number(0));
+                     det(c).pivot = Pivot::Sample;
+                 }));
+    add(makeFlag({"-curved_det", "-curved_detector"}, 0, "",
+                 "curved detector: every pixel at the same distance from the sample", "off",
+                 G::Detector, [](ParseContext& c, const FlagValues&) { det(c).curved = true; }));
+    add(makeFlag({"-point_pixel"}, 0, "",
+                 "pixel solid angle 1/R^2, no obliquity correction", "off", G::Detector,
+                 [](ParseContext& c, const FlagValues&) { det(c).pointPixel = true; }));
+    add(makeFlag({"-detector_abs", "-detector_absorb", "-detector_absorption"}, 1, "<um>|inf",
+                 "sensor attenuation depth in microns; inf or 0: no absorption, and sets the "
+                 "sensor thickness to 0",
+                 "the sensor thickness", G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     std::string word = v.text(0);
+                     std::transform(word.begin(), word.end(), word.begin(), [](char ch) {
+                         return static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                     });
+                     const bool infinite = word == "inf" || word == "infinity";
+                     const double depth = infinite ? 0.0 : v.number(0, Bound::NonNegative);
+                     if (depth == 0.0) {
+                         det(c).thickness.range = 0.0;
+                         det(c).attenuationDepth = 0.0;
+                     } else {
+                         det(c).attenuationDepth = fromMicrons(depth);
+                     }
+                 }));
+    add(makeFlag({"-detector_thick"}, 1, "<um>", "sensor thickness in microns", "0",
+                 G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     det(c).thickness.range = fromMicrons(v.number(0, Bound::NonNegative));
+                 }));
+    add(makeFlag({"-detector_thicksteps", "-thicksteps"}, 1, "<n>",
+                 "number of sensor layers", "1 without thickness, 2 with", G::Detector,
+                 [](ParseContext& c, const FlagValues& v) { det(c).thickness.steps = v.count(0); }));
+
+    // ---- sampling ----
+    add(makeFlag({"-oversample"}, 1, "<n>",
+                 "sub-pixels per pixel edge (0: from the crystal size and pixel)", "0",
+                 G::Sampling, [](ParseContext& c, const FlagValues& v) {
+                     const int n = v.count(0);
+                     if (n > 0)
+                         experimentOf(c).sampling.oversample = n;
+                     else
+                         experimentOf(c).sampling.oversample.reset();
+                 }));
+    add(makeFlag({"-oversample_thick"}, 0, "",
+                 "recompute the sensor absorption for every sub-pixel", "off", G::Sampling,
+                 [](ParseContext& c, const FlagValues&) { experimentOf(c).sampling.oversampleThick = true; }));
+    add(makeFlag({"-oversample_polar"}, 0, "",
+                 "recompute the polarization factor for every sub-pixel", "off", G::Sampling,
+                 [](ParseContext& c, const FlagValues&) { experimentOf(c).sampling.oversamplePolar = true; }));
+    add(makeFlag({"-oversample_omega"}, 0, "",
+                 "recompute the pixel solid angle for every sub-pixel", "off", G::Sampling,
+                 [](ParseContext& c, const FlagValues&) { experimentOf(c).sampling.oversampleOmega = true; }));
+    add(makeFlag({"-roi"}, 4, "<xmin> <xmax> <ymin> <ymax>",
+                 "render only pixels with xmin <= fast <= xmax and ymin <= slow <= ymax; a "
+                 "negative bound means the detector's edge",
+                 "the whole detector", G::Sampling, [](ParseContext& c, const FlagValues& v) {
+                     const int big = FlagValues::kMaxCount;
+                     c.roi = std::array<int, 4>{v.integer(0, -big, big), v.integer(1, -big, big),
+                                                v.integer(2, -big, big), v.integer(3, -big, big)};
+                 }));
+    add(makeFlag({"-dmin"}, 1, "<A>", "skip scattering to resolution finer than this (0: off)",
+                 "0", G::Sampling, [](ParseContext& c, const FlagValues& v) {
+                     experimentOf(c).sampling.dmin = v.number(0, Bound::NonNegative) * 1e-10;
+                 }));
+    add(makeFlag({"-interpolate"}, 0, "", "tricubic interpolation of structure factors",
+                 "on when the crystal is at most 2 cells wide", G::Sampling,
+                 [](ParseContext& c, const FlagValues&) {
+                     experimentOf(c).sampling.interpolation = Interpolation::Tricubic;
+                 }));
+    add(makeFlag({"-nointerpolate"}, 0, "", "nearest structure factor, no interpolation",
+                 "see -interpolate", G::Sampling, [](ParseContext& c, const FlagValues&) {
+                     experimentOf(c).sampling.interpolation = Interpolation::Nearest;
+                 }));
+    add(makeFlag({"-water"}, 1, "<um>", "thickness of water around the crystal (background)",
+                 "0", G::Sampling, [](ParseContext& c, const FlagValues& v) {
+                     experimentOf(c).waterThickness = v.number(0, Bound::NonNegative) / 1e6;
+                 }));
+
+    // ---- input files ----
+    add(makeFlag({"-hkl"}, 1, "<file>",
+                 "structure factors, lines of h k l F; cached in the -dump file", "", G::Files,
+                 [](ParseContext& c, const FlagValues& v) { c.cl.hkl = fileName(v); }));
+    add(makeFlag({"-mat"}, 1, "<file>",
+                 "MOSFLM orientation matrix (reciprocal cell vectors times the wavelength); "
+                 "alternative to -cell",
+                 "", G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.mat = fileName(v); }));
+    add(makeFlag({"-default_F"}, 1, "<F>",
+                 "structure factor of every hkl the -hkl file does not list (alternative to "
+                 "-hkl)",
+                 "0", G::Files, [](ParseContext& c, const FlagValues& v) {
+                     experimentOf(c).structureFactors.defaultF = v.number(0, Bound::NonNegative);
+                 }));
+    add(makeFlag({"-dump", "-dumpfile"}, 1, "<file>",
+                 "structure-factor cache: written after -hkl is read, read when -hkl is not given",
+                 "Fdump.bin", G::Files,
+                 [](ParseContext& c, const FlagValues& v) { c.cl.dumpFile = fileName(v); }));
+    add(makeFlag({"-sourcefile"}, 1, "<file>",
+                 "X-ray sources, lines of X Y Z weight lambda (m, relative, m); replaces the "
+                 "divergence and dispersion options",
+                 "", G::Files,
+                 [](ParseContext& c, const FlagValues& v) { c.cl.sourceFile = fileName(v); }));
+    add(makeFlag({"-img"}, 1, "<file>",
+                 "SMV image whose header sets defaults (read before every other option: "
+                 "PIXEL_SIZE, SIZE1/2, DISTANCE, CLOSE_DISTANCE, WAVELENGTH, BEAM_CENTER_X/Y, "
+                 "ORGX/Y, PHI, OSC_RANGE); its pixels are not used",
+                 "", G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.img = fileName(v); }));
+    add(makeFlag({"-mask"}, 1, "<file>",
+                 "SMV image: pixels that are 0 are skipped; its header sets defaults like -img's "
+                 "(BEAM_CENTER_Y counted from the other edge), read before -img",
+                 "", G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.mask = fileName(v); }));
+    add(makeFlag({"-stol"}, 1, "<file>", "amorphous scattering, F vs sin(theta)/lambda (checked readable, not used)", "",
+                 G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.stol = fileName(v); },
+                 true));
+    add(makeFlag({"-4stol"}, 1, "<file>", "amorphous scattering, F vs 4 sin(theta)/lambda (checked readable, not used)", "",
+                 G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.stol = fileName(v); },
+                 true));
+    add(makeFlag({"-Q"}, 1, "<file>", "amorphous scattering, F vs Q (checked readable, not used)", "", G::Files,
+                 [](ParseContext& c, const FlagValues& v) { c.cl.stol = fileName(v); }, true));
+    add(makeFlag({"-stolout"}, 1, "<file>", "output file for the amorphous scattering curve",
+                 "output.stol", G::Files,
+                 [](ParseContext&, const FlagValues& v) { fileName(v); }, true));
+
+    // ---- output ----
+    add(makeFlag({"-floatfile", "-floatimage"}, 1, "<file>",
+                 "raw 4-byte float image, photons per pixel", "floatimage.bin", G::Output,
+                 [](ParseContext& c, const FlagValues& v) { c.cl.outputs.floatFile = fileName(v); }));
+    add(makeFlag({"-intfile", "-intimage"}, 1, "<file>",
+                 "SMV image without noise, scaled by -scale (always written)", "intimage.img",
+                 G::Output,
+                 [](ParseContext& c, const FlagValues& v) { c.cl.outputs.intFile = fileName(v); }));
+    add(makeFlag({"-pgmfile", "-pgmimage"}, 1, "<file>",
+                 "8-bit greymap image (turns it on)", "image.pgm", G::Output,
+                 [](ParseContext& c, const FlagValues& v) {
+                     c.cl.outputs.pgmFile = fileName(v);
+                     c.cl.outputs.writePgm = true;
+                 }));
+    add(makeFlag({"-noisefile", "-noiseimage"}, 1, "<file>",
+                 "SMV image with Poisson noise (turns it on)", "noiseimage.img", G::Output,
+                 [](ParseContext& c, const FlagValues& v) {
+                     c.cl.outputs.noiseFile = fileName(v);
+                     c.cl.outputs.writeNoise = true;
+                 }));
+    add(makeFlag({"-nonoise"}, 0, "", "do not write the noise image", "written", G::Output,
+                 [](ParseContext& c, const FlagValues&) { c.cl.outputs.writeNoise = false; }));
+    add(makeFlag({"-nopgm"}, 0, "", "do not write the greymap image", "written", G::Output,
+                 [](ParseContext& c, const FlagValues&) { c.cl.outputs.writePgm = false; }));
+    add(makeFlag({"-scale"}, 1, "<factor>",
+                 "photons to int-image counts (0: automatic, brightest pixel at 55000)", "0",
+                 G::Output, [](ParseContext& c, const FlagValues& v) {
+                     c.cl.outputs.intScale = v.number(0, Bound::NonNegative);
+                 }));
+    add(makeFlag({"-pgmscale"}, 1, "<factor>",
+                 "photons to grey levels (0: automatic); turns the greymap on", "0", G::Output,
+                 [](ParseContext& c, const FlagValues& v) {
+                     c.cl.outputs.pgmScale = v.number(0, Bound::NonNegative);
+                     c.cl.outputs.writePgm = true;
+                 }));
+    add(makeFlag({"-adc"}, 1, "<counts>", "offset added to int and noise image pixels", "40",
+                 G::Output, [](ParseContext& c, const FlagValues& v) {
+                     c.cl.outputs.adcOffset = v.number(0);
+                 }));
+    add(makeFlag({"-seed"}, 1, "<n>", "random-number seed of the noise image",
+                 "the current time", G::Output,
+                 [](ParseContext& c, const FlagValues& v) { experimentOf(c).seed = seedValue(v); }));
+    add(makeFlag({"-printout"}, 0, "", "print pixel values to the screen", "off", G::Output,
+                 [](ParseContext&, const FlagValues&) {}, true));
+    add(makeFlag({"-printout_pixel"}, 2, "<fast> <slow>",
+                 "print how one pixel's value comes about", "", G::Output,
+                 [](ParseContext& c, const FlagValues& v) {
+                     c.cl.printoutPixel = std::pair<int, int>{v.count(0), v.count(1)};
+                 }));
+    add(makeFlag({"-progress"}, 0, "", "show the progress meter", "on", G::Output,
+                 [](ParseContext& c, const FlagValues&) { c.cl.progress = true; }));
+    add(makeFlag({"-noprogress"}, 0, "", "hide the progress meter", "", G::Output,
+                 [](ParseContext& c, const FlagValues&) { c.cl.progress = false; }));
+
+    // ---- braggview ----
+    add(makeFlag({"-precision"}, 1, "fast|precise",
+                 "GPU arithmetic: fast (single precision, also \"single\") or precise (double, "
+                 "also \"double\")",
+                 "precise", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     const std::string& word = v.text(0);
+                     if (word == "fast" || word == "single")
+                         c.cl.precision = Precision::Fast;
+                     else if (word == "precise" || word == "double")
+                         c.cl.precision = Precision::Precise;
+                     else
+                         v.fail(0, "fast, single, precise or double");
+                 }));
+    add(makeFlag({"-device"}, 1, "<index>|cpu",
+                 "Vulkan device: an index into the driver's list, or cpu (lavapipe)",
+                 "the fastest GPU", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     std::string word = v.text(0);
+                     std::transform(word.begin(), word.end(), word.begin(), [](char ch) {
+                         return static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+                     });
+                     if (word != "cpu")
+                         v.count(0); // a device index
+                     c.cl.device = word;
+                 }));
+    add(makeFlag({"-v"}, 0, "", "verbose: report GPU timings", "off", G::Braggview,
+                 [](ParseContext& c, const FlagValues&) { c.cl.verbose = true; }));
+    add(makeFlag({"-h", "-help", "--help"}, 0, "", "print this text and stop", "", G::Braggview,
+                 [](ParseContext& c, const FlagValues&) { c.cl.help = true; }));
+    return t;
+}
+
+// edit distance, case-insensitive, for "did you mean"
+std::size_t editDistance(std::string_view a, std::string_view b) {
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
+                              std::tolower(static_cast<unsigned char>(b[j - 1]));
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+} // namespace
+
+const std::vector<Flag>& flagTable() {
+    static const std::vector<Flag> table = buildTable();
+    return table;
+}
+
+const Flag* findFlag(std::string_view name) {
+    for (const Flag& f : flagTable())
+        for (const std::string& n : f.names)
+            if (n == name)
+                return &f;
+    return nullptr;
+}
+
+std::vector<std::string> suggestFlagNames(std::string_view name) {
+    std::vector<std::string> abbreviated;
+    if (name.size() >= 3) {
+        for (const Flag& f : flagTable())
+            for (const std::string& n : f.names)
+                if (n.size() > name.size() && n.compare(0, name.size(), name) == 0 &&
+                    abbreviated.size() < 3)
+                    abbreviated.push_back(n);
+    }
+    if (!abbreviated.empty())
+        return abbreviated;
+
+    std::string best;
+    std::size_t bestDistance = std::numeric_limits<std::size_t>::max();
+    for (const Flag& f : flagTable()) {
+        for (const std::string& n : f.names) {
+            const std::size_t d = editDistance(name, n);
+            if (d < bestDistance) {
+                bestDistance = d;
+                best = n;
+            }
+        }
+    }
+    // a typo: one character off in a short name, a few in a long one
+    const std::size_t allowed = name.size() <= 5 ? 1 : std::max<std::size_t>(2, name.size() / 4);
+    if (bestDistance <= allowed)
+        return {best};
+    return {};
+}
+
+const char* flagGroupTitle(FlagGroup group) {
+    switch (group) {
+    case FlagGroup::Crystal: return "Crystal";
+    case FlagGroup::Beam: return "Beam";
+    case FlagGroup::Detector: return "Detector";
+    case FlagGroup::Sampling: return "Sampling";
+    case FlagGroup::Files: return "Input files";
+    case FlagGroup::Output: return "Output";
+    case FlagGroup::Braggview: return "braggview";
+    }
+    return "";
+}
+
+} // namespace bv::cli
