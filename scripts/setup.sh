@@ -9,6 +9,7 @@ packages=(
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslang-tools libglm-dev
   xvfb xauth
+  clang libclang-rt-14-dev   # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes
 )
 
 missing=()

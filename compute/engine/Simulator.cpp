@@ -1,0 +1,738 @@
+#include "compute/engine/Simulator.h"
+
+#include "compute/engine/GpuLayout.h"
+#include "compute/engine/SerialOrder.h"
+#include "compute/model/Error.h"
+#include "compute/vk/Check.h"
+#include "compute/vk/Device.h"
+
+#include <shaders/braggview_shaders.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <glm/geometric.hpp>
+#include <limits>
+
+namespace bv::engine {
+
+const char* precisionName(Precision precision) {
+    return precision == Precision::Precise ? "precise" : "fast";
+}
+
+std::optional<Precision> precisionFromName(const std::string& name) {
+    if (name == "precise")
+        return Precision::Precise;
+    if (name == "fast")
+        return Precision::Fast;
+    return std::nullopt;
+}
+
+// A storage (or uniform) buffer whose size may grow; capacity() bytes are allocated.
+struct Simulator::DeviceBuffer {
+    std::string label;
+    VkBufferUsageFlags usage = 0;
+    vk::MemoryUse use = vk::MemoryUse::DeviceLocal;
+    vk::Buffer buffer;
+    VkDeviceSize capacity() const { return buffer.size(); }
+};
+
+struct Simulator::Variant {
+    vk::ComputePipeline pipeline;
+    vk::CommandBuffer commands;
+    bool recorded = false;
+};
+
+namespace {
+
+constexpr unsigned kSpecFlagCount = 13; // bits 0..1 shape, then one bit per flag
+
+template <typename Real> GpuVec4<Real> vec4(const glm::dvec3& v, double w = 0.0) {
+    return {static_cast<Real>(v.x), static_cast<Real>(v.y), static_cast<Real>(v.z),
+            static_cast<Real>(w)};
+}
+
+// steps of each pixel's serial loop: layers x sub-pixels x sources x orientations
+std::uint64_t stepsOf(const plan::Plan& p) {
+    return static_cast<std::uint64_t>(std::max(p.thickSteps, 0)) *
+           static_cast<std::uint64_t>(std::max(p.oversample, 0)) *
+           static_cast<std::uint64_t>(std::max(p.oversample, 0)) * p.sources.size() *
+           p.orientations.size();
+}
+
+VkDeviceSize roundUpCapacity(std::size_t bytes) {
+    VkDeviceSize capacity = 256;
+    while (capacity < bytes)
+        capacity *= 2;
+    return capacity;
+}
+
+} // namespace
+
+Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
+    : m_device(device), m_options(options), m_precision(options.precision) {
+    if (m_options.maxSlices < 1)
+        m_options.maxSlices = 1;
+    if (m_options.workPerSlice < 1)
+        m_options.workPerSlice = 1;
+    const auto& limits = device.info().limits;
+    if (m_options.localSizeX == 0 || m_options.localSizeY == 0 ||
+        m_options.localSizeX * m_options.localSizeY > limits.maxComputeWorkGroupInvocations ||
+        m_options.localSizeX > limits.maxComputeWorkGroupSize[0] ||
+        m_options.localSizeY > limits.maxComputeWorkGroupSize[1])
+        throw Error("workgroup size " + std::to_string(m_options.localSizeX) + "x" +
+                    std::to_string(m_options.localSizeY) + " is not possible on " +
+                    device.description());
+
+    if (m_precision == Precision::Precise && !device.float64Enabled()) {
+        m_precision = Precision::Fast;
+        m_notice = device.description() +
+                   " has no double precision in shaders (shaderFloat64); using the fast "
+                   "single-precision shader instead";
+    }
+
+    const std::string directory =
+        m_options.pipelineCacheDirectory.value_or(vk::defaultPipelineCacheDirectory());
+    m_cache = vk::PipelineCache(device, directory);
+    if (!m_cache.ignoredReason().empty())
+        m_warnings.push_back("pipeline cache " + m_cache.filePath() +
+                             " not used: " + m_cache.ignoredReason());
+
+    if (m_precision == Precision::Precise)
+        m_module = vk::ShaderModule(device, diffraction_precise_comp_spv,
+                                    diffraction_precise_comp_spv_size);
+    else
+        m_module =
+            vk::ShaderModule(device, diffraction_fast_comp_spv, diffraction_fast_comp_spv_size);
+
+    m_setLayout =
+        vk::DescriptorSetLayout(device, {{BindingParams, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
+                                         {BindingOrientations, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingSources, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingAmplitudes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingMask, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingSlices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingStates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
+    m_pipelineLayout = vk::PipelineLayout(device, {m_setLayout.handle()}, sizeof(GpuPush));
+    m_descriptorPool = vk::DescriptorPool(
+        device, 1,
+        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8}});
+    m_set = m_descriptorPool.allocate(m_setLayout);
+    m_commandPool = vk::CommandPool(device);
+    m_uploadCommands = vk::CommandBuffer(m_commandPool);
+    m_fence = vk::Fence(device);
+    m_timestamps = device.timestampValidBits() > 0;
+
+    auto makeBuffer = [](const std::string& label, VkBufferUsageFlags usage, vk::MemoryUse use) {
+        auto b = std::make_unique<DeviceBuffer>();
+        b->label = label;
+        b->usage = usage;
+        b->use = use;
+        return b;
+    };
+    const VkBufferUsageFlags storage =
+        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    m_params = makeBuffer("the simulation parameters", VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                          vk::MemoryUse::Upload);
+    m_orientations =
+        makeBuffer("the crystal orientation table", storage, vk::MemoryUse::DeviceLocal);
+    m_sources = makeBuffer("the source table", storage, vk::MemoryUse::DeviceLocal);
+    m_amplitudes = makeBuffer("the structure factor table", storage, vk::MemoryUse::DeviceLocal);
+    m_mask = makeBuffer("the pixel mask", storage, vk::MemoryUse::DeviceLocal);
+    m_image = makeBuffer("the intensity image",
+                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                             VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                         vk::MemoryUse::DeviceLocal);
+    m_slices = makeBuffer("the slice table", storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+                          vk::MemoryUse::DeviceLocal);
+    m_states = makeBuffer("the per-pixel state between slices", VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                          vk::MemoryUse::DeviceLocal);
+    m_freshUnitsBuffer =
+        makeBuffer("the table of fresh units", storage, vk::MemoryUse::DeviceLocal);
+    // every binding needs a buffer before the first plan arrives
+    for (DeviceBuffer* b :
+         {m_params.get(), m_orientations.get(), m_sources.get(), m_amplitudes.get(), m_mask.get(),
+          m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get()})
+        b->buffer = vk::Buffer(device, 256, b->usage, b->use, b->label);
+    writeDescriptors();
+}
+
+Simulator::~Simulator() {
+    // nothing may be in flight when the buffers go (run() waits, unless it was interrupted by
+    // an exception)
+    if (m_inFlight && m_fence.handle() != VK_NULL_HANDLE) {
+        const VkFence fence = m_fence.handle();
+        vkWaitForFences(m_device.handle(), 1, &fence, VK_TRUE,
+                        std::numeric_limits<std::uint64_t>::max());
+    }
+}
+
+std::string Simulator::deviceDescription() const {
+    return m_device.description();
+}
+
+void Simulator::writeDescriptors() {
+    m_descriptorPool.write(
+        m_set,
+        {{BindingParams, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, m_params->buffer.handle()},
+         {BindingOrientations, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_orientations->buffer.handle()},
+         {BindingSources, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_sources->buffer.handle()},
+         {BindingAmplitudes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_amplitudes->buffer.handle()},
+         {BindingMask, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_mask->buffer.handle()},
+         {BindingImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_image->buffer.handle()},
+         {BindingSlices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_slices->buffer.handle()},
+         {BindingStates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_states->buffer.handle()},
+         {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
+          m_freshUnitsBuffer->buffer.handle()}});
+}
+
+void Simulator::invalidateRecordings() {
+    for (auto& entry : m_variants)
+        entry.second->recorded = false;
+}
+
+void Simulator::checkPlan(const plan::Plan& p) const {
+    if (p.fastPixels <= 0 || p.slowPixels <= 0)
+        throw Error("the detector has no pixels (" + std::to_string(p.fastPixels) + "x" +
+                    std::to_string(p.slowPixels) + ")");
+    if (static_cast<long long>(p.fastPixels) * p.slowPixels >
+        std::numeric_limits<std::int32_t>::max() / 2)
+        throw Error("the detector has too many pixels (" + std::to_string(p.fastPixels) + "x" +
+                    std::to_string(p.slowPixels) + ")");
+    if (p.oversample < 1)
+        throw Error("the oversampling must be at least 1, not " + std::to_string(p.oversample));
+    if (p.thickSteps < 1)
+        throw Error("the detector needs at least one sensor layer, not " +
+                    std::to_string(p.thickSteps));
+    if (p.sources.empty())
+        throw Error("the beam has no sources: nothing to simulate");
+    if (p.orientations.empty())
+        throw Error(
+            "the crystal has no orientations (phi steps x mosaic domains): nothing to simulate");
+    if (p.sources.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) ||
+        p.orientations.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
+        throw Error("too many sources or crystal orientations for one simulation");
+    if (stepsOf(p) > std::numeric_limits<std::uint32_t>::max())
+        throw Error("each pixel would take " + std::to_string(stepsOf(p)) +
+                    " steps (sensor layers x sub-pixels x sources x orientations), more than "
+                    "the 4294967295 the shader counts: use fewer of them");
+    if (p.mask && !p.mask->empty() &&
+        p.mask->size() !=
+            static_cast<std::size_t>(p.fastPixels) * static_cast<std::size_t>(p.slowPixels))
+        throw Error("the mask has " + std::to_string(p.mask->size()) + " pixels but the detector " +
+                    std::to_string(static_cast<long long>(p.fastPixels) * p.slowPixels));
+    const StructureFactors* f = p.structureFactors;
+    if (f && f->hasTable()) {
+        const long long cells = static_cast<long long>(f->hCount()) * f->kCount() * f->lCount();
+        if (f->hCount() <= 0 || f->kCount() <= 0 || f->lCount() <= 0 ||
+            cells != static_cast<long long>(f->F.size()))
+            throw Error(
+                "the structure factor table does not match its grid bounds (internal error)");
+    }
+}
+
+void Simulator::resize(int fast, int slow) {
+    m_fast = fast;
+    m_slow = slow;
+    const std::size_t pixels = static_cast<std::size_t>(fast) * static_cast<std::size_t>(slow);
+    m_image->buffer =
+        vk::Buffer(m_device, pixels * sizeof(float), m_image->usage, m_image->use, m_image->label);
+    m_readback = std::make_unique<vk::Buffer>(m_device, pixels * sizeof(float),
+                                              VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                              vk::MemoryUse::Readback, "the image readback buffer");
+
+    m_timer.reset();
+    if (m_timestamps)
+        m_timer = std::make_unique<vk::QueryPool>(
+            m_device, static_cast<std::uint32_t>(m_options.maxSlices + 1));
+    m_dispatchMilliseconds.clear();
+    m_gpuMilliseconds = 0.0;
+    writeDescriptors();
+    invalidateRecordings();
+}
+
+Simulator::VariantKey Simulator::variantKey(const plan::Plan& p) const {
+    const bool table = p.structureFactors && p.structureFactors->hasTable();
+    const bool flags[kSpecFlagCount - 2] = {table && p.interpolate,
+                                            p.oversampleThick,
+                                            p.oversamplePolar,
+                                            p.oversampleOmega,
+                                            p.curved,
+                                            p.pointPixel,
+                                            p.polarization,
+                                            p.thickModelled,
+                                            p.waterPresent,
+                                            table,
+                                            p.mask && !p.mask->empty()};
+    std::uint32_t bits = static_cast<std::uint32_t>(p.shape) & 3u;
+    for (unsigned i = 0; i < kSpecFlagCount - 2; ++i)
+        bits |= (flags[i] ? 1u : 0u) << (2 + i);
+    bits |= (p.dmin > 0.0 ? 1u : 0u) << kSpecFlagCount;
+    return VariantKey{bits};
+}
+
+Simulator::Variant& Simulator::variant(const VariantKey& key) {
+    auto found = m_variants.find(key);
+    if (found != m_variants.end())
+        return *found->second;
+
+    auto bit = [&](unsigned i) { return ((key.bits >> i) & 1u) != 0; };
+    vk::SpecializationConstants constants;
+    constants.add(SpecLocalSizeX, m_options.localSizeX)
+        .add(SpecLocalSizeY, m_options.localSizeY)
+        .add(SpecShape, static_cast<std::int32_t>(key.bits & 3u))
+        .add(SpecInterpolate, bit(2))
+        .add(SpecOversampleThick, bit(3))
+        .add(SpecOversamplePolar, bit(4))
+        .add(SpecOversampleOmega, bit(5))
+        .add(SpecCurved, bit(6))
+        .add(SpecPointPixel, bit(7))
+        .add(SpecPolarization, bit(8))
+        .add(SpecThickness, bit(9))
+        .add(SpecWater, bit(10))
+        .add(SpecTable, bit(11))
+        .add(SpecMask, bit(12))
+        .add(SpecDmin, bit(kSpecFlagCount));
+
+    auto v = std::make_unique<Variant>();
+    v->pipeline = vk::ComputePipeline(m_device, m_module, m_pipelineLayout, constants, &m_cache);
+    v->commands = vk::CommandBuffer(m_commandPool);
+    try {
+        m_cache.save();
+    } catch (const Error& e) {
+        m_warnings.push_back(std::string("pipeline cache not saved: ") + e.what());
+    }
+    Variant& result = *v;
+    m_variants.emplace(key, std::move(v));
+    return result;
+}
+
+void Simulator::record(Variant& v) {
+    vk::CommandBuffer& cmd = v.commands;
+    const VkDeviceSize imageBytes =
+        static_cast<VkDeviceSize>(m_fast) * static_cast<VkDeviceSize>(m_slow) * sizeof(float);
+    cmd.begin();
+    // the last run's copy of the image must be done before the image is cleared
+    cmd.barrier(VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+    // pixels outside the ROI's box are never dispatched, masked ones never written: 0
+    vkCmdFillBuffer(cmd.handle(), m_image->buffer.handle(), 0, imageBytes, 0u);
+    cmd.barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    if (m_timer) {
+        m_timer->reset(cmd);
+        m_timer->writeTimestamp(cmd, 0, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+    }
+    cmd.bindCompute(v.pipeline, m_pipelineLayout, m_set);
+    for (std::uint32_t slot = 0; slot < static_cast<std::uint32_t>(m_options.maxSlices); ++slot) {
+        if (slot > 0) // the next slice continues the sums this one leaves in the state buffer
+            cmd.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        const GpuPush push{slot};
+        cmd.pushConstants(m_pipelineLayout, &push, sizeof(push));
+        vkCmdDispatchIndirect(cmd.handle(), m_slices->buffer.handle(),
+                              slot * sizeof(GpuSliceEntry));
+        if (m_timer)
+            m_timer->writeTimestamp(cmd, slot + 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+    }
+    cmd.computeToTransferBarrier();
+    cmd.copyBuffer(m_image->buffer, *m_readback, imageBytes);
+    cmd.transferToHostBarrier();
+    cmd.end();
+    v.recorded = true;
+    ++m_recordCount;
+}
+
+bool Simulator::upload(DeviceBuffer& target, const void* data, std::size_t bytes) {
+    bool replaced = false;
+    if (bytes == 0)
+        return false;
+    if (target.capacity() < bytes) {
+        target.buffer =
+            vk::Buffer(m_device, roundUpCapacity(bytes), target.usage, target.use, target.label);
+        replaced = true;
+    }
+    if (target.buffer.isMappable() &&
+        !(m_options.stagedUploads && target.use == vk::MemoryUse::DeviceLocal)) {
+        target.buffer.write(data, bytes);
+        return replaced;
+    }
+    // through the staging buffer; the copies run in flushUploads()
+    const std::size_t offset = (m_stagingUsed + 15) / 16 * 16;
+    if (!m_staging || m_staging->size() < offset + bytes) {
+        flushUploads(); // the staging buffer is about to be replaced: copy what it holds now
+        if (!m_staging || m_staging->size() < bytes)
+            m_staging = std::make_unique<vk::Buffer>(
+                m_device, roundUpCapacity(bytes), VK_BUFFER_USAGE_TRANSFER_SRC_BIT,
+                vk::MemoryUse::Upload, "the upload staging buffer");
+        m_staging->write(data, bytes, 0);
+        m_stagingUsed = bytes;
+        m_pendingCopies.push_back({target.buffer.handle(), 0, bytes});
+        return replaced;
+    }
+    m_staging->write(data, bytes, offset);
+    m_stagingUsed = offset + bytes;
+    m_pendingCopies.push_back({target.buffer.handle(), offset, bytes});
+    return replaced;
+}
+
+void Simulator::flushUploads() {
+    if (m_pendingCopies.empty()) {
+        m_stagingUsed = 0;
+        return;
+    }
+    m_uploadCommands.begin();
+    for (const PendingCopy& copy : m_pendingCopies) {
+        VkBufferCopy region{copy.sourceOffset, 0, copy.bytes};
+        vkCmdCopyBuffer(m_uploadCommands.handle(), m_staging->handle(), copy.target, 1, &region);
+    }
+    m_uploadCommands.barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                                 VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_UNIFORM_READ_BIT |
+                                 VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+    m_uploadCommands.end();
+    vk::submitAndWait(m_device, m_uploadCommands, m_fence);
+    m_pendingCopies.clear();
+    m_stagingUsed = 0;
+}
+
+template <typename Real> void Simulator::uploadParams(const plan::Plan& p) {
+    GpuParams<Real> g;
+    g.pix0 = vec4<Real>(p.pix0);
+    g.fdet = vec4<Real>(p.fdet);
+    g.sdet = vec4<Real>(p.sdet);
+    g.odet = vec4<Real>(p.odet);
+    g.beam = vec4<Real>(p.beam);
+    g.polarAxis = vec4<Real>(p.polarizationAxis);
+    g.aStar = vec4<Real>(p.aStar);
+    g.bStar = vec4<Real>(p.bStar);
+    g.cStar = vec4<Real>(p.cStar);
+    g.cells = vec4<Real>(p.cells, p.cells.x * p.cells.y * p.cells.z);
+    g.pixelSize = static_cast<Real>(p.pixelSize);
+    g.subpixelSize = static_cast<Real>(p.subpixelSize);
+    g.distance = static_cast<Real>(p.distance);
+    g.closeDistance = static_cast<Real>(p.closeDistance);
+    g.thickStep = static_cast<Real>(p.thickStep);
+    g.mu = static_cast<Real>(p.mu);
+    g.kahn = static_cast<Real>(p.kahnFactor);
+    g.dmin = static_cast<Real>(p.dmin);
+    g.fudge = static_cast<Real>(p.fudge);
+    g.photonScale = static_cast<Real>(p.photonScale);
+    g.background = static_cast<Real>(p.background);
+    const StructureFactors* f = p.structureFactors;
+    g.defaultF = static_cast<Real>(f ? f->defaultF : 0.0);
+    g.fastPixels = p.fastPixels;
+    g.slowPixels = p.slowPixels;
+    g.oversample = p.oversample;
+    g.thickSteps = p.thickSteps;
+    // the ROI clipped to the detector: the dispatch starts at its corner
+    g.roiXmin = std::max(0, p.roi.xmin);
+    g.roiXmax = std::min(p.fastPixels - 1, p.roi.xmax);
+    g.roiYmin = std::max(0, p.roi.ymin);
+    g.roiYmax = std::min(p.slowPixels - 1, p.roi.ymax);
+    g.sourceCount = static_cast<std::int32_t>(p.sources.size());
+    g.orientationCount = static_cast<std::int32_t>(p.orientations.size());
+    g.freshRows = m_freshRows;
+    if (f && f->hasTable()) {
+        g.hMin = f->hMin;
+        g.hMax = f->hMax;
+        g.kMin = f->kMin;
+        g.kMax = f->kMax;
+        g.lMin = f->lMin;
+        g.lMax = f->lMax;
+    }
+    m_bindingsChanged |= upload(*m_params, &g, sizeof(g));
+}
+
+template <typename Real> void Simulator::uploadSources(const plan::Plan& p) {
+    std::vector<GpuSource<Real>> table;
+    table.reserve(p.sources.size());
+    for (const plan::SourceEntry& s : p.sources) {
+        // u: the lab axis least along the beam, made perpendicular to it; v completes the frame
+        const glm::dvec3 i = s.incident;
+        const glm::dvec3 a =
+            std::fabs(i.x) <= std::fabs(i.y) && std::fabs(i.x) <= std::fabs(i.z)
+                ? glm::dvec3(1, 0, 0)
+                : (std::fabs(i.y) <= std::fabs(i.z) ? glm::dvec3(0, 1, 0) : glm::dvec3(0, 0, 1));
+        const glm::dvec3 u = glm::normalize(glm::cross(i, a));
+        const glm::dvec3 v = glm::cross(i, u);
+        table.push_back({vec4<Real>(i, s.wavelength), vec4<Real>(u), vec4<Real>(v)});
+    }
+    m_bindingsChanged |= upload(*m_sources, table.data(), table.size() * sizeof(table[0]));
+}
+
+template <typename Real> void Simulator::uploadOrientations(const plan::Plan&) {
+    // the ordered rows, then the first unit's fresh rows after them
+    std::vector<GpuOrientation<Real>> table;
+    table.reserve(m_ordered.size());
+    for (const plan::Orientation& o : m_ordered)
+        table.push_back({vec4<Real>(o.a), vec4<Real>(o.b), vec4<Real>(o.c)});
+    m_bindingsChanged |= upload(*m_orientations, table.data(), table.size() * sizeof(table[0]));
+}
+
+template <typename Real> void Simulator::uploadAmplitudes(const plan::Plan& p) {
+    std::vector<Real> table;
+    const StructureFactors* f = p.structureFactors;
+    if (f && f->hasTable())
+        for (double value : f->F)
+            table.push_back(static_cast<Real>(value));
+    else
+        table.push_back(Real(0)); // the binding needs a buffer; the shader never reads it
+    m_bindingsChanged |= upload(*m_amplitudes, table.data(), table.size() * sizeof(Real));
+}
+
+void Simulator::uploadSlices(const plan::Plan& p) {
+    // the ROI's bounding box, clipped to the detector
+    const int x0 = std::max(0, p.roi.xmin), x1 = std::min(p.fastPixels - 1, p.roi.xmax);
+    const int y0 = std::max(0, p.roi.ymin), y1 = std::min(p.slowPixels - 1, p.roi.ymax);
+    const std::uint64_t width = x1 >= x0 ? static_cast<std::uint64_t>(x1 - x0 + 1) : 0;
+    const std::uint64_t height = y1 >= y0 ? static_cast<std::uint64_t>(y1 - y0 + 1) : 0;
+
+    const std::uint64_t steps = stepsOf(p);
+    m_stepsPerPixel = steps;
+
+    const std::uint64_t work = width * height * steps;
+    std::uint64_t count = (work + m_options.workPerSlice - 1) / m_options.workPerSlice;
+    count = std::clamp<std::uint64_t>(
+        count, 1, std::min<std::uint64_t>(static_cast<std::uint64_t>(m_options.maxSlices), steps));
+    if (count > 1) {
+        // the state that carries each pixel's sums from one slice to the next
+        const std::size_t bytes =
+            static_cast<std::size_t>(m_fast) * static_cast<std::size_t>(m_slow) * 4 *
+            (m_precision == Precision::Precise ? sizeof(double) : sizeof(float));
+        if (m_states->capacity() < bytes) {
+            try {
+                m_states->buffer =
+                    vk::Buffer(m_device, bytes, m_states->usage, m_states->use, m_states->label);
+                m_bindingsChanged = true;
+            } catch (const Error& e) {
+                m_warnings.push_back(std::string("rendering in one dispatch: ") + e.what());
+                count = 1;
+            }
+        }
+    }
+    m_activeSlices = static_cast<int>(count);
+
+    std::vector<GpuSliceEntry> table(static_cast<std::size_t>(m_options.maxSlices));
+    const std::uint32_t groupsX =
+        static_cast<std::uint32_t>((width + m_options.localSizeX - 1) / m_options.localSizeX);
+    const std::uint32_t groupsY =
+        static_cast<std::uint32_t>((height + m_options.localSizeY - 1) / m_options.localSizeY);
+    for (std::uint64_t i = 0; i < count; ++i) {
+        GpuSliceEntry& e = table[i];
+        e.groupsX = groupsX;
+        e.groupsY = groupsY;
+        e.groupsZ = groupsX > 0 && groupsY > 0 ? 1u : 0u;
+        e.begin = static_cast<std::uint32_t>(steps * i / count);
+        e.end = static_cast<std::uint32_t>(steps * (i + 1) / count);
+        e.total = static_cast<std::uint32_t>(steps);
+    }
+    m_bindingsChanged |= upload(*m_slices, table.data(), table.size() * sizeof(GpuSliceEntry));
+}
+
+void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
+    if (m_inFlight)
+        throw Error("a new plan was set while the simulation runs (internal error)");
+    checkPlan(p);
+    {
+        // the table as the reference's loop meets it (SerialOrder.h)
+        OrderedOrientations ordered = orderOrientations(p, loop.phiAngles, loop.threads);
+        std::vector<plan::Orientation> rows = std::move(ordered.rows);
+        rows.insert(rows.end(), ordered.freshRows.begin(), ordered.freshRows.end());
+        m_freshRows = ordered.freshSteps * p.mosaicDomains;
+        std::vector<GpuFreshUnit> fresh(static_cast<std::size_t>(p.slowPixels));
+        if (m_freshRows > 0)
+            for (const OrderedOrientations::Unit& u : ordered.freshUnits) {
+                GpuFreshUnit& entry = fresh[static_cast<std::size_t>(u.pixel / p.fastPixels)];
+                entry.pixel = static_cast<std::int32_t>(u.pixel);
+                entry.unit = static_cast<std::uint32_t>(u.unit);
+            }
+        m_freshUnitsChanged = fresh.size() != m_freshUnits.size() ||
+                              !std::equal(fresh.begin(), fresh.end(), m_freshUnits.begin(),
+                                          [](const GpuFreshUnit& x, const GpuFreshUnit& y) {
+                                              return x.pixel == y.pixel && x.unit == y.unit;
+                                          });
+        m_freshUnits = std::move(fresh);
+        auto same = [](const plan::Orientation& x, const plan::Orientation& y) {
+            return x.a == y.a && x.b == y.b && x.c == y.c;
+        };
+        m_orderedChanged = rows.size() != m_ordered.size() ||
+                           !std::equal(rows.begin(), rows.end(), m_ordered.begin(), same);
+        m_ordered = std::move(rows);
+    }
+    unsigned parts =
+        m_havePlan ? plan::changedParts(m_lastPlan, p)
+                   : (plan::FrameChanged | plan::SourcesChanged | plan::OrientationsChanged |
+                      plan::StructureFactorsChanged | plan::MaskChanged | plan::ImageSizeChanged);
+    // the plan only borrows its structure factors and mask: compare their contents with what
+    // was uploaded last (an object changed in place keeps its address); the orientation table
+    // uploaded is the ordered one
+    parts &= ~(plan::StructureFactorsChanged | plan::MaskChanged | plan::OrientationsChanged);
+    if (!m_havePlan || m_orderedChanged)
+        parts |= plan::OrientationsChanged;
+    const StructureFactors* f = p.structureFactors;
+    const bool table = f && f->hasTable();
+    const bool sameTable =
+        m_havePlan && (table ? (m_lastAmplitudes == f->F && m_lastGrid.hMin == f->hMin &&
+                                m_lastGrid.hMax == f->hMax && m_lastGrid.kMin == f->kMin &&
+                                m_lastGrid.kMax == f->kMax && m_lastGrid.lMin == f->lMin &&
+                                m_lastGrid.lMax == f->lMax)
+                             : m_lastAmplitudes.empty());
+    if (!sameTable)
+        parts |= plan::StructureFactorsChanged;
+    static const std::vector<std::uint16_t> noMask;
+    const std::vector<std::uint16_t>& mask = p.mask ? *p.mask : noMask;
+    if (!m_havePlan || mask != m_lastMask || (parts & plan::ImageSizeChanged))
+        parts |= plan::MaskChanged;
+    if (m_fast != p.fastPixels || m_slow != p.slowPixels)
+        parts |= plan::ImageSizeChanged | plan::MaskChanged;
+
+    if (parts & plan::ImageSizeChanged)
+        resize(p.fastPixels, p.slowPixels);
+
+    const bool precise = m_precision == Precision::Precise;
+    if (parts & plan::FrameChanged)
+        precise ? uploadParams<double>(p) : uploadParams<float>(p);
+    uploadSlices(p);
+    if (parts & plan::SourcesChanged)
+        precise ? uploadSources<double>(p) : uploadSources<float>(p);
+    if (parts & plan::OrientationsChanged)
+        precise ? uploadOrientations<double>(p) : uploadOrientations<float>(p);
+    if (parts & plan::StructureFactorsChanged)
+        precise ? uploadAmplitudes<double>(p) : uploadAmplitudes<float>(p);
+    if (parts & plan::MaskChanged) {
+        // 16-bit values, two to a 32-bit word, pixel 2i in the low half (little-endian hosts;
+        // Vulkan devices and their hosts share the byte order)
+        std::vector<std::uint32_t> words(std::max<std::size_t>(1, (mask.size() + 1) / 2), 0u);
+        if (!mask.empty())
+            std::memcpy(words.data(), mask.data(), mask.size() * sizeof(std::uint16_t));
+        m_bindingsChanged |= upload(*m_mask, words.data(), words.size() * sizeof(std::uint32_t));
+    }
+    if (m_freshUnitsChanged || (parts & plan::ImageSizeChanged))
+        m_bindingsChanged |= upload(*m_freshUnitsBuffer, m_freshUnits.data(),
+                                    m_freshUnits.size() * sizeof(GpuFreshUnit));
+    flushUploads();
+    if (m_bindingsChanged) {
+        // a new buffer behind a binding: the recorded commands refer to the old descriptors
+        writeDescriptors();
+        invalidateRecordings();
+        m_bindingsChanged = false;
+    }
+
+    m_current = &variant(variantKey(p));
+    if (!m_current->recorded)
+        record(*m_current);
+
+    m_lastPlan = p;
+    m_lastPlan.structureFactors = nullptr;
+    m_lastPlan.mask = nullptr;
+    if (parts & plan::StructureFactorsChanged) {
+        m_lastAmplitudes = table ? f->F : std::vector<double>{};
+        m_lastGrid = table ? StructureFactors{f->hMin, f->hMax, f->kMin, f->kMax, f->lMin,
+                                              f->lMax, {},      0.0,     0}
+                           : StructureFactors{};
+    }
+    if (parts & plan::MaskChanged)
+        m_lastMask = mask;
+    m_havePlan = true;
+    m_lastUploaded = parts;
+}
+
+int Simulator::finishedSlices() const {
+    if (!m_timer)
+        return 0;
+    int finished = 0;
+    for (std::uint32_t i = 1; i <= static_cast<std::uint32_t>(m_activeSlices); ++i) {
+        std::uint64_t result[2] = {0, 0};
+        const VkResult r = vkGetQueryPoolResults(
+            m_device.handle(), m_timer->handle(), i, 1, sizeof(result), result, sizeof(result),
+            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+        if ((r == VK_SUCCESS || r == VK_NOT_READY) && result[1] != 0)
+            ++finished;
+    }
+    return finished;
+}
+
+void Simulator::start() {
+    if (!m_current)
+        throw Error("nothing to simulate: no plan was set (internal error)");
+    if (m_inFlight)
+        throw Error("the simulation is already running (internal error)");
+    vk::submit(m_device, m_current->commands, m_fence);
+    m_inFlight = true;
+}
+
+bool Simulator::isFinished() const {
+    return !m_inFlight || m_fence.isSignaled();
+}
+
+void Simulator::finish() {
+    if (!m_inFlight)
+        return;
+    m_fence.wait();
+    m_inFlight = false;
+    readTimestamps();
+}
+
+void Simulator::run(const Progress& progress) {
+    start();
+    if (progress) {
+        const int total = m_activeSlices;
+        int reported = -1;
+        for (;;) {
+            const VkFence fence = m_fence.handle();
+            const VkResult waited =
+                vkWaitForFences(m_device.handle(), 1, &fence, VK_TRUE, 100'000'000ull);
+            if (waited == VK_SUCCESS)
+                break;
+            if (waited != VK_TIMEOUT) {
+                m_inFlight = false;
+                vk::check(waited, "waiting for the GPU");
+            }
+            const int finished = finishedSlices();
+            if (finished != reported) {
+                progress(finished, total);
+                reported = finished;
+            }
+        }
+        finish();
+        progress(total, total);
+    } else {
+        finish();
+    }
+}
+
+void Simulator::readTimestamps() {
+    m_dispatchMilliseconds.clear();
+    m_gpuMilliseconds = 0.0;
+    if (!m_timer)
+        return;
+    const std::vector<std::uint64_t> ticks = m_timer->ticks();
+    const std::uint32_t bits = m_device.timestampValidBits();
+    const float period = m_device.info().limits.timestampPeriod;
+    const std::size_t last = static_cast<std::size_t>(m_activeSlices); // unused slots follow
+    for (std::size_t i = 1; i <= last; ++i)
+        m_dispatchMilliseconds.push_back(
+            vk::timestampMilliseconds(ticks[i - 1], ticks[i], bits, period));
+    m_gpuMilliseconds = vk::timestampMilliseconds(ticks[0], ticks[last], bits, period);
+}
+
+VkBuffer Simulator::imageBuffer() const {
+    return m_image->buffer.handle();
+}
+
+std::vector<float> Simulator::image() const {
+    if (m_inFlight)
+        throw Error("the image is read while the simulation runs (internal error)");
+    std::vector<float> pixels(static_cast<std::size_t>(m_fast) * static_cast<std::size_t>(m_slow));
+    if (m_readback && !pixels.empty())
+        m_readback->read(pixels.data(), pixels.size() * sizeof(float));
+    return pixels;
+}
+
+} // namespace bv::engine

@@ -1,0 +1,225 @@
+#pragma once
+// Simulator: runs the diffraction compute shader (shaders/diffraction.glsl) for a Plan on one
+// Vulkan device and reads the image back.
+//
+//   vk::Device device;                 // or a vk::Device borrowing the viewer's handles
+//   engine::Simulator simulator(device);
+//   simulator.setPlan(plan);           // uploads what changed since the last plan
+//   simulator.run();                   // submits the recorded commands and waits
+//   std::vector<float> photons = simulator.image();
+//
+// Resources: buffers for one detector size (a new size reallocates them); one pipeline per
+// variant (the plan's specialization constants: shape, flags, ...), kept for reuse; one
+// command buffer per variant, recorded ONCE and then only re-submitted. A recording is
+// redone only when the detector size changes, a table outgrows its buffer (capacities grow
+// by doubling) or a plan first needs the state buffer of sliced runs; recordCount() counts
+// them.
+//
+// Slicing: each pixel's serial loop (layers x sub-pixels x sources x orientations, in that
+// order) is one range of "steps"; a plan whose work (pixels x steps) exceeds workPerSlice is
+// cut into consecutive step ranges, one dispatch each, all accumulating into the same pixels.
+// The running sum and the last-value factors travel between dispatches in a per-pixel state
+// buffer, so the result is the same, bit for bit, however the work is cut, -oversample_*
+// flags included (docs/numerics/slicing.md). The command buffer holds maxSlices indirect
+// dispatch slots; setPlan fills a slice table (unused slots dispatch nothing), so a plan
+// that needs a different cut does not need a new recording. After each dispatch the image
+// holds the sum so far, scaled like the final one (a viewer may show it refining).
+//
+// Precision::Precise needs shaderFloat64; on a device without it the Simulator runs the fast
+// shader and says so in notice().
+//
+// Borrows the vk::Device, which must outlive the Simulator. Not thread-safe; run() submits
+// to the device's queue, which no other thread may use at the same time.
+
+#include "compute/engine/GpuLayout.h"
+#include "compute/plan/Plan.h"
+#include "compute/vk/Buffer.h"
+#include "compute/vk/Commands.h"
+#include "compute/vk/Pipeline.h"
+#include "compute/vk/PipelineCache.h"
+#include "compute/vk/QueryPool.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bv::vk {
+class Device;
+}
+
+namespace bv::engine {
+
+enum class Precision { Precise, Fast };
+
+const char* precisionName(Precision precision); // "precise", "fast"
+std::optional<Precision> precisionFromName(const std::string& name);
+
+// How the reference's serial loop ran, for what it carries from pixel to pixel
+// (SerialOrder.h): the spindle angle of each phi step (engine::phiAngles(resolved); empty:
+// no carry-over) and the reference's OpenMP thread count (engine::referenceThreads()).
+struct ReferenceLoop {
+    std::vector<double> phiAngles;
+    int threads = 1;
+};
+
+struct SimulatorOptions {
+    Precision precision = Precision::Precise;
+    // where the VkPipelineCache file lives: nullopt is the default directory
+    // ($XDG_CACHE_HOME/braggview or ~/.cache/braggview), "" keeps the cache in memory only
+    std::optional<std::string> pipelineCacheDirectory;
+    int maxSlices = 32; // dispatch slots in the recorded command buffer
+    // pixel-steps (pixels x steps of each pixel's loop) per dispatch, about; more work than
+    // this is cut into slices, at most maxSlices
+    std::uint64_t workPerSlice = std::uint64_t(1) << 26;
+    // copy every table through a staging buffer even where the GPU's memory is mappable (as a
+    // discrete GPU's device-local memory usually is not): lets lavapipe test that path
+    bool stagedUploads = false;
+    std::uint32_t localSizeX = 8; // workgroup size (specialization constants 0 and 1)
+    std::uint32_t localSizeY = 8;
+};
+
+class Simulator {
+  public:
+    explicit Simulator(const vk::Device& device, const SimulatorOptions& options = {});
+    ~Simulator();
+    Simulator(const Simulator&) = delete;
+    Simulator& operator=(const Simulator&) = delete;
+
+    // The precision in use (Fast when Precise was asked for on a device without float64).
+    Precision precision() const { return m_precision; }
+    // Why the precision in use differs from the one asked for; empty when it does not.
+    const std::string& notice() const { return m_notice; }
+    // Problems that did not stop the work (the pipeline cache could not be saved, ...).
+    const std::vector<std::string>& warnings() const { return m_warnings; }
+
+    // Takes the plan: uploads the tables that differ from the last plan's (all of them the
+    // first time), picks the pipeline variant, records its commands if it has none yet.
+    // Throws bv::Error for a plan the shader cannot run (no pixels, no sources, ...) or one
+    // that does not fit the device. The plan's borrowed tables are read here, not kept.
+    // `loop` switches on the reference's phi carry-over (SerialOrder.h); by default the plan's
+    // orientations are used exactly as they are.
+    void setPlan(const plan::Plan& plan, const ReferenceLoop& loop = {});
+    // plan::PlanPart bits uploaded by the last setPlan.
+    unsigned lastUploadedParts() const { return m_lastUploaded; }
+
+    // Submits the recorded commands and waits. progress, when given, is called from this
+    // thread with (dispatches finished, dispatches in all) while the GPU works, and at the end.
+    using Progress = std::function<void(int finished, int total)>;
+    void run(const Progress& progress = {});
+
+    // The same in pieces, for a caller that must not block (the viewer's render loop):
+    // start() submits and returns; isFinished() polls; finishedSlices() counts the dispatches
+    // done so far (from their timestamps; 0 without timestamps); finish() waits and reads the
+    // timestamps. setPlan() and image() are only allowed when no run is in flight.
+    void start();
+    bool isFinished() const;
+    int finishedSlices() const;
+    void finish();
+
+    // The image on the GPU (fast-major floats, fastPixels() x slowPixels()), for a renderer on
+    // the same device; written by the dispatches, read back by the copy at the end of a run.
+    VkBuffer imageBuffer() const;
+
+    // The image of the last run: photons per pixel, fast index fastest, 0 outside the ROI
+    // and on masked pixels.
+    std::vector<float> image() const;
+
+    int fastPixels() const { return m_fast; }
+    int slowPixels() const { return m_slow; }
+    // dispatches the current plan is cut into, and the steps of each pixel's loop
+    int sliceCount() const { return m_activeSlices; }
+    std::uint64_t stepsPerPixel() const { return m_stepsPerPixel; }
+    // GPU time of the last run (first dispatch start to last dispatch end) and of each
+    // dispatch (the interval between consecutive ends), in ms; 0/empty without timestamps.
+    bool hasTimestamps() const { return m_timestamps; }
+    double gpuMilliseconds() const { return m_gpuMilliseconds; }
+    const std::vector<double>& dispatchMilliseconds() const { return m_dispatchMilliseconds; }
+
+    int recordCount() const { return m_recordCount; }
+    int pipelineCount() const { return static_cast<int>(m_variants.size()); }
+    std::string deviceDescription() const;
+
+  private:
+    struct Variant;
+    struct VariantKey {
+        std::uint32_t bits = 0; // the specialization constants, packed
+        bool operator<(const VariantKey& other) const { return bits < other.bits; }
+    };
+    struct DeviceBuffer; // a GPU buffer and its capacity
+
+    void checkPlan(const plan::Plan& plan) const;
+    void resize(int fast, int slow);
+    VariantKey variantKey(const plan::Plan& plan) const;
+    Variant& variant(const VariantKey& key);
+    void record(Variant& variant);
+    void invalidateRecordings();
+    void writeDescriptors();
+    // Copies bytes into the buffer (growing it when needed; true when it was replaced).
+    bool upload(DeviceBuffer& target, const void* data, std::size_t bytes);
+    void flushUploads();
+    template <typename Real> void uploadParams(const plan::Plan& plan);
+    template <typename Real> void uploadSources(const plan::Plan& plan);
+    template <typename Real> void uploadOrientations(const plan::Plan& plan);
+    template <typename Real> void uploadAmplitudes(const plan::Plan& plan);
+    void uploadSlices(const plan::Plan& plan);
+    void readTimestamps();
+
+    const vk::Device& m_device;
+    SimulatorOptions m_options;
+    Precision m_precision = Precision::Precise;
+    std::string m_notice;
+    std::vector<std::string> m_warnings;
+
+    vk::PipelineCache m_cache;
+    vk::ShaderModule m_module;
+    vk::DescriptorSetLayout m_setLayout;
+    vk::PipelineLayout m_pipelineLayout;
+    vk::DescriptorPool m_descriptorPool;
+    VkDescriptorSet m_set = VK_NULL_HANDLE;
+    vk::CommandPool m_commandPool;
+    vk::CommandBuffer m_uploadCommands;
+    vk::Fence m_fence;
+
+    std::unique_ptr<DeviceBuffer> m_params, m_orientations, m_sources, m_amplitudes, m_mask,
+        m_image, m_slices, m_states, m_freshUnitsBuffer;
+    std::unique_ptr<vk::Buffer> m_readback;
+    std::unique_ptr<vk::Buffer> m_staging;
+    std::size_t m_stagingUsed = 0;
+    struct PendingCopy {
+        VkBuffer target;
+        VkDeviceSize sourceOffset, bytes;
+    };
+    std::vector<PendingCopy> m_pendingCopies;
+
+    std::map<VariantKey, std::unique_ptr<Variant>> m_variants;
+    Variant* m_current = nullptr;
+    int m_recordCount = 0;
+
+    int m_fast = 0, m_slow = 0;
+    int m_activeSlices = 0;
+    std::uint64_t m_stepsPerPixel = 0;
+    bool m_timestamps = false;
+    std::unique_ptr<vk::QueryPool> m_timer;
+    double m_gpuMilliseconds = 0.0;
+    std::vector<double> m_dispatchMilliseconds;
+
+    bool m_havePlan = false;
+    plan::Plan m_lastPlan;                // the tables compared by plan::changedParts
+    std::vector<double> m_lastAmplitudes; // content last uploaded (the plan only borrows it)
+    StructureFactors m_lastGrid;          // grid bounds of that content (F left empty)
+    std::vector<std::uint16_t> m_lastMask;
+    unsigned m_lastUploaded = 0;
+    bool m_bindingsChanged = false;           // a buffer behind a binding was replaced
+    std::vector<plan::Orientation> m_ordered; // the orientation table as uploaded
+    bool m_orderedChanged = true;
+    int m_freshRows = 0;
+    std::vector<GpuFreshUnit> m_freshUnits; // one per row, as uploaded
+    bool m_freshUnitsChanged = true;
+    bool m_inFlight = false; // submitted, fence not yet waited for
+};
+
+} // namespace bv::engine

@@ -1,0 +1,228 @@
+// One invocation per detector pixel: the whole of nanoBragg's per-pixel computation.
+//
+// Loops, outer to inner, in the reference's order: sensor layers, sub-pixel rows, sub-pixel
+// columns, sources, (phi step x mosaic domain) orientations. The per-pixel factors keep the
+// reference's "last value" rules: polar and omega are computed on first need in the pixel
+// (every time with -oversample_polar / -oversample_omega), the capture fraction on first
+// need in each layer (every time with -oversample_thick). With an -oversample_* flag the
+// factor multiplies the WHOLE running sum after each term, as the reference does; without
+// it, the last value scales the finished pixel (docs/reference-quirks.md, "Pixel loop").
+//
+// A dispatch runs one slice of each pixel's serial loop, steps [begin, end) of the flattened
+// loop, and carries the running sum and the factors to the next slice in `states`: the
+// result is the same bit for bit however the loop is cut (docs/numerics/slicing.md).
+// Orientation rows follow the reference's phi carry-over (compute/engine/SerialOrder.h).
+//
+// Included by diffraction_precise.comp and diffraction_fast.comp, which set BV_PRECISE
+// (docs/numerics/precision-modes.md).
+
+#include "params.glsl"
+#include "numerics.glsl"
+#include "lattice.glsl"
+
+bool masked(int index) {
+    const uint word = maskWords[index >> 1];
+    return ((word >> (16 * (index & 1))) & 0xffffu) == 0u;
+}
+
+// Kahn's polarization factor 0.5*(1 + cos^2(2theta) - K*cos(2psi)*sin^2(2theta)), psi the
+// angle of the diffracted ray projected onto the incident E-B plane. cos(2psi) is taken from
+// the projections as (E^2 - B^2)/(E^2 + B^2), which equals cos(2*atan2(B, E)) without
+// trigonometry (docs/numerics/polarization.md).
+real polarizationFactor(real3 incident, real3 diffracted) {
+    const real cos2theta = dot(incident, diffracted);
+    const real cos2thetaSquared = cos2theta * cos2theta;
+    const real sin2thetaSquared = RC(1.0) - cos2thetaSquared;
+    real cos2psi = RC(1.0);
+    if (P.kahn != RC(0.0)) {
+        real3 bIn = cross(P.polarAxis.xyz, incident);
+        const real bLength = length(bIn);
+        bIn = bLength != RC(0.0) ? bIn / bLength : real3(RC(0.0));
+        real3 eIn = cross(incident, bIn);
+        const real eLength = length(eIn);
+        eIn = eLength != RC(0.0) ? eIn / eLength : real3(RC(0.0));
+        const real e = dot(diffracted, eIn);
+        const real b = dot(diffracted, bIn);
+        const real norm = e * e + b * b;
+        if (norm > RC(0.0))
+            cos2psi = (e * e - b * b) / norm;
+    }
+    return RC(0.5) * (RC(1.0) + cos2thetaSquared - P.kahn * cos2psi * sin2thetaSquared);
+}
+
+#if !BV_PRECISE
+// diffracted - incident for the unit vector along position (length airpath), computed in the
+// source's frame (incident, u, v) without cancellation and turned back to the lab frame.
+real3 scatteringInFrame(real3 position, real airpath, Source frame) {
+    const real3 i = frame.incident.xyz;
+    if (airpath == RC(0.0))
+        return -i; // the reference's zero diffracted vector
+    const real along = dot(position, i);
+    const real across1 = dot(position, frame.u.xyz);
+    const real across2 = dot(position, frame.v.xyz);
+    // (along - R)/R: as -(across^2)/(R(R + along)) where along > 0, directly where it is not
+    const real alongPart = along > RC(0.0)
+                               ? -(across1 * across1 + across2 * across2) /
+                                     (airpath * (airpath + along))
+                               : along / airpath - RC(1.0);
+    return alongPart * i + (across1 / airpath) * frame.u.xyz + (across2 / airpath) * frame.v.xyz;
+}
+#endif
+
+// right-handed rotation of v by angle (radians) about the unit vector axis
+real3 rotateAbout(real3 v, real3 axis, real angle) {
+    const real s = sinRadians(angle);
+    const real c = cosRadians(angle);
+    const real along = dot(axis, v) * (RC(1.0) - c);
+    return axis * along + v * c + cross(axis, v) * s;
+}
+
+void main() {
+    const SliceEntry range = slices[push.slot];
+    // the dispatch covers the ROI's bounding box; the image was zero-filled before it
+    const int fpixel = P.roiXmin + int(gl_GlobalInvocationID.x);
+    const int spixel = P.roiYmin + int(gl_GlobalInvocationID.y);
+    if (fpixel > P.roiXmax || spixel > P.roiYmax || fpixel >= P.fastPixels ||
+        spixel >= P.slowPixels)
+        return;
+    const int index = spixel * P.fastPixels + fpixel;
+    if (kMask && masked(index))
+        return;
+
+    const real3 pix0 = P.pix0.xyz;
+    const real3 fdet = P.fdet.xyz;
+    const real3 sdet = P.sdet.xyz;
+    const real3 odet = P.odet.xyz;
+    const int oversample = P.oversample;
+    const real subpixel = P.subpixelSize;
+    const uint orientationCount = uint(P.orientationCount);
+    const uint sourceCount = uint(P.sourceCount);
+    const uint sides = uint(oversample);
+
+    real I;
+    real polar;
+    real omega;
+    real capture;
+    if (range.begin == 0u) {
+        I = P.background;
+        polar = kPolarization ? RC(0.0) : RC(1.0);
+        omega = RC(0.0);
+        capture = RC(1.0);
+    } else {
+        const real4 state = states[index];
+        I = state.x;
+        polar = state.y;
+        omega = state.z;
+        capture = state.w;
+    }
+
+    const FreshUnit freshUnit = freshUnits[spixel];
+    uint step = range.begin;
+    uint unit = step / orientationCount;  // (layer, subS, subF, source)
+    uint first = step % orientationCount; // first orientation of this unit in the slice
+    while (step < range.end) {
+        const uint source = unit % sourceCount;
+        const uint subpixelIndex = unit / sourceCount;
+        const int subF = int(subpixelIndex % sides);
+        const int subS = int((subpixelIndex / sides) % sides);
+        const int layer = int(subpixelIndex / (sides * sides));
+        // what the reference does before its orientation loop happens when the unit is
+        // entered from its start; a slice that resumes mid-unit finds it done (in the state)
+        const bool unitStart = first == 0u;
+        const bool subpixelStart = unitStart && source == 0u;
+        if (subpixelStart && subF == 0 && subS == 0)
+            capture = kThickness ? RC(0.0) : RC(1.0); // a new sensor layer
+
+        const real Odet = real(layer) * P.thickStep;
+        const real Fdet = subpixel * real(fpixel * oversample + subF) + subpixel / RC(2.0);
+        const real Sdet = subpixel * real(spixel * oversample + subS) + subpixel / RC(2.0);
+        real3 position = Fdet * fdet + Sdet * sdet + Odet * odet + pix0;
+        if (kCurved) {
+            // every pixel at "distance" from the sample: the flat position's y and z become
+            // rotation angles about sdet and fdet
+            const real3 towards = P.distance * P.beam.xyz;
+            const real3 turned = rotateAbout(towards, sdet, position.y / P.distance);
+            position = rotateAbout(turned, fdet, position.z / P.distance);
+        }
+        const real airpath = length(position);
+        const real3 diffracted = airpath != RC(0.0) ? position / airpath : real3(RC(0.0));
+
+        if (subpixelStart) {
+            if (omega == RC(0.0) || kOversampleOmega) {
+                omega = kPointPixel ? RC(1.0) / airpath / airpath
+                                    : P.pixelSize * P.pixelSize / airpath / airpath *
+                                          P.closeDistance / airpath;
+            }
+            if (capture == RC(0.0) || kOversampleThick) {
+                const real parallax = dot(diffracted, odet);
+                capture = expReal(-real(layer) * P.thickStep * P.mu / parallax) -
+                          expReal(-real(layer + 1) * P.thickStep * P.mu / parallax);
+            }
+        }
+
+        const Source entry = sources[source];
+        const real3 incident = entry.incident.xyz;
+        const real lambda = entry.incident.w;
+#if BV_PRECISE
+        const real3 scattering = (diffracted - incident) / lambda;
+#else
+        // diffracted - incident loses digits to cancellation at small angles (its component
+        // along the beam is ~theta^2); in float that costs 1e-5 of h. Taken apart in the
+        // source's frame the along-beam part is -|p_perp|^2/(R(R + p.i)), with no difference
+        // of nearby numbers (docs/numerics/scattering-vector.md).
+        const real3 scattering = scatteringInFrame(position, airpath, entry) / lambda;
+#endif
+        bool skipped = false;
+        if (kDmin) {
+            const real stol = RC(0.5) * length(scattering);
+            skipped = stol > RC(0.0) && P.dmin > RC(0.5) / stol;
+        }
+        const uint last = min(orientationCount, first + (range.end - step));
+        // the first unit a reference thread runs starts from the unrotated crystal
+        const uint fresh =
+            freshUnit.pixel == index && freshUnit.unit == unit ? uint(P.freshRows) : 0u;
+        if (!skipped) {
+            if (unitStart && (polar == RC(0.0) || kOversamplePolar))
+                polar = polarizationFactor(incident, diffracted);
+
+            for (uint o = first; o < last; ++o) {
+                const Orientation axes = orientations[o < fresh ? orientationCount + o : o];
+                const real3 hkl = real3(dot(axes.a.xyz, scattering), dot(axes.b.xyz, scattering),
+                                        dot(axes.c.xyz, scattering));
+                const real3 hkl0 = ceil(hkl - RC(0.5));
+                const real latt = latticeFactor(hkl, hkl0);
+                if (!kWater && latt == RC(0.0))
+                    continue;
+
+                // tricubic where the 4x4x4 neighbourhood is on the grid, else nearest
+                // (docs/reference-quirks.md: the reference turns interpolation off for good)
+                const real cell = kInterpolate && interpolationInRange(hkl)
+                                      ? interpolatedAmplitude(hkl)
+                                      : nearestAmplitude(hkl0);
+                I += cell * cell * latt * latt;
+                if (kOversampleThick)
+                    I *= capture;
+                if (kOversamplePolar)
+                    I *= polar;
+                if (kOversampleOmega)
+                    I *= omega;
+            }
+        }
+        step += last - first;
+        ++unit;
+        first = 0u;
+    }
+
+    if (range.end < range.total)
+        states[index] = real4(I, polar, omega, capture);
+    // the finished pixel (the last slice) or the sum so far, scaled the same way, for a viewer
+    // that shows the image refining
+    real pixel = P.photonScale * I;
+    if (!kOversampleThick)
+        pixel *= capture;
+    if (!kOversamplePolar)
+        pixel *= polar;
+    if (!kOversampleOmega)
+        pixel *= omega;
+    image[index] = float(pixel);
+}

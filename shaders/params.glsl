@@ -1,0 +1,156 @@
+// The diffraction shader's inputs: the parameter block, the tables, the output image and the
+// specialization constants. Compiled twice: with BV_PRECISE 1 every "real" is a double
+// (diffraction_precise.comp, needs shaderFloat64), with BV_PRECISE 0 a float
+// (diffraction_fast.comp). compute/engine/GpuLayout.h mirrors these layouts for both and
+// checks every offset with static_assert: change one, change the other.
+
+#if BV_PRECISE
+#define real double
+#define real3 dvec3
+#define real4 dvec4
+#define RC(x) real(x)
+#else
+#define real float
+#define real3 vec3
+#define real4 vec4
+#define RC(x) real(x)
+#endif
+// RC(x) is a real constant for values a float holds exactly (0.5, 3.0, ...): an unsuffixed
+// literal is a float even in the double variant. Other constants are spelled out in both
+// precisions below (glslang cannot paste an LF suffix onto a literal).
+#if BV_PRECISE
+const real kPi = 3.141592653589793LF;
+const real kInversePi = 0.3183098861837907LF;
+const real kRoundVolumeRatio = 0.723601254558268LF; // sqrt of the cube/sphere volume ratio
+const real kGaussWidth = 0.63LF;
+const real kTophatRadiusSquared = 0.3969LF;
+#else
+const real kPi = 3.141592653589793;
+const real kInversePi = 0.3183098861837907;
+const real kRoundVolumeRatio = 0.723601254558268;
+const real kGaussWidth = 0.63;
+const real kTophatRadiusSquared = 0.3969;
+#endif
+
+// ---- specialization constants (GpuLayout.h: SpecId) ----
+layout(local_size_x_id = 0, local_size_y_id = 1) in;
+layout(constant_id = 2) const int kShape = 0; // 0 square, 1 round, 2 gauss, 3 tophat
+layout(constant_id = 3) const bool kInterpolate = false;    // tricubic F(hkl)
+layout(constant_id = 4) const bool kOversampleThick = false;
+layout(constant_id = 5) const bool kOversamplePolar = false;
+layout(constant_id = 6) const bool kOversampleOmega = false;
+layout(constant_id = 7) const bool kCurved = false;
+layout(constant_id = 8) const bool kPointPixel = false;
+layout(constant_id = 9) const bool kPolarization = true;    // false: -nopolar
+layout(constant_id = 10) const bool kThickness = false;     // sensor thickness > 0
+layout(constant_id = 11) const bool kWater = false;         // water background present
+layout(constant_id = 12) const bool kTable = false;         // an F(hkl) table exists
+layout(constant_id = 13) const bool kMask = false;          // a pixel mask exists
+layout(constant_id = 14) const bool kDmin = false;          // dmin > 0
+
+const int kShapeSquare = 0;
+const int kShapeRound = 1;
+const int kShapeGauss = 2;
+const int kShapeTophat = 3;
+
+// ---- the parameter block (GpuLayout.h: GpuParams<real>) ----
+// Vectors are real4 with w unused; real4 first, then reals, then ints, so std140 adds no
+// padding and the C++ mirror is a plain struct.
+layout(std140, set = 0, binding = 0) uniform Params {
+    real4 pix0;      // m, sample -> corner of the first pixel
+    real4 fdet;      // unit detector axes
+    real4 sdet;
+    real4 odet;
+    real4 beam;      // unit beam direction (curved detector)
+    real4 polarAxis; // unit E-vector axis of the incident beam
+    real4 aStar;     // 1/Angstrom, unrotated reciprocal axes (round/gauss/tophat distance)
+    real4 bStar;
+    real4 cStar;
+    real4 cells;     // Na, Nb, Nc, Na*Nb*Nc
+    real pixelSize;     // m
+    real subpixelSize;  // m
+    real distance;      // m
+    real closeDistance; // m
+    real thickStep;     // m
+    real mu;            // 1/m
+    real kahn;          // Kahn polarization factor
+    real dmin;          // m
+    real fudge;
+    real photonScale;   // r_e^2 * fluence / steps
+    real background;    // starting value of every pixel's sum
+    real defaultF;
+    int fastPixels;
+    int slowPixels;
+    int oversample;
+    int thickSteps;
+    int roiXmin;
+    int roiXmax;
+    int roiYmin;
+    int roiYmax;
+    int sourceCount;
+    int orientationCount;
+    int hMin;
+    int hMax;
+    int kMin;
+    int kMax;
+    int lMin;
+    int lMax;
+    // the phi carry-over (compute/engine/SerialOrder.h): a fresh unit (freshUnits) reads
+    // freshRows rows from the end of the orientation table instead of its first freshRows
+    int freshRows;
+    int unused0;
+    int unused1;
+    int unused2;
+} P;
+
+// ---- tables ----
+struct Orientation {
+    real4 a; // m, real-space cell axes at one phi step and mosaic domain
+    real4 b;
+    real4 c;
+};
+layout(std430, set = 0, binding = 1) readonly buffer Orientations { Orientation orientations[]; };
+struct Source {
+    real4 incident; // xyz: unit vector along the incident X-rays; w: wavelength (m)
+    real4 u;        // xyz: unit vectors completing (incident, u, v) to a right-handed frame
+    real4 v;
+};
+layout(std430, set = 0, binding = 2) readonly buffer Sources { Source sources[]; };
+// F(hkl), h slowest, l fastest
+layout(std430, set = 0, binding = 3) readonly buffer Amplitudes { real amplitudes[]; };
+// 16-bit mask values, two per word, pixel 2i in the low half
+layout(std430, set = 0, binding = 4) readonly buffer Mask { uint maskWords[]; };
+// photons per pixel, fast-major
+layout(std430, set = 0, binding = 5) writeonly buffer Image { float image[]; };
+
+// Slicing (docs/numerics/slicing.md): each pixel's work is its serial loop flattened,
+//   step = (((layer*oversample + subS)*oversample + subF)*sources + source)*orientations + o,
+// and a dispatch runs steps [begin, end) of every pixel, carrying the running sum and the
+// last-value factors between dispatches in `states`. The recorded command buffer holds a fixed
+// number of dispatch slots; the host fills the table (an empty slot dispatches no groups).
+struct SliceEntry {
+    uint groupsX; // VkDispatchIndirectCommand
+    uint groupsY;
+    uint groupsZ;
+    uint begin;   // first step of this slice
+    uint end;     // one past its last step
+    uint total;   // steps per pixel: the slice ending there finishes the pixel
+    uint unused0;
+    uint unused1;
+};
+layout(std430, set = 0, binding = 6) readonly buffer Slices { SliceEntry slices[]; };
+// per pixel: running sum, polar, omega, capture fraction
+layout(std430, set = 0, binding = 7) buffer States { real4 states[]; };
+
+// per detector row: the unit in it, if any, that starts from the unrotated crystal (the first
+// unit of a reference thread): pixel index (-1: none) and unit index
+struct FreshUnit {
+    int pixel;
+    uint unit;
+};
+layout(std430, set = 0, binding = 8) readonly buffer FreshUnits { FreshUnit freshUnits[]; };
+
+// which slot of the slice table this dispatch runs
+layout(push_constant) uniform Push {
+    uint slot;
+} push;
