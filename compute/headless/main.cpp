@@ -1,0 +1,14 @@
+// braggview-headless-dev ARGS...: runHeadless() without the viewer (what
+// "braggview --headless ARGS..." runs).
+#include "compute/headless/Headless.h"
+
+#include <iostream>
+#include <string>
+#include <vector>
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && args.front() == "--headless")
+        args.erase(args.begin());
+    return bv::headless::runHeadless(args, std::cout, std::cerr);
+}
