@@ -1,0 +1,505 @@
+// The Simulator on a real Vulkan driver (lavapipe here and in CI) with the validation layer
+// on: its images against a plain CPU computation of the same pixels (ReferencePixel.h) for
+// every shader variant, in both precisions; slicing that changes nothing; a command buffer
+// recorded once per detector size and variant; uploads limited to what changed; the float64
+// fallback; the pipeline cache on disk; progress and timestamps. There is no skip: a machine
+// without a Vulkan device fails here.
+
+#include "compute/engine/SerialOrder.h"
+#include "compute/engine/Simulator.h"
+#include "compute/model/Error.h"
+#include "compute/model/Units.h"
+#include "compute/random/ReferenceRandom.h"
+#include "compute/vk/Device.h"
+#include "tests/engine/ReferencePixel.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+using bv::engine::Precision;
+using bv::engine::Simulator;
+using bv::engine::SimulatorOptions;
+using bv::units::radiansFromDegrees;
+
+namespace {
+
+// A small cubic crystal on a 48x48 detector close enough for several orders of spots.
+bv::Experiment cubic() {
+    bv::Experiment e;
+    e.crystal.cell = bv::UnitCell{60, 60, 60, 0, 0, 0};
+    e.crystal.cells = {5, 5, 5};
+    e.beam.wavelength = 1e-10;
+    e.detector.pixelSize = 0.4e-3;
+    e.detector.distance = 60e-3;
+    e.detector.setPixels(48, 48);
+    e.sampling.oversample = 1;
+    e.structureFactors.defaultF = 100;
+    return e;
+}
+
+// F(hkl) on -8..8, values that vary from node to node
+bv::StructureFactors table() {
+    bv::StructureFactors sf;
+    sf.hMin = sf.kMin = sf.lMin = -8;
+    sf.hMax = sf.kMax = sf.lMax = 8;
+    for (int h = -8; h <= 8; ++h)
+        for (int k = -8; k <= 8; ++k)
+            for (int l = -8; l <= 8; ++l)
+                sf.F.push_back(50.0 + 40.0 * std::sin(1.3 * h + 0.7 * k * k + 0.37 * l));
+    sf.reflectionCount = sf.F.size();
+    sf.defaultF = 10;
+    return sf;
+}
+
+bv::Experiment variant(const QString& name) {
+    bv::Experiment e = cubic();
+    if (name == "round") {
+        e.crystal.shape = bv::LatticeShape::Round;
+        e.crystal.cells = {8, 8, 8};
+    } else if (name == "gauss") {
+        e.crystal.shape = bv::LatticeShape::Gauss;
+        e.crystal.fudge = 1.5;
+    } else if (name == "tophat") {
+        e.crystal.shape = bv::LatticeShape::Tophat;
+        e.crystal.cells = {10, 10, 10};
+    } else if (name == "table") {
+        e.structureFactors = table();
+    } else if (name == "interpolated") {
+        e.structureFactors = table();
+        e.crystal.cells = {2, 2, 2};
+        e.sampling.interpolation = bv::Interpolation::Tricubic;
+    } else if (name == "oversample flags") {
+        e.sampling.oversample = 2;
+        e.sampling.oversampleThick = e.sampling.oversamplePolar = e.sampling.oversampleOmega = true;
+        e.detector.thickness = {100e-6, {}, 3};
+        e.detector.attenuationDepth = 200e-6;
+    } else if (name == "thick sensor") {
+        e.detector.thickness = {300e-6, {}, 4};
+        e.detector.attenuationDepth = 250e-6;
+        e.detector.rotX = radiansFromDegrees(10);
+    } else if (name == "curved") {
+        e.detector.curved = true;
+    } else if (name == "point pixel") {
+        e.detector.pointPixel = true;
+    } else if (name == "no polarization") {
+        e.beam.polarization = false;
+    } else if (name == "sources") {
+        e.beam.kahnFactor = 0.9;
+        e.beam.dispersion = {0.01, {}, 3};
+        e.beam.horizontalDivergence = {1e-3, {}, 3};
+        e.beam.verticalDivergence = {1e-3, {}, 3};
+    } else if (name == "dmin") {
+        e.sampling.dmin = 6e-10;
+    } else if (name == "water") {
+        e.waterThickness = 50e-6;
+        e.crystal.shape = bv::LatticeShape::Tophat;
+    } else if (name == "rotation") {
+        // phi from 0: the phi carry-over, mosaic domains
+        e.crystal.phi = {radiansFromDegrees(3), {}, 3};
+        e.crystal.mosaicSpread = radiansFromDegrees(0.3);
+        e.crystal.mosaicDomains = 3;
+    } else if (name == "roi and mask") {
+        e.sampling.roi = bv::Roi{5, 40, 10, 30};
+        e.mask.assign(48 * 48, 1);
+        for (int i = 0; i < 48 * 48; i += 7)
+            e.mask[static_cast<std::size_t>(i)] = 0;
+    } else if (name == "detector turned") {
+        e.convention = bv::Convention::Xds;
+        e.detector.twotheta = radiansFromDegrees(15);
+        e.detector.rotZ = radiansFromDegrees(5);
+        e.crystal.cell = bv::UnitCell{
+            50, 60, 70, radiansFromDegrees(80), radiansFromDegrees(95), radiansFromDegrees(100)};
+    }
+    return e;
+}
+
+const QStringList kVariants = {"square",
+                               "round",
+                               "gauss",
+                               "tophat",
+                               "table",
+                               "interpolated",
+                               "oversample flags",
+                               "thick sensor",
+                               "curved",
+                               "point pixel",
+                               "no polarization",
+                               "sources",
+                               "dmin",
+                               "water",
+                               "rotation",
+                               "roi and mask",
+                               "detector turned"};
+
+struct Case {
+    bv::Experiment experiment;
+    bv::ResolvedExperiment resolved;
+    bv::plan::Plan plan;
+    bv::engine::ReferenceLoop loop;
+
+    explicit Case(const bv::Experiment& e) : experiment(e) {
+        bv::random::ReferenceRandom rng;
+        std::ostringstream log;
+        resolved = bv::resolve(experiment, rng, log);
+        plan = bv::plan::makePlan(resolved, experiment.mask);
+        loop = {bv::engine::phiAngles(resolved), 1};
+    }
+    Case(const Case&) = delete; // the plan points into experiment
+
+    // every pixel on the CPU, with the same phi carry-over as the GPU
+    std::vector<double> cpuImage() const {
+        const bv::engine::OrderedOrientations ordered =
+            bv::engine::orderOrientations(plan, loop.phiAngles, loop.threads);
+        std::vector<double> image;
+        for (int s = 0; s < plan.slowPixels; ++s)
+            for (int f = 0; f < plan.fastPixels; ++f) {
+                bv::testing::ReferencePixelOptions o;
+                o.rows = &ordered.rows;
+                for (const auto& u : ordered.freshUnits)
+                    if (u.pixel == static_cast<long long>(s) * plan.fastPixels + f) {
+                        o.freshRows = &ordered.freshRows;
+                        o.freshUnit = u.unit;
+                    }
+                image.push_back(bv::testing::referencePixel(plan, f, s, o));
+            }
+        return image;
+    }
+};
+
+std::string joined(const std::vector<std::string>& lines) {
+    std::string all;
+    for (const std::string& line : lines)
+        all += line + "\n";
+    return all;
+}
+
+} // namespace
+
+class TestSimulator : public QObject {
+    Q_OBJECT
+
+  private:
+    std::unique_ptr<bv::vk::Device> m_device;
+    QTemporaryDir m_cacheDir;
+
+    SimulatorOptions options(Precision precision) const {
+        SimulatorOptions o;
+        o.precision = precision;
+        o.pipelineCacheDirectory = m_cacheDir.path().toStdString();
+        return o;
+    }
+
+  private slots:
+    void initTestCase() {
+        try {
+            bv::vk::DeviceOptions o;
+            o.applicationName = "braggview engine tests";
+            o.validation = true;
+            m_device = std::make_unique<bv::vk::Device>(o);
+        } catch (const bv::Error& error) {
+            QFAIL(error.what()); // no skipping: CI has lavapipe
+        }
+        qInfo("running on %s", m_device->description().c_str());
+        QVERIFY2(m_device->validationEnabled(),
+                 "VK_LAYER_KHRONOS_validation missing: install vulkan-validationlayers");
+        QVERIFY2(m_device->float64Enabled(),
+                 "the precise shader needs shaderFloat64 (lavapipe has it)");
+    }
+
+    // Every test leaves the validation log empty.
+    void cleanup() {
+        if (m_device)
+            QVERIFY2(m_device->validationMessages().empty(),
+                     joined(m_device->validationMessages()).c_str());
+    }
+
+    void cleanupTestCase() { m_device.reset(); }
+
+    void precisionNames() {
+        QCOMPARE(std::string(bv::engine::precisionName(Precision::Precise)),
+                 std::string("precise"));
+        QVERIFY(bv::engine::precisionFromName("fast") == Precision::Fast);
+        QVERIFY(!bv::engine::precisionFromName("double"));
+    }
+
+    // The GPU image against the CPU one: precise to float rounding, fast within its bar.
+    void matchesTheCpuReference_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("precision");
+        for (const QString& name : kVariants) {
+            QTest::newRow(qPrintable(name + " precise")) << name << int(Precision::Precise);
+            QTest::newRow(qPrintable(name + " fast")) << name << int(Precision::Fast);
+        }
+    }
+    void matchesTheCpuReference() {
+        QFETCH(QString, name);
+        QFETCH(int, precision);
+        const Case c(variant(name));
+        Simulator simulator(*m_device, options(Precision(precision)));
+        simulator.setPlan(c.plan, c.loop);
+        simulator.run();
+        const std::vector<float> gpu = simulator.image();
+        const std::vector<double> cpu = c.cpuImage();
+        QCOMPARE(gpu.size(), cpu.size());
+        double largest = 0.0, worst = 0.0;
+        for (double v : cpu)
+            largest = std::max(largest, std::fabs(v));
+        QVERIFY2(largest > 0.0, "the case must show something");
+        for (std::size_t i = 0; i < cpu.size(); ++i) {
+            worst = std::max(worst, std::fabs(double(gpu[i]) - cpu[i]));
+            if (cpu[i] == 0.0 && (!c.plan.roi.contains(int(i % 48), int(i / 48)) ||
+                                  (!c.experiment.mask.empty() && c.experiment.mask[i] == 0)))
+                QCOMPARE(gpu[i], 0.0f); // outside the ROI or masked: exactly 0
+        }
+        // precise: float rounding of the result (2^-24) plus the shader's own transcendentals;
+        // fast: the fast parity bar
+        const double bar = precision == int(Precision::Precise) ? 2e-7 : 1e-3;
+        qInfo("max |gpu - cpu| / max |cpu| = %.3g", worst / largest);
+        QVERIFY2(worst <= bar * largest,
+                 qPrintable(QString("max |gpu - cpu| / max |cpu| = %1").arg(worst / largest)));
+    }
+
+    // However the work is cut into dispatches, every pixel comes out the same, bit for bit:
+    // the state between slices is carried exactly, -oversample_* flags included.
+    void slicingChangesNothing_data() {
+        QTest::addColumn<int>("precision");
+        QTest::addColumn<int>("maxSlices");
+        QTest::newRow("precise, 32 slices") << int(Precision::Precise) << 32;
+        QTest::newRow("precise, 7 slices") << int(Precision::Precise) << 7;
+        QTest::newRow("fast, 5 slices") << int(Precision::Fast) << 5;
+    }
+    void slicingChangesNothing() {
+        QFETCH(int, precision);
+        QFETCH(int, maxSlices);
+        bv::Experiment e = variant("oversample flags");
+        e.crystal.phi = {radiansFromDegrees(2), {}, 2};
+        e.crystal.mosaicSpread = radiansFromDegrees(0.3);
+        e.crystal.mosaicDomains = 2;
+        e.beam.dispersion = {0.01, {}, 2};
+        e.sampling.dmin = 5e-10;
+        const Case c(e);
+
+        Simulator whole(*m_device, options(Precision(precision)));
+        whole.setPlan(c.plan, c.loop);
+        QCOMPARE(whole.sliceCount(), 1);
+        whole.run();
+
+        SimulatorOptions cut = options(Precision(precision));
+        cut.workPerSlice = 1;
+        cut.maxSlices = maxSlices;
+        Simulator sliced(*m_device, cut);
+        sliced.setPlan(c.plan, c.loop);
+        QCOMPARE(sliced.sliceCount(), maxSlices);
+        QVERIFY(sliced.stepsPerPixel() > std::uint64_t(maxSlices));
+        int calls = 0, lastDone = -1, lastTotal = -1;
+        sliced.run([&](int done, int total) {
+            ++calls;
+            QVERIFY(done >= lastDone);
+            lastDone = done;
+            lastTotal = total;
+        });
+        QVERIFY(calls >= 1);
+        QCOMPARE(lastDone, maxSlices);
+        QCOMPARE(lastTotal, maxSlices);
+        QCOMPARE(int(sliced.dispatchMilliseconds().size()), maxSlices);
+
+        const std::vector<float> a = whole.image(), b = sliced.image();
+        QCOMPARE(a.size(), b.size());
+        QVERIFY(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+    }
+
+    // The command buffer is recorded once per detector size and pipeline variant; parameter
+    // changes only rewrite buffers.
+    void recordsOncePerSizeAndVariant() {
+        bv::Experiment e = cubic();
+        Simulator simulator(*m_device, options(Precision::Precise));
+        auto set = [&](const bv::Experiment& x) {
+            const Case c(x);
+            simulator.setPlan(c.plan, c.loop);
+            simulator.run();
+            return simulator.image();
+        };
+        const std::vector<float> first = set(e);
+        QCOMPARE(simulator.recordCount(), 1);
+        QCOMPARE(simulator.pipelineCount(), 1);
+
+        e.detector.distance = 70e-3; // a slider: same variant, same size
+        const std::vector<float> moved = set(e);
+        QCOMPARE(simulator.recordCount(), 1);
+        QVERIFY(moved != first);
+
+        e.crystal.shape = bv::LatticeShape::Gauss; // a structural option: a new variant
+        set(e);
+        QCOMPARE(simulator.recordCount(), 2);
+        QCOMPARE(simulator.pipelineCount(), 2);
+
+        e.crystal.shape = bv::LatticeShape::Square; // back: the first variant, still recorded
+        QCOMPARE(set(e), moved);
+        QCOMPARE(simulator.recordCount(), 2);
+
+        e.detector.setPixels(32, 40); // a new detector size: new buffers, new recording
+        const std::vector<float> resized = set(e);
+        QCOMPARE(resized.size(), std::size_t(32 * 40));
+        QCOMPARE(simulator.recordCount(), 3);
+    }
+
+    void uploadsOnlyWhatChanged() {
+        bv::Experiment e = variant("rotation");
+        e.structureFactors = table();
+        Simulator simulator(*m_device, options(Precision::Fast));
+        {
+            const Case c(e);
+            simulator.setPlan(c.plan, c.loop);
+        }
+        const unsigned all = bv::plan::FrameChanged | bv::plan::SourcesChanged |
+                             bv::plan::OrientationsChanged | bv::plan::StructureFactorsChanged |
+                             bv::plan::MaskChanged | bv::plan::ImageSizeChanged;
+        QCOMPARE(simulator.lastUploadedParts(), all);
+
+        e.detector.distance = 80e-3;
+        {
+            const Case c(e);
+            simulator.setPlan(c.plan, c.loop);
+        }
+        QCOMPARE(simulator.lastUploadedParts(), unsigned(bv::plan::FrameChanged));
+
+        e.structureFactors.F[5] += 1.0; // the same object changed in place: found by content
+        {
+            const Case c(e);
+            simulator.setPlan(c.plan, c.loop);
+        }
+        QCOMPARE(simulator.lastUploadedParts(),
+                 unsigned(bv::plan::FrameChanged | bv::plan::StructureFactorsChanged));
+
+        e.crystal.mosaicDomains = 4;
+        {
+            const Case c(e);
+            simulator.setPlan(c.plan, c.loop);
+        }
+        QCOMPARE(simulator.lastUploadedParts(),
+                 unsigned(bv::plan::FrameChanged | bv::plan::OrientationsChanged));
+    }
+
+    // A device without shaderFloat64 (here: lavapipe borrowed as if it had none) runs the fast
+    // shader and says why.
+    void precisionFallsBackWithoutFloat64() {
+        bv::vk::BorrowedDevice borrowed;
+        borrowed.instance = m_device->instance();
+        borrowed.physicalDevice = m_device->physicalDevice();
+        borrowed.device = m_device->handle();
+        borrowed.queueFamily = m_device->queueFamily();
+        borrowed.queue = m_device->queue();
+        borrowed.float64Enabled = false;
+        const bv::vk::Device withoutDouble(borrowed);
+        Simulator simulator(withoutDouble, options(Precision::Precise));
+        QVERIFY(simulator.precision() == Precision::Fast);
+        QVERIFY(simulator.notice().find("shaderFloat64") != std::string::npos);
+        const Case c(cubic());
+        simulator.setPlan(c.plan, c.loop);
+        simulator.run();
+        const std::vector<float> image = simulator.image();
+        QVERIFY(*std::max_element(image.begin(), image.end()) > 0.0f);
+    }
+
+    void pipelineCacheIsKeptOnDisk() {
+        QTemporaryDir dir;
+        SimulatorOptions o = options(Precision::Precise);
+        o.pipelineCacheDirectory = dir.path().toStdString();
+        {
+            Simulator simulator(*m_device, o);
+            const Case c(cubic());
+            simulator.setPlan(c.plan, c.loop);
+        }
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+    }
+
+    void timesEachDispatch() {
+        SimulatorOptions o = options(Precision::Fast);
+        o.workPerSlice = 1;
+        o.maxSlices = 3;
+        Simulator simulator(*m_device, o);
+        const Case c(variant("sources"));
+        simulator.setPlan(c.plan, c.loop);
+        simulator.run();
+        QVERIFY(simulator.hasTimestamps());
+        QCOMPARE(int(simulator.dispatchMilliseconds().size()), 3);
+        double sum = 0.0;
+        for (double ms : simulator.dispatchMilliseconds()) {
+            QVERIFY(ms >= 0.0);
+            sum += ms;
+        }
+        QVERIFY(std::fabs(sum - simulator.gpuMilliseconds()) <= 1e-9 * std::max(1.0, sum));
+    }
+
+    // Tables copied through a staging buffer (a discrete GPU's path) give the same image as
+    // tables written in place, also after a second plan that changes some of them.
+    void stagedUploadsGiveTheSameImage() {
+        bv::Experiment e = variant("rotation");
+        e.structureFactors = table();
+        e.mask.assign(48 * 48, 1);
+        e.mask[100] = 0;
+        SimulatorOptions staged = options(Precision::Precise);
+        staged.stagedUploads = true;
+        Simulator a(*m_device, options(Precision::Precise)), b(*m_device, staged);
+        for (int round = 0; round < 2; ++round) {
+            const Case c(e);
+            a.setPlan(c.plan, c.loop);
+            b.setPlan(c.plan, c.loop);
+            a.run();
+            b.run();
+            QCOMPARE(b.image(), a.image());
+            QCOMPARE(b.image()[100], 0.0f);
+            e.crystal.mosaicDomains = 5; // new orientations, the rest as before
+            e.structureFactors.F[7] = 3.0;
+        }
+    }
+
+    // start/isFinished/finish: the non-blocking form of run(), same image.
+    void runsWithoutBlocking() {
+        SimulatorOptions o = options(Precision::Fast);
+        o.workPerSlice = 1;
+        o.maxSlices = 4;
+        Simulator simulator(*m_device, o);
+        const Case c(variant("sources"));
+        simulator.setPlan(c.plan, c.loop);
+        simulator.run();
+        const std::vector<float> blocking = simulator.image();
+        simulator.start();
+        QVERIFY_THROWS_EXCEPTION(bv::Error, simulator.start()); // one run at a time
+        QVERIFY_THROWS_EXCEPTION(bv::Error, simulator.image());
+        while (!simulator.isFinished())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        QVERIFY(simulator.finishedSlices() <= 4);
+        simulator.finish();
+        QCOMPARE(simulator.finishedSlices(), 4);
+        QVERIFY(simulator.imageBuffer() != VK_NULL_HANDLE);
+        QCOMPARE(simulator.image(), blocking);
+    }
+
+    void rejectsWhatItCannotRun() {
+        const Case c(cubic());
+        Simulator simulator(*m_device, options(Precision::Fast));
+        bv::plan::Plan noSources = c.plan;
+        noSources.sources.clear();
+        QVERIFY_THROWS_EXCEPTION(bv::Error, simulator.setPlan(noSources));
+        bv::plan::Plan noPixels = c.plan;
+        noPixels.fastPixels = 0;
+        QVERIFY_THROWS_EXCEPTION(bv::Error, simulator.setPlan(noPixels));
+        QVERIFY_THROWS_EXCEPTION(bv::Error, simulator.run()); // no plan yet
+        // and it still works afterwards
+        simulator.setPlan(c.plan);
+        simulator.run();
+    }
+};
+
+QTEST_APPLESS_MAIN(TestSimulator)
+#include "tst_simulator.moc"
