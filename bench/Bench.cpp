@@ -1,0 +1,229 @@
+// braggview-bench: GPU time (timestamp queries) and wall time of the Simulator for named cases
+// or any nanoBragg command line, repeated, with median and spread. Numbers go to
+// docs/performance.md, never into tests.
+//
+//   braggview-bench [--repeats N] [--precision fast|precise|both] [--json FILE] [--device D]
+//                   (--case NAME ... | -- <nanoBragg arguments>)
+//   braggview-bench --list
+
+#include "compute/cli/CommandLine.h"
+#include "compute/engine/SerialOrder.h"
+#include "compute/engine/Simulator.h"
+#include "compute/model/Error.h"
+#include "compute/model/Resolve.h"
+#include "compute/plan/Plan.h"
+#include "compute/vk/Device.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The cases of docs/performance.md (issue "Performance"): simple_N and heavy_N.
+std::string simple(int n) {
+    return "-cell 100 100 100 90 90 90 -lambda 6.2 -N 5 -default_F 100 -distance 100 -detpixels " +
+           std::to_string(n);
+}
+std::string heavy(int n) {
+    return simple(n) + " -mosaic 0.5 -mosaic_dom 10 -mosaic_seed -12345678 -phi 0 -osc 1 -phisteps 10 -oversample 2";
+}
+const std::map<std::string, std::string>& namedCases() {
+    static const std::map<std::string, std::string> cases = {
+        {"simple_512", simple(512)},   {"simple_1024", simple(1024)}, {"simple_2048", simple(2048)},
+        {"simple_4096", simple(4096)}, {"heavy_512", heavy(512)},     {"heavy_1024", heavy(1024)},
+    };
+    return cases;
+}
+
+std::vector<std::string> words(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> out;
+    for (std::string w; in >> w;)
+        out.push_back(w);
+    return out;
+}
+
+struct Stats {
+    double median = 0, min = 0, max = 0;
+};
+Stats stats(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    Stats s;
+    if (v.empty())
+        return s;
+    s.min = v.front();
+    s.max = v.back();
+    const std::size_t n = v.size();
+    s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+    return s;
+}
+
+struct Result {
+    std::string name, args, precision, device;
+    long pixels = 0, stepsPerPixel = 0;
+    int repeats = 0, dispatches = 0;
+    Stats gpu, wall;
+    double firstRunWall = 0;
+};
+
+Result runCase(const bv::vk::Device& device, const std::string& name, const std::string& args,
+               bv::engine::Precision precision, int repeats) {
+    bv::cli::CommandLine cl = bv::cli::parseCommandLine(words(args));
+    std::ostringstream quiet;
+    bv::cli::loadInputs(cl, quiet);
+    bv::random::ReferenceRandom rng;
+    const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, quiet);
+    const bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);
+
+    bv::engine::SimulatorOptions options;
+    options.precision = precision;
+    bv::engine::Simulator simulator(device, options);
+    simulator.setPlan(plan, {bv::engine::phiAngles(r), bv::engine::referenceThreads()});
+
+    Result out;
+    out.name = name;
+    out.args = args;
+    out.precision = bv::engine::precisionName(simulator.precision());
+    out.device = device.description();
+    out.pixels = static_cast<long>(plan.fastPixels) * plan.slowPixels;
+    out.stepsPerPixel = static_cast<long>(simulator.stepsPerPixel());
+    out.repeats = repeats;
+    const auto t0 = Clock::now();
+    simulator.run(); // first run: pipeline already built in setPlan; caches warm up
+    out.firstRunWall = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    std::vector<double> gpu, wall;
+    for (int i = 0; i < repeats; ++i) {
+        const auto start = Clock::now();
+        simulator.run();
+        wall.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        gpu.push_back(simulator.gpuMilliseconds());
+    }
+    out.dispatches = simulator.sliceCount();
+    out.gpu = stats(gpu);
+    out.wall = stats(wall);
+    return out;
+}
+
+std::string jsonEscape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\')
+            o += '\\';
+        o += c;
+    }
+    return o;
+}
+
+void printJson(std::ostream& o, const std::vector<Result>& results) {
+    o << "[\n";
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const Result& r = results[i];
+        o << "  {\"case\": \"" << r.name << "\", \"precision\": \"" << r.precision
+          << "\", \"device\": \"" << jsonEscape(r.device) << "\", \"args\": \"" << r.args
+          << "\", \"pixels\": " << r.pixels << ", \"steps_per_pixel\": " << r.stepsPerPixel
+          << ", \"repeats\": " << r.repeats << ", \"dispatches\": " << r.dispatches
+          << ", \"gpu_ms\": {\"median\": " << r.gpu.median << ", \"min\": " << r.gpu.min
+          << ", \"max\": " << r.gpu.max << "}, \"run_ms\": {\"median\": " << r.wall.median
+          << ", \"min\": " << r.wall.min << ", \"max\": " << r.wall.max
+          << "}, \"first_run_ms\": " << r.firstRunWall << "}" << (i + 1 < results.size() ? "," : "")
+          << "\n";
+    }
+    o << "]\n";
+}
+
+int usage() {
+    std::cerr << "usage: braggview-bench [--repeats N] [--precision fast|precise|both] [--json FILE]\n"
+                 "                       [--device D] (--case NAME ... | -- <nanoBragg arguments>)\n"
+                 "       braggview-bench --list\n";
+    return 2;
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    int repeats = 10;
+    std::string precisionText = "both", jsonPath, deviceChoice;
+    std::vector<std::pair<std::string, std::string>> cases;
+    try {
+        for (std::size_t i = 0; i < args.size(); ++i) {
+            const std::string& a = args[i];
+            auto value = [&]() -> const std::string& {
+                if (i + 1 >= args.size())
+                    throw bv::Error(a + ": missing value");
+                return args[++i];
+            };
+            if (a == "--list") {
+                for (const auto& [name, line] : namedCases())
+                    std::cout << name << ": " << line << "\n";
+                return 0;
+            } else if (a == "--repeats") {
+                repeats = std::stoi(value());
+                if (repeats < 1)
+                    throw bv::Error("--repeats: expected 1 or more");
+            } else if (a == "--precision") {
+                precisionText = value();
+            } else if (a == "--json") {
+                jsonPath = value();
+            } else if (a == "--device") {
+                deviceChoice = value();
+            } else if (a == "--case") {
+                const std::string name = value();
+                const auto it = namedCases().find(name);
+                if (it == namedCases().end())
+                    throw bv::Error("--case: unknown case " + name + " (--list shows them)");
+                cases.emplace_back(name, it->second);
+            } else if (a == "--") {
+                std::string line;
+                for (++i; i < args.size(); ++i)
+                    line += (line.empty() ? "" : " ") + args[i];
+                cases.emplace_back("custom", line);
+            } else {
+                return usage();
+            }
+        }
+        if (cases.empty())
+            return usage();
+        std::vector<bv::engine::Precision> precisions;
+        if (precisionText == "both")
+            precisions = {bv::engine::Precision::Fast, bv::engine::Precision::Precise};
+        else if (auto p = bv::engine::precisionFromName(precisionText))
+            precisions = {*p};
+        else
+            throw bv::Error("--precision: expected fast, precise or both");
+
+        bv::vk::DeviceOptions deviceOptions;
+        deviceOptions.deviceOverride = deviceChoice;
+        const bv::vk::Device device(deviceOptions);
+        std::vector<Result> results;
+        std::printf("%-12s %-8s %10s %10s %10s %10s %10s  %s\n", "case", "mode", "gpu_med", "gpu_min",
+                    "gpu_max", "run_med", "first", "(ms; device below)");
+        for (const auto& [name, line] : cases) {
+            for (bv::engine::Precision p : precisions) {
+                const Result r = runCase(device, name, line, p, repeats);
+                std::printf("%-12s %-8s %10.3f %10.3f %10.3f %10.3f %10.3f  %ld px x %ld steps, %d dispatches\n",
+                            r.name.c_str(), r.precision.c_str(), r.gpu.median, r.gpu.min, r.gpu.max,
+                            r.wall.median, r.firstRunWall, r.pixels, r.stepsPerPixel, r.dispatches);
+                results.push_back(r);
+            }
+        }
+        std::printf("device: %s; %d repeats after one warm-up run\n", device.description().c_str(), repeats);
+        if (!jsonPath.empty()) {
+            std::ofstream json(jsonPath);
+            printJson(json, results);
+        }
+    } catch (const std::exception& e) {
+        std::cerr << "braggview-bench: error: " << e.what() << "\n";
+        return 1;
+    }
+    return 0;
+}
