@@ -141,6 +141,8 @@ class Simulator {
 
     int recordCount() const { return m_recordCount; }
     int pipelineCount() const { return static_cast<int>(m_variants.size()); }
+    // bytes of pipeline cache read from disk when this Simulator started (0: a cold start)
+    std::size_t pipelineCacheLoadedBytes() const { return m_cache.loadedBytes(); }
     std::string deviceDescription() const;
 
   private:

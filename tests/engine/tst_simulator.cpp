@@ -21,6 +21,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <sstream>
 #include <thread>
@@ -352,6 +353,42 @@ class TestSimulator : public QObject {
         QCOMPARE(simulator.recordCount(), 3);
     }
 
+    // What the viewer's sliders do: each change is a new plan for the same recording. Every
+    // one of these parameters must change the image and none may re-record.
+    void everySliderReusesTheRecording() {
+        bv::Experiment e = cubic();
+        e.crystal.phi = {radiansFromDegrees(1), {}, 2};
+        e.crystal.mosaicSpread = radiansFromDegrees(0.2);
+        e.crystal.mosaicDomains = 3;
+        Simulator simulator(*m_device, options(Precision::Fast));
+        auto render = [&](const bv::Experiment& x) {
+            const Case c(x);
+            simulator.setPlan(c.plan, c.loop);
+            simulator.run();
+            return simulator.image();
+        };
+        std::vector<float> last = render(e);
+        QCOMPARE(simulator.recordCount(), 1);
+        const std::vector<std::pair<const char*, std::function<void(bv::Experiment&)>>> sliders = {
+            {"distance", [](bv::Experiment& x) { x.detector.distance *= 1.1; }},
+            {"wavelength", [](bv::Experiment& x) { x.beam.wavelength *= 1.05; }},
+            {"cell", [](bv::Experiment& x) { x.crystal.cell->a *= 1.03; }},
+            {"misset", [](bv::Experiment& x) {
+                 x.crystal.misset = bv::MissetKind::Angles;
+                 x.crystal.missetAngles.y += radiansFromDegrees(2);
+             }},
+            {"mosaic spread", [](bv::Experiment& x) { *x.crystal.mosaicSpread *= 3; }},
+            {"phi", [](bv::Experiment& x) { x.crystal.phi0 += radiansFromDegrees(5); }},
+        };
+        for (const auto& [name, change] : sliders) {
+            change(e);
+            const std::vector<float> image = render(e);
+            QVERIFY2(image != last, name);
+            QVERIFY2(simulator.recordCount() == 1, name);
+            last = image;
+        }
+    }
+
     void uploadsOnlyWhatChanged() {
         bv::Experiment e = variant("rotation");
         e.structureFactors = table();
@@ -420,6 +457,10 @@ class TestSimulator : public QObject {
             simulator.setPlan(c.plan, c.loop);
         }
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files).size(), 1);
+        // the next start (another process, or here another Simulator) builds from the file
+        Simulator next(*m_device, o);
+        QVERIFY(next.pipelineCacheLoadedBytes() > 0);
+        QVERIFY2(next.warnings().empty(), joined(next.warnings()).c_str());
     }
 
     void timesEachDispatch() {

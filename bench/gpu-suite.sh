@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# The whole GPU set in one call, for the GPU machine (no Qt there): the parity suite in both
+# precisions, the benchmark cases, and the whole headless process with a warm pipeline cache.
+#
+#   bench/gpu-suite.sh BIN_DIR OUT_DIR
+#
+# BIN_DIR holds braggview, braggview-compare and braggview-bench built with
+# -DBRAGGVIEW_WITH_QT=OFF. Results: OUT_DIR/parity.txt, bench.txt, bench.json, process.txt.
+set -uo pipefail
+bin=$(cd "$1" && pwd); out=$(mkdir -p "$2" && cd "$2" && pwd)
+cd "$(dirname "$0")/.."
+data=$(pwd)/tests/data
+
+{
+  echo "# parity on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)"
+  pass=0; fail=0
+  for precision in precise fast; do
+    for dir in "$data"/golden/*/; do
+      case=$(basename "$dir")
+      if result=$(OMP_NUM_THREADS=2 tests/parity/run_case.sh "$bin/braggview-compare" "$data" "$case" \
+                    "$precision" "$bin/braggview" --headless 2>&1); then
+        pass=$((pass + 1)); verdict=PASS
+      else
+        fail=$((fail + 1)); verdict=FAIL
+      fi
+      echo "$case $precision $verdict $(echo "$result" | grep '^float.bin' | cut -d' ' -f2-6)"
+      [[ $verdict == FAIL ]] && echo "$result" | sed 's/^/    /'
+    done
+  done
+  echo "# $pass passed, $fail failed"
+} > "$out/parity.txt" 2>&1
+
+"$bin/braggview-bench" --repeats 20 --case simple_1024 --case simple_2048 --case simple_4096 \
+  --case heavy_512 --case heavy_1024 --json "$out/bench.json" > "$out/bench.txt" 2>&1
+
+# the whole process, exec to file written; the first run fills the pipeline cache
+work=$(mktemp -d)
+{
+  for n in 1024 4096; do
+    args="-cell 100 100 100 90 90 90 -lambda 6.2 -N 5 -default_F 100 -distance 100 -detpixels $n"
+    for precision in precise fast; do
+      (cd "$work" && "$bin/braggview" --headless $args -precision $precision -noprogress -nonoise -nopgm > /dev/null)
+      times=()
+      for i in $(seq 10); do
+        start=$(date +%s%N)
+        (cd "$work" && "$bin/braggview" --headless $args -precision $precision -noprogress -nonoise -nopgm > /dev/null)
+        times+=($(( ($(date +%s%N) - start) / 1000 )))
+      done
+      sorted=$(printf '%s\n' "${times[@]}" | sort -n | tr '\n' ' ')
+      echo "simple_$n $precision process_us(sorted, 10 runs, warm cache): $sorted"
+    done
+    (cd "$work" && "$bin/braggview" --headless $args -v -noprogress -nonoise -nopgm | grep -E "GPU")
+  done
+} > "$out/process.txt" 2>&1
+rm -rf "$work"
+cat "$out/parity.txt" | tail -1; cat "$out/bench.txt"; cat "$out/process.txt"
