@@ -16,6 +16,7 @@
 
 #include "compute/model/Error.h"
 #include "compute/model/Experiment.h"
+#include "compute/model/Precision.h"
 
 #include <iosfwd>
 #include <optional>
@@ -39,7 +40,7 @@ struct OutputOptions {
 };
 
 // -precision: single-precision shaders (fast) or double precision (precise, the default).
-enum class Precision { Fast, Precise };
+using bv::Precision; // compute/model/Precision.h
 
 struct CommandLine {
     Experiment experiment;

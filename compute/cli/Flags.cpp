@@ -696,13 +696,10 @@ std::vector<Flag> buildTable() {
                  "GPU arithmetic: fast (single precision, also \"single\") or precise (double, "
                  "also \"double\")",
                  "precise", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     const std::string& word = v.text(0);
-                     if (word == "fast" || word == "single")
-                         c.cl.precision = Precision::Fast;
-                     else if (word == "precise" || word == "double")
-                         c.cl.precision = Precision::Precise;
-                     else
+                     const std::optional<Precision> precision = precisionFromName(v.text(0));
+                     if (!precision)
                          v.fail(0, "fast, single, precise or double");
+                     c.cl.precision = *precision;
                  }));
     add(makeFlag({"-device"}, 1, "<index>|cpu",
                  "Vulkan device: an index into the driver's list, or cpu (lavapipe)",

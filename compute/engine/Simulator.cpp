@@ -16,18 +16,6 @@
 
 namespace bv::engine {
 
-const char* precisionName(Precision precision) {
-    return precision == Precision::Precise ? "precise" : "fast";
-}
-
-std::optional<Precision> precisionFromName(const std::string& name) {
-    if (name == "precise")
-        return Precision::Precise;
-    if (name == "fast")
-        return Precision::Fast;
-    return std::nullopt;
-}
-
 // A storage (or uniform) buffer whose size may grow; capacity() bytes are allocated.
 struct Simulator::DeviceBuffer {
     std::string label;

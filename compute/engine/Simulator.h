@@ -32,6 +32,7 @@
 // to the device's queue, which no other thread may use at the same time.
 
 #include "compute/engine/GpuLayout.h"
+#include "compute/model/Precision.h"
 #include "compute/plan/Plan.h"
 #include "compute/vk/Buffer.h"
 #include "compute/vk/Commands.h"
@@ -53,10 +54,9 @@ class Device;
 
 namespace bv::engine {
 
-enum class Precision { Precise, Fast };
-
-const char* precisionName(Precision precision); // "precise", "fast"
-std::optional<Precision> precisionFromName(const std::string& name);
+using bv::Precision; // compute/model/Precision.h
+using bv::precisionFromName;
+using bv::precisionName;
 
 // How the reference's serial loop ran, for what it carries from pixel to pixel
 // (SerialOrder.h): the spindle angle of each phi step (engine::phiAngles(resolved); empty:

@@ -85,9 +85,6 @@ io::SmvHeader smvHeader(const cli::CommandLine& cl, const ResolvedExperiment& r)
     return h;
 }
 
-engine::Precision enginePrecision(cli::Precision precision) {
-    return precision == cli::Precision::Fast ? engine::Precision::Fast : engine::Precision::Precise;
-}
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     cli::CommandLine cl = cli::parseCommandLine(args);
@@ -110,7 +107,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     deviceOptions.deviceOverride = cl.device;
     const vk::Device device(deviceOptions);
     engine::SimulatorOptions options;
-    options.precision = enginePrecision(cl.precision);
+    options.precision = cl.precision;
     engine::Simulator simulator(device, options);
     out << "  GPU: " << device.description() << ", " << engine::precisionName(simulator.precision())
         << " precision" << (device.validationEnabled() ? ", Vulkan validation on" : "") << "\n";

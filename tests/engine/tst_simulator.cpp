@@ -229,7 +229,8 @@ class TestSimulator : public QObject {
         QCOMPARE(std::string(bv::engine::precisionName(Precision::Precise)),
                  std::string("precise"));
         QVERIFY(bv::engine::precisionFromName("fast") == Precision::Fast);
-        QVERIFY(!bv::engine::precisionFromName("double"));
+        QVERIFY(bv::engine::precisionFromName("double") == Precision::Precise); // the reference's word
+        QVERIFY(!bv::engine::precisionFromName("quad"));
     }
 
     // The GPU image against the CPU one: precise to float rounding, fast within its bar.
