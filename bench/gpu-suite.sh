@@ -5,7 +5,8 @@
 #   bench/gpu-suite.sh BIN_DIR OUT_DIR
 #
 # BIN_DIR holds braggview, braggview-compare and braggview-bench built with
-# -DBRAGGVIEW_WITH_QT=OFF. Results: OUT_DIR/parity.txt, bench.txt, bench.json, process.txt.
+# -DBRAGGVIEW_WITH_QT=OFF. Results: OUT_DIR/parity.txt, bench.txt, bench.json, process.txt
+# (summary) and process-runs.txt (every run with its -v breakdown).
 set -uo pipefail
 bin=$(cd "$1" && pwd); out=$(mkdir -p "$2" && cd "$2" && pwd)
 cd "$(dirname "$0")/.."
@@ -33,21 +34,40 @@ data=$(pwd)/tests/data
 "$bin/braggview-bench" --repeats 20 --case simple_1024 --case simple_2048 --case simple_4096 \
   --case heavy_512 --case heavy_1024 --json "$out/bench.json" > "$out/bench.txt" 2>&1
 
-# the whole process, exec to file written; the first run fills the pipeline cache
+# the whole process, exec to file written; the first run fills the pipeline cache. Per run:
+# exec -> last file's mtime (its data written) and exec -> exit, and the -v breakdown
+# (docs/performance.md, "Whole process"). Also: a process that touches no GPU (-h), and the
+# same runs with BRAGGVIEW_FSYNC=1 (fsync before each rename, as every commit did until 2026-11-22).
 work=$(mktemp -d)
+now() { date +%s%N; }
+: > "$out/process-runs.txt"
 {
+  echo "# persistence mode: $(nvidia-smi --query-gpu=persistence_mode --format=csv,noheader 2>/dev/null)"
+  echo "# implicit layers: $(ls /usr/share/vulkan/implicit_layer.d /etc/vulkan/implicit_layer.d 2>/dev/null | tr '\n' ' ')"
+  times=()
+  for i in $(seq 10); do
+    start=$(now); "$bin/braggview" --headless -h > /dev/null 2>&1; times+=($(( ($(now) - start) / 1000 )))
+  done
+  echo "no_gpu (-h) process_us(sorted): $(printf '%s\n' "${times[@]}" | sort -n | tr '\n' ' ')"
   for n in 1024 4096; do
     args="-cell 100 100 100 90 90 90 -lambda 6.2 -N 5 -default_F 100 -distance 100 -detpixels $n"
     for precision in precise fast; do
-      (cd "$work" && "$bin/braggview" --headless $args -precision $precision -noprogress -nonoise -nopgm > /dev/null)
-      times=()
-      for i in $(seq 10); do
-        start=$(date +%s%N)
-        (cd "$work" && "$bin/braggview" --headless $args -precision $precision -noprogress -nonoise -nopgm > /dev/null)
-        times+=($(( ($(date +%s%N) - start) / 1000 )))
+      for fsync in 0 1; do
+        (cd "$work" && BRAGGVIEW_FSYNC=$fsync "$bin/braggview" --headless $args -precision $precision -noprogress -nonoise -nopgm > /dev/null)
+        times=(); written=()
+        for i in $(seq 10); do
+          rm -f "$work"/*.bin "$work"/*.img
+          start=$(now)
+          (cd "$work" && BRAGGVIEW_FSYNC=$fsync "$bin/braggview" --headless $args -precision $precision -noprogress -nonoise -nopgm -v > "$work/log.txt")
+          end=$(now)
+          last=$(stat -c %.9Y "$work/intimage.img" | tr -d .)
+          times+=($(( (end - start) / 1000 ))); written+=($(( (last - start) / 1000 )))
+          echo "simple_$n $precision fsync=$fsync run $i: exit $(( (end - start) / 1000 )) us, file $(( (last - start) / 1000 )) us" >> "$out/process-runs.txt"
+          sed -n '/^timing/,$p' "$work/log.txt" | sed 's/^/    /' >> "$out/process-runs.txt"
+        done
+        echo "simple_$n $precision fsync=$fsync exec->exit us(sorted): $(printf '%s\n' "${times[@]}" | sort -n | tr '\n' ' ')"
+        echo "simple_$n $precision fsync=$fsync exec->file us(sorted): $(printf '%s\n' "${written[@]}" | sort -n | tr '\n' ' ')"
       done
-      sorted=$(printf '%s\n' "${times[@]}" | sort -n | tr '\n' ' ')
-      echo "simple_$n $precision process_us(sorted, 10 runs, warm cache): $sorted"
     done
     (cd "$work" && "$bin/braggview" --headless $args -v -noprogress -nonoise -nopgm | grep -E "GPU")
   done

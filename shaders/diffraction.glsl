@@ -199,7 +199,8 @@ void main() {
                 const real cell = kInterpolate && interpolationInRange(hkl)
                                       ? interpolatedAmplitude(hkl)
                                       : nearestAmplitude(hkl0);
-                I += cell * cell * latt * latt;
+                const real amplitude = cell * latt;
+                I = fma(amplitude, amplitude, I);
                 if (kOversampleThick)
                     I *= capture;
                 if (kOversamplePolar)

@@ -2,20 +2,95 @@
 // cell's structure factor F_cell (nearest grid value or tricubic interpolation).
 // Needs params.glsl and numerics.glsl.
 
-// sin(N*pi*h)/sin(pi*h) from the fractional index f = h - h0 (h0 the nearest integer):
+// The square crystal's F_latt = prod over the axes of sin(N*pi*h)/sin(pi*h), from the
+// fractional indices f = h - h0 (h0 the nearest integer, |f| <= 1/2):
 //   sin(N*pi*h)/sin(pi*h) = (-1)^(h0*(N-1)) * sin(N*pi*f)/sin(pi*f)
-// (docs/numerics/reduced-argument-sincg.md). At f == 0 the limit N (times the sign).
-// N is a whole number >= 1, as the reference's Na, Nb, Nc always are.
-real sincgReduced(real f, real h0, real N) {
-    real value = f == RC(0.0) ? N : sinPi(N * f) / sinPi(f);
-    // the sign only matters for the product's sign; intensities square it, but keep the
-    // reference's value so that F_latt is the same number
-    const real half0 = RC(0.5) * h0;
-    const bool h0Odd = half0 != floor(half0);
-    const real halfN = RC(0.5) * N;
-    const bool nEven = halfN == floor(halfN);
-    return (h0Odd && nEven) ? -value : value;
+// (docs/numerics/reduced-argument-sincg.md); the limit N where f is 0 (or below 1e-10, where
+// the ratio is N to 1e-19). N is a whole number >= 1, as the reference's Na, Nb, Nc are.
+// Signs are left out, here and in the reduction of N*f below: F_latt only ever enters the
+// intensity squared. The sines are of reduced arguments, |r| <= 1/2, written
+//   sin(pi r) = pi r (1 + u(r^2)),   u = sum_{k>=1} (-1)^k (pi r)^(2k)/(2k+1)!,
+// and the three axes are combined with ONE division per step: on a GPU a division costs what
+// several multiply-adds do (docs/numerics/lattice-factor-mixed-precision.md).
+//   fast:    all in float.
+//   precise: f (exact) and the final combination in double; the rest in float, arranged so
+//            that the error vanishes at the spot centre (~2e-7 of the brightest pixel at most).
+
+// x - round(x) for |x| < 2^22: the round-to-nearest of adding and subtracting 1.5*2^23
+// replaces a round instruction; `precise` keeps the compiler from folding (x + M) - M into x.
+// The result is exact (|result| <= 1/2).
+float reducedHalfFloat(float x) {
+    precise float shifted = x + 12582912.0;
+    precise float n = shifted - 12582912.0;
+    return x - n;
 }
+
+// u(z), z = r^2: sin(pi r) = pi r (1 + u), coefficients (-1)^k pi^(2k)/(2k+1)! to k = 6 (the
+// next term is below 4.3e-10 at |r| = 1/2)
+float sinPiRelativeCorrection(float z) {
+    float q = 0.000148428793031071;
+    q = q * z - 0.0023460810354558235;
+    q = q * z + 0.0261478478176548;
+    q = q * z - 0.19075182412208422;
+    q = q * z + 0.8117424252833536;
+    q = q * z - 1.6449340668482264;
+    return q * z;
+}
+
+// below this |f| the ratio sin(N pi f)/sin(pi f) is N to double precision, and the product of
+// three sines stays far above float's smallest normal number (1.2e-38)
+const float kSincgLimit = 1e-10;
+
+#if BV_PRECISE
+// Each axis's ratio is N times
+//   sin(pi r)/(N sin(pi f)) = (r (1 + u_r)) / (y (1 + u_f)),   y = N f, r = y - n.
+// On the spot's central lobe (n = 0, r = y) that is 1 + e with e = y (u_r - u_f)/(y (1 + u_f)),
+// small near the centre: those axes are kept as E = prod (1 + e) - 1, which float holds to
+// its relative precision however small E gets. Elsewhere (n != 0) the factor itself is
+// multiplied in, also in float. F_latt = Na Nb Nc * flank * (1 + E); the double work left is
+// f itself, one multiplication and one fma.
+double squareLatticeFactor(dvec3 f) {
+    float excess = 0.0; // E, over the axes on their central lobe
+    float flank = 1.0;  // the factors of the other axes
+    for (int axis = 0; axis < 3; ++axis) {
+        const float N = float(P.cells[axis]);
+        if (N > 1.0 && abs(f[axis]) >= double(kSincgLimit)) {
+            const float x = float(f[axis]);
+            const float y = N * x;
+            const float r = reducedHalfFloat(y);
+            const float uNumerator = sinPiRelativeCorrection(r * r);
+            const float uDenominator = sinPiRelativeCorrection(x * x);
+            const float inverse = 1.0 / (y * (1.0 + uDenominator));
+            if (r == y) {
+                const float e = y * (uNumerator - uDenominator) * inverse;
+                excess = fma(excess, e, excess + e);
+            } else {
+                flank *= r * (1.0 + uNumerator) * inverse;
+            }
+        }
+    }
+    const double scaled = P.cells.w * double(flank);
+    return fma(scaled, double(excess), scaled);
+}
+#else
+float squareLatticeFactor(vec3 f) {
+    float numerator = 1.0;
+    float denominator = 1.0;
+    for (int axis = 0; axis < 3; ++axis) {
+        const float N = P.cells[axis];
+        if (N > 1.0) {
+            if (abs(f[axis]) < kSincgLimit) {
+                numerator *= N;
+            } else {
+                const float r = reducedHalfFloat(N * f[axis]);
+                numerator *= r * (1.0 + sinPiRelativeCorrection(r * r));
+                denominator *= f[axis] * (1.0 + sinPiRelativeCorrection(f[axis] * f[axis]));
+            }
+        }
+    }
+    return numerator / denominator;
+}
+#endif
 
 // 3*(sin x - x cos x)/x^3 for x = pi*u, u >= 0. Below x = 1 the direct formula loses
 // digits to cancellation (relative error eps/x^2), so a series takes over there:
@@ -50,16 +125,8 @@ real sinc3OfPiTimes(real u) {
 // F_latt for the pixel's fractional Miller indices hkl and their nearest integers hkl0.
 real latticeFactor(real3 hkl, real3 hkl0) {
     const real3 f = hkl - hkl0;
-    if (kShape == kShapeSquare) {
-        real value = RC(1.0);
-        if (P.cells.x > RC(1.0))
-            value *= sincgReduced(f.x, hkl0.x, P.cells.x);
-        if (P.cells.y > RC(1.0))
-            value *= sincgReduced(f.y, hkl0.y, P.cells.y);
-        if (P.cells.z > RC(1.0))
-            value *= sincgReduced(f.z, hkl0.z, P.cells.z);
-        return value;
-    }
+    if (kShape == kShapeSquare)
+        return squareLatticeFactor(f);
     if (kShape == kShapeRound) {
         // radius in hkl space, squared, in units of the spot size
         const real hradSquared = f.x * f.x * P.cells.x * P.cells.x +

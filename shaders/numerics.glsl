@@ -4,12 +4,14 @@
 // See docs/numerics/transcendentals.md.
 //
 //   sinPi(x) = sin(pi*x), cosPi(x) = cos(pi*x) for any x (argument reduction is exact)
+//   sinPiFloat(x): sinPi in float (the fast shader's sinPi)
 //   expReal(x) = e^x
 //
 // Needs params.glsl (real) and BV_PRECISE.
 
-// sin(pi*r) and cos(pi*r) for |r| <= 1/4: Taylor series in r, coefficients (-1)^k pi^(2k+1)/(2k+1)!
-// and (-1)^k pi^(2k)/(2k)!. Truncation error below 1e-17 (double) or 2e-9 (float).
+// cosPi's kernels: sin(pi*r) and cos(pi*r) for |r| <= 1/4, Taylor series in r, coefficients
+// (-1)^k pi^(2k+1)/(2k+1)! and (-1)^k pi^(2k)/(2k)!. Truncation error below 1e-17 (double) or
+// 2e-9 (float).
 #if BV_PRECISE
 real sinPiKernel(real r) {
     const real z = r * r;
@@ -69,13 +71,55 @@ void reduceQuarter(real x, out real r, out int quadrant) {
     quadrant = int(n) & 3;
 }
 
-real sinPi(real x) {
-    real r;
-    int q;
-    reduceQuarter(x, r, q);
-    const real v = (q & 1) == 0 ? sinPiKernel(r) : cosPiKernel(r);
-    return (q & 2) == 0 ? v : -v;
+// sin(pi*x) by the half-period reduction x = n + r, n = round(x), |r| <= 1/2 (exact), and
+// sin(pi*x) = (-1)^n sin(pi*r): ONE odd Taylor polynomial, never a choice between a sine and
+// a cosine kernel, which a GPU evaluates both of when neighbouring pixels disagree. n is
+// found by the round-to-nearest of adding and subtracting 1.5*2^23 (float) or 1.5*2^52
+// (double), whose lowest mantissa bit is then n's parity: no float-to-int conversion.
+// `precise` keeps the compiler from folding (x + M) - M into x. Valid for |x| < 2^22 (float)
+// / 2^51 (double). The square crystal's lattice factor writes the same polynomial its own way
+// (shaders/lattice.glsl, docs/numerics/lattice-factor-mixed-precision.md).
+float sinPiFloat(float x) {
+    precise float shifted = x + 12582912.0;
+    precise float n = shifted - 12582912.0;
+    const float r = x - n;
+    const float z = r * r;
+    // (-1)^k pi^(2k+1)/(2k+1)! to r^13: truncation below 6.7e-10 at |r| = 1/2
+    float p = 0.00046630280576761255;
+    p = p * z - 0.0073704309457143504;
+    p = p * z + 0.08214588661112823;
+    p = p * z - 0.5992645293207921;
+    p = p * z + 2.5501640398773455;
+    p = p * z - 5.16771278004997;
+    p = p * z + 3.141592653589793;
+    const float v = p * r;
+    return (floatBitsToInt(shifted) & 1) == 0 ? v : -v;
 }
+
+#if BV_PRECISE
+real sinPi(real x) {
+    precise real shifted = x + 6755399441055744.0LF;
+    precise real n = shifted - 6755399441055744.0LF;
+    const real r = x - n;
+    const real z = r * r;
+    // (-1)^k pi^(2k+1)/(2k+1)! to r^21: truncation below 1.3e-18 at |r| = 1/2
+    real p = 5.392664662608129e-10LF;
+    p = p * z - 2.2948428997269873e-08LF;
+    p = p * z + 7.952054001475513e-07LF;
+    p = p * z - 2.1915353447830217e-05LF;
+    p = p * z + 0.00046630280576761255LF;
+    p = p * z - 0.0073704309457143504LF;
+    p = p * z + 0.08214588661112823LF;
+    p = p * z - 0.5992645293207921LF;
+    p = p * z + 2.5501640398773455LF;
+    p = p * z - 5.16771278004997LF;
+    p = p * z + 3.141592653589793LF;
+    const real v = p * r;
+    return (unpackDouble2x32(shifted).x & 1u) == 0u ? v : -v;
+}
+#else
+real sinPi(real x) { return sinPiFloat(x); }
+#endif
 
 real cosPi(real x) {
     real r;

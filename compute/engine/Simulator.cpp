@@ -61,8 +61,10 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
     : m_device(device), m_options(options), m_precision(options.precision) {
     if (m_options.maxSlices < 1)
         m_options.maxSlices = 1;
-    if (m_options.workPerSlice < 1)
-        m_options.workPerSlice = 1;
+    if (m_options.workPerSlice == 0)
+        m_options.workPerSlice = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
+                                     ? std::uint64_t(1) << 26
+                                     : std::uint64_t(1) << 28;
     const auto& limits = device.info().limits;
     if (m_options.localSizeX == 0 || m_options.localSizeY == 0 ||
         m_options.localSizeX * m_options.localSizeY > limits.maxComputeWorkGroupInvocations ||
@@ -79,19 +81,25 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
                    "single-precision shader instead";
     }
 
+    vk::PhaseTimer timer;
     const std::string directory =
         m_options.pipelineCacheDirectory.value_or(vk::defaultPipelineCacheDirectory());
     m_cache = vk::PipelineCache(device, directory);
+    timer.mark("pipeline cache load");
     if (!m_cache.ignoredReason().empty())
         m_warnings.push_back("pipeline cache " + m_cache.filePath() +
                              " not used: " + m_cache.ignoredReason());
 
-    if (m_precision == Precision::Precise)
+    if (!m_options.shaderCode.empty())
+        m_module = vk::ShaderModule(device, m_options.shaderCode.data(),
+                                    m_options.shaderCode.size() * sizeof(std::uint32_t));
+    else if (m_precision == Precision::Precise)
         m_module = vk::ShaderModule(device, diffraction_precise_comp_spv,
                                     diffraction_precise_comp_spv_size);
     else
         m_module =
             vk::ShaderModule(device, diffraction_fast_comp_spv, diffraction_fast_comp_spv_size);
+    timer.mark("shader module");
 
     m_setLayout =
         vk::DescriptorSetLayout(device, {{BindingParams, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
@@ -145,6 +153,8 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
           m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get()})
         b->buffer = vk::Buffer(device, 256, b->usage, b->use, b->label);
     writeDescriptors();
+    timer.mark("layouts, pools, buffers");
+    m_constructionTimes = timer.phases();
 }
 
 Simulator::~Simulator() {
@@ -285,13 +295,19 @@ Simulator::Variant& Simulator::variant(const VariantKey& key) {
         .add(SpecDmin, bit(kSpecFlagCount));
 
     auto v = std::make_unique<Variant>();
+    m_planTimer.restart();
     v->pipeline = vk::ComputePipeline(m_device, m_module, m_pipelineLayout, constants, &m_cache);
     v->commands = vk::CommandBuffer(m_commandPool);
+    m_planTimer.mark("pipeline");
+    // rewritten only when the build added to the driver's data: a warm start writes nothing
+    // (and where the driver says the cache served the pipeline, its data is not even read)
     try {
-        m_cache.save();
+        m_cacheSaved = v->pipeline.cacheUse() != vk::ComputePipeline::CacheUse::Hit &&
+                       m_cache.saveIfChanged();
     } catch (const Error& e) {
         m_warnings.push_back(std::string("pipeline cache not saved: ") + e.what());
     }
+    m_planTimer.mark("pipeline cache save");
     Variant& result = *v;
     m_variants.emplace(key, std::move(v));
     return result;
@@ -526,6 +542,7 @@ void Simulator::uploadSlices(const plan::Plan& p) {
 void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
     if (m_inFlight)
         throw Error("a new plan was set while the simulation runs (internal error)");
+    m_planTimer.clear();
     checkPlan(p);
     {
         // the table as the reference's loop meets it (SerialOrder.h)
@@ -580,8 +597,11 @@ void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
     if (m_fast != p.fastPixels || m_slow != p.slowPixels)
         parts |= plan::ImageSizeChanged | plan::MaskChanged;
 
-    if (parts & plan::ImageSizeChanged)
+    m_planTimer.mark("plan order and diff");
+    if (parts & plan::ImageSizeChanged) {
         resize(p.fastPixels, p.slowPixels);
+        m_planTimer.mark("image buffers");
+    }
 
     const bool precise = m_precision == Precision::Precise;
     if (parts & plan::FrameChanged)
@@ -611,10 +631,14 @@ void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
         invalidateRecordings();
         m_bindingsChanged = false;
     }
+    m_planTimer.mark("upload");
 
     m_current = &variant(variantKey(p));
-    if (!m_current->recorded)
+    if (!m_current->recorded) {
+        m_planTimer.restart();
         record(*m_current);
+        m_planTimer.mark("record");
+    }
 
     m_lastPlan = p;
     m_lastPlan.structureFactors = nullptr;
@@ -629,6 +653,14 @@ void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
         m_lastMask = mask;
     m_havePlan = true;
     m_lastUploaded = parts;
+}
+
+vk::ComputePipeline::CacheUse Simulator::pipelineCacheUse() const {
+    return m_current ? m_current->pipeline.cacheUse() : vk::ComputePipeline::CacheUse::Unknown;
+}
+
+std::vector<std::string> Simulator::pipelineStatistics() const {
+    return m_current ? m_current->pipeline.statistics() : std::vector<std::string>{};
 }
 
 int Simulator::finishedSlices() const {
@@ -717,10 +749,13 @@ VkBuffer Simulator::imageBuffer() const {
 std::vector<float> Simulator::image() const {
     if (m_inFlight)
         throw Error("the image is read while the simulation runs (internal error)");
-    std::vector<float> pixels(static_cast<std::size_t>(m_fast) * static_cast<std::size_t>(m_slow));
-    if (m_readback && !pixels.empty())
-        m_readback->read(pixels.data(), pixels.size() * sizeof(float));
-    return pixels;
+    const std::size_t count = static_cast<std::size_t>(m_fast) * static_cast<std::size_t>(m_slow);
+    if (!m_readback || count == 0)
+        return std::vector<float>(count, 0.0f);
+    // constructed from the mapped memory: one pass over the new pages, not a zero fill and
+    // then a copy (64 MiB at 4096^2)
+    const float* mapped = static_cast<const float*>(m_readback->map());
+    return std::vector<float>(mapped, mapped + count);
 }
 
 } // namespace bv::engine

@@ -37,6 +37,7 @@
 #include "compute/vk/Buffer.h"
 #include "compute/vk/Commands.h"
 #include "compute/vk/Pipeline.h"
+#include "compute/vk/PhaseTimer.h"
 #include "compute/vk/PipelineCache.h"
 #include "compute/vk/QueryPool.h"
 
@@ -73,13 +74,19 @@ struct SimulatorOptions {
     std::optional<std::string> pipelineCacheDirectory;
     int maxSlices = 32; // dispatch slots in the recorded command buffer
     // pixel-steps (pixels x steps of each pixel's loop) per dispatch, about; more work than
-    // this is cut into slices, at most maxSlices
-    std::uint64_t workPerSlice = std::uint64_t(1) << 26;
+    // this is cut into slices, at most maxSlices. 0: by the device, 2^28 on a GPU (2 ms on an
+    // H100, tens of ms on a consumer GPU in precise mode), 2^26 on a CPU device such as
+    // lavapipe (about half a second on two cores); docs/numerics/slicing.md.
+    std::uint64_t workPerSlice = 0;
     // copy every table through a staging buffer even where the GPU's memory is mappable (as a
     // discrete GPU's device-local memory usually is not): lets lavapipe test that path
     bool stagedUploads = false;
     std::uint32_t localSizeX = 8; // workgroup size (specialization constants 0 and 1)
     std::uint32_t localSizeY = 8;
+    // SPIR-V words to run instead of the built-in shader of `precision`, for benchmarks of
+    // shader variants (braggview-bench --shader); it must declare the same interface and use
+    // the same precision (tables are laid out for it). Empty: the built-in shader.
+    std::vector<std::uint32_t> shaderCode;
 };
 
 class Simulator {
@@ -143,6 +150,17 @@ class Simulator {
     int pipelineCount() const { return static_cast<int>(m_variants.size()); }
     // bytes of pipeline cache read from disk when this Simulator started (0: a cold start)
     std::size_t pipelineCacheLoadedBytes() const { return m_cache.loadedBytes(); }
+    // Whether the pipeline cache served the pipeline of the current plan's variant (from the
+    // driver's creation feedback; Unknown where the driver gives none), and whether the cache
+    // file was rewritten for it (only when the driver's cache data changed).
+    vk::ComputePipeline::CacheUse pipelineCacheUse() const;
+    bool pipelineCacheSaved() const { return m_cacheSaved; }
+    // The driver's statistics of the current variant's pipeline (registers, ...), when the
+    // Device was created with DeviceOptions::pipelineStatistics; empty otherwise.
+    std::vector<std::string> pipelineStatistics() const;
+    // Wall time of the constructor's phases and of the last setPlan's (docs/performance.md).
+    const std::vector<vk::PhaseTime>& constructionTimes() const { return m_constructionTimes; }
+    const std::vector<vk::PhaseTime>& lastPlanTimes() const { return m_planTimer.phases(); }
     std::string deviceDescription() const;
 
   private:
@@ -222,6 +240,9 @@ class Simulator {
     std::vector<GpuFreshUnit> m_freshUnits; // one per row, as uploaded
     bool m_freshUnitsChanged = true;
     bool m_inFlight = false; // submitted, fence not yet waited for
+    bool m_cacheSaved = false;
+    std::vector<vk::PhaseTime> m_constructionTimes;
+    vk::PhaseTimer m_planTimer;
 };
 
 } // namespace bv::engine

@@ -1,8 +1,15 @@
 #pragma once
 // An output file that appears all at once or not at all. The bytes go to a temporary file
 // beside the target (same directory, so the final rename cannot cross file systems);
-// commit() flushes them to disk and renames the temporary over the target. A writer that
-// throws half way leaves the target untouched: the destructor removes the temporary.
+// commit() renames the temporary over the target. A writer that throws half way leaves the
+// target untouched: the destructor removes the temporary.
+//
+// Atomic always: rename(2) replaces the name in one step, so no reader and no later run ever
+// sees a partial file, whatever happens to this process. Durable across a power cut only with
+// BRAGGVIEW_FSYNC=1: then commit() fsyncs the data before the rename and the directory after
+// it. By default it only starts the data's writeback before the rename (no waiting), which
+// ext4 orders before the rename; the reasoning and the cost are in docs/performance.md,
+// "Output files".
 //
 //     bv::io::AtomicFile file("int.img");
 //     file.write(header);
@@ -35,9 +42,12 @@ class AtomicFile {
     // Bytes written so far (the reference pads SMV headers up to ftell() == 512).
     std::uint64_t size() const { return m_written; }
 
-    // Flushes and fsyncs the data, then renames the temporary over the target.
-    // No further write() is allowed afterwards.
+    // Renames the temporary over the target (with BRAGGVIEW_FSYNC=1: fsyncs the data first
+    // and the directory after). No further write() is allowed afterwards.
     void commit();
+
+    // Whether commits fsync (BRAGGVIEW_FSYNC=1, yes, on or true; read once per process).
+    static bool durableCommits();
 
     const std::string& targetPath() const { return m_target; }
     const std::string& temporaryPath() const { return m_temporary; }

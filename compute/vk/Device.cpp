@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <utility>
 
 namespace bv::vk {
@@ -56,16 +57,37 @@ DeviceInfo queryDeviceInfo(VkPhysicalDevice physicalDevice) {
     return info;
 }
 
+namespace {
+
+bool hasDeviceExtension(VkPhysicalDevice physicalDevice, const char* name) {
+    std::uint32_t count = 0;
+    if (vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count, nullptr) != VK_SUCCESS)
+        return false;
+    std::vector<VkExtensionProperties> extensions(count);
+    if (vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count, extensions.data()) !=
+        VK_SUCCESS)
+        return false;
+    extensions.resize(count);
+    return std::any_of(extensions.begin(), extensions.end(), [&](const VkExtensionProperties& e) {
+        return std::strcmp(e.extensionName, name) == 0;
+    });
+}
+
+} // namespace
+
 Device::Device(const DeviceOptions& options) {
     // Parse the override before touching the driver, so a typo is reported as such.
     const DeviceOverride choiceOverride =
         deviceOverrideFrom(options.deviceOverride, std::getenv("BRAGGVIEW_DEVICE")).value();
 
+    PhaseTimer timer;
     m_owner =
         std::make_unique<Instance>(InstanceOptions{options.applicationName, options.validation});
     m_instance = m_owner->handle();
+    timer.mark("instance");
 
     const std::vector<VkPhysicalDevice> physicalDevices = m_owner->physicalDevices();
+    timer.mark("physical devices");
     std::vector<DeviceInfo> infos;
     for (VkPhysicalDevice physicalDevice : physicalDevices)
         infos.push_back(queryDeviceInfo(physicalDevice));
@@ -83,18 +105,49 @@ Device::Device(const DeviceOptions& options) {
     queueInfo.pQueuePriorities = &priority;
 
     // Native float64 is enabled where the device has it: the precise shader variant uses it.
-    VkPhysicalDeviceFeatures features{};
-    features.shaderFloat64 = m_info.float64 ? VK_TRUE : VK_FALSE;
+    VkPhysicalDeviceFeatures2 features{};
+    features.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+    features.features.shaderFloat64 = m_info.float64 ? VK_TRUE : VK_FALSE;
     m_float64Enabled = m_info.float64;
+
+    // Optional extensions: creation feedback (did the pipeline cache serve a pipeline?) always
+    // where present; executable statistics only when asked for (the benchmark).
+    std::vector<const char*> extensions;
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics{};
+    statistics.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+    if (hasDeviceExtension(m_physicalDevice, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME)) {
+        extensions.push_back(VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
+        m_creationFeedback = true;
+    }
+    if (options.pipelineStatistics &&
+        hasDeviceExtension(m_physicalDevice,
+                           VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+        VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR supported = statistics;
+        VkPhysicalDeviceFeatures2 query{};
+        query.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2;
+        query.pNext = &supported;
+        vkGetPhysicalDeviceFeatures2(m_physicalDevice, &query);
+        if (supported.pipelineExecutableInfo == VK_TRUE) {
+            extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+            statistics.pipelineExecutableInfo = VK_TRUE;
+            features.pNext = &statistics;
+            m_pipelineStatistics = true;
+        }
+    }
+    timer.mark("device info");
 
     VkDeviceCreateInfo deviceInfo{};
     deviceInfo.sType = VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO;
+    deviceInfo.pNext = &features;
     deviceInfo.queueCreateInfoCount = 1;
     deviceInfo.pQueueCreateInfos = &queueInfo;
-    deviceInfo.pEnabledFeatures = &features;
+    deviceInfo.enabledExtensionCount = static_cast<std::uint32_t>(extensions.size());
+    deviceInfo.ppEnabledExtensionNames = extensions.empty() ? nullptr : extensions.data();
     check(vkCreateDevice(m_physicalDevice, &deviceInfo, nullptr, &m_device),
           "creating a Vulkan device on " + describeDevice(m_info));
     vkGetDeviceQueue(m_device, m_queueFamily, 0, &m_queue);
+    timer.mark("device");
+    m_creationTimes = timer.phases();
 }
 
 Device::Device(const BorrowedDevice& borrowed)
@@ -124,7 +177,10 @@ Device::Device(Device&& other) noexcept
       m_physicalDevice(std::exchange(other.m_physicalDevice, VK_NULL_HANDLE)),
       m_device(std::exchange(other.m_device, VK_NULL_HANDLE)), m_queueFamily(other.m_queueFamily),
       m_queue(std::exchange(other.m_queue, VK_NULL_HANDLE)),
-      m_float64Enabled(other.m_float64Enabled), m_info(std::move(other.m_info)) {}
+      m_float64Enabled(other.m_float64Enabled), m_info(std::move(other.m_info)),
+      m_creationFeedback(other.m_creationFeedback),
+      m_pipelineStatistics(other.m_pipelineStatistics),
+      m_creationTimes(std::move(other.m_creationTimes)) {}
 
 Device& Device::operator=(Device&& other) noexcept {
     if (this != &other) {
@@ -137,6 +193,9 @@ Device& Device::operator=(Device&& other) noexcept {
         m_queue = std::exchange(other.m_queue, VK_NULL_HANDLE);
         m_float64Enabled = other.m_float64Enabled;
         m_info = std::move(other.m_info);
+        m_creationFeedback = other.m_creationFeedback;
+        m_pipelineStatistics = other.m_pipelineStatistics;
+        m_creationTimes = std::move(other.m_creationTimes);
     }
     return *this;
 }

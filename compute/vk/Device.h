@@ -13,6 +13,7 @@
 
 #include "compute/vk/DeviceChoice.h"
 #include "compute/vk/Instance.h"
+#include "compute/vk/PhaseTimer.h"
 
 #include <vulkan/vulkan.h>
 
@@ -26,6 +27,9 @@ struct DeviceOptions {
     std::string applicationName = "braggview";
     bool validation = false;    // or BRAGGVIEW_VALIDATION=1
     std::string deviceOverride; // "", "1", "cpu"; when empty BRAGGVIEW_DEVICE is read
+    // enable VK_KHR_pipeline_executable_properties where the driver has it, so that pipelines
+    // built with statistics capture can report registers and the like (braggview-bench)
+    bool pipelineStatistics = false;
 };
 
 struct BorrowedDevice {
@@ -72,6 +76,15 @@ class Device {
 
     void waitIdle() const;
 
+    // Whether VK_EXT_pipeline_creation_feedback is on (an owning Device enables it where the
+    // driver has it): pipelines can then say whether the pipeline cache served them.
+    bool creationFeedbackEnabled() const { return m_creationFeedback; }
+    // Whether VK_KHR_pipeline_executable_properties is on (DeviceOptions::pipelineStatistics).
+    bool pipelineStatisticsEnabled() const { return m_pipelineStatistics; }
+    // Wall time of the owning constructor's phases: instance, physical devices, device info,
+    // device (empty for a borrowed device).
+    const std::vector<PhaseTime>& creationTimes() const { return m_creationTimes; }
+
   private:
     void destroy();
 
@@ -83,6 +96,9 @@ class Device {
     VkQueue m_queue = VK_NULL_HANDLE;
     bool m_float64Enabled = false;
     DeviceInfo m_info;
+    bool m_creationFeedback = false;
+    bool m_pipelineStatistics = false;
+    std::vector<PhaseTime> m_creationTimes;
 };
 
 } // namespace bv::vk

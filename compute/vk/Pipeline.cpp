@@ -6,6 +6,7 @@
 #include "compute/vk/PipelineCache.h"
 
 #include <cstring>
+#include <string>
 
 namespace bv::vk {
 
@@ -136,6 +137,65 @@ VkSpecializationInfo SpecializationConstants::info() const {
     return info;
 }
 
+namespace {
+
+std::string statisticValue(const VkPipelineExecutableStatisticKHR& s) {
+    switch (s.format) {
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+        return s.value.b32 ? "true" : "false";
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+        return std::to_string(s.value.i64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+        return std::to_string(s.value.u64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR:
+        return std::to_string(s.value.f64);
+    default:
+        return "?";
+    }
+}
+
+// Every statistic of every executable of the pipeline; empty when the driver gives none.
+std::vector<std::string> executableStatistics(VkDevice device, VkPipeline pipeline) {
+    const auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+        vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
+    const auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+        vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+    std::vector<std::string> lines;
+    if (!properties || !statistics)
+        return lines;
+    VkPipelineInfoKHR pipelineInfo{};
+    pipelineInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR;
+    pipelineInfo.pipeline = pipeline;
+    std::uint32_t count = 0;
+    if (properties(device, &pipelineInfo, &count, nullptr) != VK_SUCCESS)
+        return lines;
+    std::vector<VkPipelineExecutablePropertiesKHR> executables(count);
+    for (VkPipelineExecutablePropertiesKHR& e : executables)
+        e.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR;
+    if (properties(device, &pipelineInfo, &count, executables.data()) < VK_SUCCESS)
+        return lines;
+    for (std::uint32_t i = 0; i < count && i < executables.size(); ++i) {
+        VkPipelineExecutableInfoKHR executableInfo{};
+        executableInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR;
+        executableInfo.pipeline = pipeline;
+        executableInfo.executableIndex = i;
+        std::uint32_t statCount = 0;
+        if (statistics(device, &executableInfo, &statCount, nullptr) != VK_SUCCESS)
+            continue;
+        std::vector<VkPipelineExecutableStatisticKHR> stats(statCount);
+        for (VkPipelineExecutableStatisticKHR& s : stats)
+            s.sType = VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR;
+        if (statistics(device, &executableInfo, &statCount, stats.data()) < VK_SUCCESS)
+            continue;
+        for (std::uint32_t j = 0; j < statCount && j < stats.size(); ++j)
+            lines.push_back(std::string(executables[i].name) + ": " + stats[j].name + " = " +
+                            statisticValue(stats[j]));
+    }
+    return lines;
+}
+
+} // namespace
+
 ComputePipeline::ComputePipeline(const Device& device, const ShaderModule& module,
                                  const PipelineLayout& layout,
                                  const SpecializationConstants& constants,
@@ -149,11 +209,35 @@ ComputePipeline::ComputePipeline(const Device& device, const ShaderModule& modul
     info.stage.pName = "main";
     info.stage.pSpecializationInfo = constants.empty() ? nullptr : &specialization;
     info.layout = layout.handle();
+
+    VkPipelineCreationFeedbackEXT feedback{};
+    VkPipelineCreationFeedbackEXT stageFeedback{};
+    VkPipelineCreationFeedbackCreateInfoEXT feedbackInfo{};
+    feedbackInfo.sType = VK_STRUCTURE_TYPE_PIPELINE_CREATION_FEEDBACK_CREATE_INFO_EXT;
+    feedbackInfo.pPipelineCreationFeedback = &feedback;
+    feedbackInfo.pipelineStageCreationFeedbackCount = 1;
+    feedbackInfo.pPipelineStageCreationFeedbacks = &stageFeedback;
+    if (device.creationFeedbackEnabled())
+        info.pNext = &feedbackInfo;
+    if (device.pipelineStatisticsEnabled())
+        info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
+
     VkPipeline pipeline = VK_NULL_HANDLE;
     check(vkCreateComputePipelines(device.handle(), cache ? cache->handle() : VK_NULL_HANDLE, 1,
                                    &info, nullptr, &pipeline),
           "building the compute pipeline");
     m_pipeline = {device.handle(), pipeline};
+
+    if (device.creationFeedbackEnabled() &&
+        (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_VALID_BIT_EXT)) {
+        m_cacheUse =
+            (feedback.flags & VK_PIPELINE_CREATION_FEEDBACK_APPLICATION_PIPELINE_CACHE_HIT_BIT_EXT)
+                ? CacheUse::Hit
+                : CacheUse::Miss;
+        m_driverMilliseconds = static_cast<double>(feedback.duration) * 1e-6;
+    }
+    if (device.pipelineStatisticsEnabled())
+        m_statistics = executableStatistics(device.handle(), pipeline);
 }
 
 ComputePipeline::ComputePipeline(const Device& device, const std::uint32_t* code,

@@ -14,6 +14,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace bv::vk {
@@ -121,8 +122,23 @@ class ComputePipeline {
                     const PipelineCache* cache = nullptr);
     VkPipeline handle() const { return m_pipeline.get(); }
 
+    // What the driver said about the build (VK_EXT_pipeline_creation_feedback, where the
+    // Device enabled it): whether the pipeline cache served it without compiling, and how long
+    // the build took inside the driver. Unknown when the driver gave no feedback.
+    enum class CacheUse { Unknown, Hit, Miss };
+    CacheUse cacheUse() const { return m_cacheUse; }
+    double driverMilliseconds() const { return m_driverMilliseconds; } // 0 when unknown
+
+    // "name = value" lines from VK_KHR_pipeline_executable_properties (registers, spills, ...)
+    // when the Device was created with DeviceOptions::pipelineStatistics and the driver has
+    // it; empty otherwise.
+    const std::vector<std::string>& statistics() const { return m_statistics; }
+
   private:
     DeviceHandle<VkPipeline, vkDestroyPipeline> m_pipeline;
+    CacheUse m_cacheUse = CacheUse::Unknown;
+    double m_driverMilliseconds = 0.0;
+    std::vector<std::string> m_statistics;
 };
 
 } // namespace bv::vk

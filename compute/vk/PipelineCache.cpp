@@ -10,7 +10,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <random>
 #include <system_error>
 
@@ -103,10 +102,14 @@ PipelineCache::PipelineCache(const Device& device, const std::string& directory)
     std::vector<char> initial;
     if (!directory.empty()) {
         m_path = (std::filesystem::path(directory) / pipelineCacheFileName(device.info())).string();
-        std::ifstream in(m_path, std::ios::binary);
+        std::ifstream in(m_path, std::ios::binary | std::ios::ate);
         if (in) {
-            const std::vector<char> file{std::istreambuf_iterator<char>(in),
-                                         std::istreambuf_iterator<char>()};
+            // one read of the whole file (a character-wise copy costs milliseconds per MiB)
+            const std::streamoff size = in.tellg();
+            std::vector<char> file(size > 0 ? static_cast<std::size_t>(size) : 0);
+            in.seekg(0);
+            if (!file.empty() && !in.read(file.data(), static_cast<std::streamsize>(file.size())))
+                file.clear();
             auto unwrapped = unwrapPipelineCacheData(file, device.info());
             if (unwrapped)
                 initial = *unwrapped;
@@ -132,6 +135,7 @@ PipelineCache::PipelineCache(const Device& device, const std::string& directory)
               "creating the pipeline cache");
     m_cache = {device.handle(), cache};
     m_loadedBytes = initial.size();
+    m_onDisk = std::move(initial);
 }
 
 std::vector<char> PipelineCache::data() const {
@@ -147,10 +151,25 @@ std::vector<char> PipelineCache::data() const {
     return bytes;
 }
 
+bool PipelineCache::saveIfChanged() {
+    if (m_path.empty() || !m_cache)
+        return false;
+    std::vector<char> current = data();
+    if (!m_onDisk.empty() && current == m_onDisk)
+        return false;
+    write(current);
+    m_onDisk = std::move(current);
+    return true;
+}
+
 void PipelineCache::save() const {
     if (m_path.empty() || !m_cache)
         return;
-    const std::vector<char> file = wrapPipelineCacheData(data());
+    write(data());
+}
+
+void PipelineCache::write(const std::vector<char>& driverData) const {
+    const std::vector<char> file = wrapPipelineCacheData(driverData);
     const std::filesystem::path path(m_path);
     // A unique temporary name beside the target: two processes saving at once do not collide.
     const std::filesystem::path temporary =

@@ -5,7 +5,8 @@
 // gives (the app passes defaultDirectory()) under a name keyed to the device and driver
 // (pipelineCacheFileName), so a driver update starts a new file. A file that is unreadable,
 // truncated, corrupt or from another device/driver is ignored: the cache starts empty and
-// ignoredReason() says why. save() writes a temporary file and renames it over the old one.
+// ignoredReason() says why. save() writes a temporary file and renames it over the old one;
+// saveIfChanged() skips that when the driver's data is what the file already holds.
 //
 // File format: a 24-byte braggview header (magic "BVPCACHE", payload size, FNV-1a 64 hash of
 // the payload) and then the driver's data exactly as vkGetPipelineCacheData returned it.
@@ -53,12 +54,18 @@ class PipelineCache {
     // Writes data() atomically to filePath(), creating the directory. Throws bv::Error naming
     // the file when it cannot; a caller that only wants a warm start may log and go on.
     void save() const;
+    // save() only when data() differs from what was loaded or last saved here: a warm start,
+    // whose pipelines all came from the file, writes nothing. True when the file was written.
+    bool saveIfChanged();
 
   private:
+    void write(const std::vector<char>& driverData) const;
+
     DeviceHandle<VkPipelineCache, vkDestroyPipelineCache> m_cache;
     std::string m_path;
     std::size_t m_loadedBytes = 0;
     std::string m_ignoredReason;
+    std::vector<char> m_onDisk; // the driver data the file holds, as far as this object knows
 };
 
 } // namespace bv::vk
