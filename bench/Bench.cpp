@@ -3,8 +3,15 @@
 // docs/performance.md, never into tests.
 //
 //   braggview-bench [--repeats N] [--precision fast|precise|both] [--json FILE] [--device D]
-//                   (--case NAME ... | -- <nanoBragg arguments>)
+//                   [--shader FILE.spv] [--label TEXT] [--local-size WxH] [--slice-work N]
+//                   [--statistics] (--case NAME ... | -- <nanoBragg arguments>)
 //   braggview-bench --list
+//
+// --shader runs a SPIR-V variant of the diffraction shader instead of the built-in one (give
+// --precision to match it) and --label names the variant in the output; --local-size and
+// --slice-work set the workgroup shape and the pixel-steps per dispatch (SimulatorOptions);
+// --statistics prints what the driver says about each pipeline (registers, spills, ...)
+// where it implements VK_KHR_pipeline_executable_properties.
 
 #include "compute/cli/CommandLine.h"
 #include "compute/engine/SerialOrder.h"
@@ -17,8 +24,10 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -67,16 +76,40 @@ Stats stats(std::vector<double> v) {
     return s;
 }
 
+// What a run of the benchmark varies besides the case and the precision.
+struct Setup {
+    std::string label = "built-in";
+    std::vector<std::uint32_t> shaderCode;
+    std::uint32_t localSizeX = 8, localSizeY = 8;
+    std::uint64_t workPerSlice = 0; // 0: the Simulator's default
+    bool statistics = false;
+};
+
+std::vector<std::uint32_t> readSpirv(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw bv::Error("--shader: cannot read " + path);
+    const std::vector<char> bytes{std::istreambuf_iterator<char>(in),
+                                  std::istreambuf_iterator<char>()};
+    if (bytes.empty() || bytes.size() % 4 != 0)
+        throw bv::Error("--shader: " + path + " is not SPIR-V (size " +
+                        std::to_string(bytes.size()) + ")");
+    std::vector<std::uint32_t> words(bytes.size() / 4);
+    std::memcpy(words.data(), bytes.data(), bytes.size());
+    return words;
+}
+
 struct Result {
-    std::string name, args, precision, device;
+    std::string name, args, precision, device, label;
     long pixels = 0, stepsPerPixel = 0;
     int repeats = 0, dispatches = 0;
     Stats gpu, wall;
     double firstRunWall = 0;
+    std::vector<std::string> statistics;
 };
 
 Result runCase(const bv::vk::Device& device, const std::string& name, const std::string& args,
-               bv::engine::Precision precision, int repeats) {
+               bv::engine::Precision precision, int repeats, const Setup& setup) {
     bv::cli::CommandLine cl = bv::cli::parseCommandLine(words(args));
     std::ostringstream quiet;
     bv::cli::loadInputs(cl, quiet);
@@ -86,6 +119,11 @@ Result runCase(const bv::vk::Device& device, const std::string& name, const std:
 
     bv::engine::SimulatorOptions options;
     options.precision = precision;
+    options.shaderCode = setup.shaderCode;
+    options.localSizeX = setup.localSizeX;
+    options.localSizeY = setup.localSizeY;
+    if (setup.workPerSlice > 0)
+        options.workPerSlice = setup.workPerSlice;
     bv::engine::Simulator simulator(device, options);
     simulator.setPlan(plan, {bv::engine::phiAngles(r), bv::engine::referenceThreads()});
 
@@ -94,6 +132,9 @@ Result runCase(const bv::vk::Device& device, const std::string& name, const std:
     out.args = args;
     out.precision = bv::engine::precisionName(simulator.precision());
     out.device = device.description();
+    out.label = setup.label + " " + std::to_string(setup.localSizeX) + "x" +
+                std::to_string(setup.localSizeY);
+    out.statistics = simulator.pipelineStatistics();
     out.pixels = static_cast<long>(plan.fastPixels) * plan.slowPixels;
     out.stepsPerPixel = static_cast<long>(simulator.stepsPerPixel());
     out.repeats = repeats;
@@ -127,7 +168,8 @@ void printJson(std::ostream& o, const std::vector<Result>& results) {
     o << "[\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const Result& r = results[i];
-        o << "  {\"case\": \"" << r.name << "\", \"precision\": \"" << r.precision
+        o << "  {\"case\": \"" << r.name << "\", \"variant\": \"" << jsonEscape(r.label)
+          << "\", \"precision\": \"" << r.precision
           << "\", \"device\": \"" << jsonEscape(r.device) << "\", \"args\": \"" << r.args
           << "\", \"pixels\": " << r.pixels << ", \"steps_per_pixel\": " << r.stepsPerPixel
           << ", \"repeats\": " << r.repeats << ", \"dispatches\": " << r.dispatches
@@ -142,7 +184,9 @@ void printJson(std::ostream& o, const std::vector<Result>& results) {
 
 int usage() {
     std::cerr << "usage: braggview-bench [--repeats N] [--precision fast|precise|both] [--json FILE]\n"
-                 "                       [--device D] (--case NAME ... | -- <nanoBragg arguments>)\n"
+                 "                       [--device D] [--shader FILE.spv] [--label TEXT]\n"
+                 "                       [--local-size WxH] [--slice-work N] [--statistics]\n"
+                 "                       (--case NAME ... | -- <nanoBragg arguments>)\n"
                  "       braggview-bench --list\n";
     return 2;
 }
@@ -153,6 +197,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     int repeats = 10;
     std::string precisionText = "both", jsonPath, deviceChoice;
+    Setup setup;
     std::vector<std::pair<std::string, std::string>> cases;
     try {
         for (std::size_t i = 0; i < args.size(); ++i) {
@@ -176,6 +221,21 @@ int main(int argc, char** argv) {
                 jsonPath = value();
             } else if (a == "--device") {
                 deviceChoice = value();
+            } else if (a == "--shader") {
+                setup.shaderCode = readSpirv(value());
+            } else if (a == "--label") {
+                setup.label = value();
+            } else if (a == "--local-size") {
+                const std::string size = value();
+                const auto x = size.find('x');
+                if (x == std::string::npos)
+                    throw bv::Error("--local-size: expected WxH, e.g. 16x8");
+                setup.localSizeX = static_cast<std::uint32_t>(std::stoul(size.substr(0, x)));
+                setup.localSizeY = static_cast<std::uint32_t>(std::stoul(size.substr(x + 1)));
+            } else if (a == "--slice-work") {
+                setup.workPerSlice = std::stoull(value());
+            } else if (a == "--statistics") {
+                setup.statistics = true;
             } else if (a == "--case") {
                 const std::string name = value();
                 const auto it = namedCases().find(name);
@@ -203,16 +263,23 @@ int main(int argc, char** argv) {
 
         bv::vk::DeviceOptions deviceOptions;
         deviceOptions.deviceOverride = deviceChoice;
+        deviceOptions.pipelineStatistics = setup.statistics;
         const bv::vk::Device device(deviceOptions);
         std::vector<Result> results;
         std::printf("%-12s %-8s %10s %10s %10s %10s %10s  %s\n", "case", "mode", "gpu_med", "gpu_min",
                     "gpu_max", "run_med", "first", "(ms; device below)");
+        if (!setup.shaderCode.empty() || setup.label != "built-in")
+            std::printf("variant: %s, workgroup %ux%u\n", setup.label.c_str(), setup.localSizeX,
+                        setup.localSizeY);
         for (const auto& [name, line] : cases) {
             for (bv::engine::Precision p : precisions) {
-                const Result r = runCase(device, name, line, p, repeats);
+                const Result r = runCase(device, name, line, p, repeats, setup);
                 std::printf("%-12s %-8s %10.3f %10.3f %10.3f %10.3f %10.3f  %ld px x %ld steps, %d dispatches\n",
                             r.name.c_str(), r.precision.c_str(), r.gpu.median, r.gpu.min, r.gpu.max,
                             r.wall.median, r.firstRunWall, r.pixels, r.stepsPerPixel, r.dispatches);
+                if (setup.statistics)
+                    for (const std::string& statistic : r.statistics)
+                        std::printf("    %s\n", statistic.c_str());
                 results.push_back(r);
             }
         }

@@ -37,6 +37,8 @@ struct OutputOptions {
     double intScale = 0.0;  // -scale: photons -> int image counts; 0: automatic
     double pgmScale = 0.0;  // -pgmscale: photons -> grey levels; 0: automatic
     double adcOffset = 40.0; // -adc: added to every int and noise image pixel
+    std::string cbfFile;     // -cbffile: miniCBF of the photon counts (braggview's own)
+    bool writeCbf = false;   // on when -cbffile names a file
 };
 
 // -precision: single-precision shaders (fast) or double precision (precise, the default).
@@ -50,6 +52,10 @@ struct CommandLine {
     bool progress = true; // -progress / -noprogress
     bool verbose = false; // -v: report GPU timings
     bool help = false;    // -h, -help, --help: print usageText() and stop
+    // -series N: a rotation series of N frames (0: one image, as the reference renders it);
+    // see compute/headless/Series.h
+    int series = 0;
+    bool restart = false; // -restart: a job renders every frame again, even those on disk
     std::optional<std::pair<int, int>> printoutPixel; // -printout_pixel fast slow
     // things the user should know about how the line was read (printed as WARNING lines)
     std::vector<std::string> notices;

@@ -657,6 +657,13 @@ std::vector<Flag> buildTable() {
                      c.cl.outputs.noiseFile = fileName(v);
                      c.cl.outputs.writeNoise = true;
                  }));
+    add(makeFlag({"-cbffile", "-cbfimage"}, 1, "<file>",
+                 "miniCBF image (PILATUS style, byte-offset compressed) of the photon counts: "
+                 "the noise image's Poisson deviates without the -adc pedestal (docs/series.md)",
+                 "not written", G::Output, [](ParseContext& c, const FlagValues& v) {
+                     c.cl.outputs.cbfFile = fileName(v);
+                     c.cl.outputs.writeCbf = true;
+                 }));
     add(makeFlag({"-nonoise"}, 0, "", "do not write the noise image", "written", G::Output,
                  [](ParseContext& c, const FlagValues&) { c.cl.outputs.writeNoise = false; }));
     add(makeFlag({"-nopgm"}, 0, "", "do not write the greymap image", "written", G::Output,
@@ -712,6 +719,27 @@ std::vector<Flag> buildTable() {
                          v.count(0); // a device index
                      c.cl.device = word;
                  }));
+    add(makeFlag({"-series"}, 1, "<frames>",
+                 "render a rotation series: frame i (from 0) at phi = -phi + i * -osc with its "
+                 "own -phisteps, noise as -seed + i; every output file named must hold a run "
+                 "of # for the frame number (sim_#####.img) and only those named are written "
+                 "(docs/series.md)",
+                 "one image", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     c.cl.series = v.integer(0, 1, 1000000);
+                 }));
+    add(makeFlag({"--job", "-job"}, 1, "<file.json>",
+                 "render the frames of a JSON job file, skipping those already complete on "
+                 "disk; must be the first argument, options after the file name add to the "
+                 "job's base (docs/series.md)",
+                 "", G::Braggview, [](ParseContext&, const FlagValues& v) {
+                     throw Error(v.name() + ": must be the first argument (braggview --headless "
+                                            "--job FILE [options]), and a job file cannot name "
+                                            "another job");
+                 }));
+    add(makeFlag({"-restart"}, 0, "",
+                 "with --job: render every frame again, also those already complete on disk",
+                 "off", G::Braggview,
+                 [](ParseContext& c, const FlagValues&) { c.cl.restart = true; }));
     add(makeFlag({"-v"}, 0, "", "verbose: report GPU timings", "off", G::Braggview,
                  [](ParseContext& c, const FlagValues&) { c.cl.verbose = true; }));
     add(makeFlag({"-h", "-help", "--help"}, 0, "", "print this text and stop", "", G::Braggview,

@@ -1,0 +1,490 @@
+#include "compute/headless/Batch.h"
+
+#include "compute/cli/CommandLine.h"
+#include "compute/cli/Flags.h"
+#include "compute/headless/Frames.h"
+#include "compute/headless/Job.h"
+#include "compute/headless/Progress.h"
+#include "compute/headless/Series.h"
+#include "compute/headless/Summary.h"
+#include "compute/io/FileTemplate.h"
+#include "compute/io/NumberText.h"
+#include "compute/io/PrintfFormat.h"
+#include "compute/model/Error.h"
+#include "compute/plan/Plan.h"
+#include "compute/vk/Device.h"
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <iostream>
+#include <limits>
+#include <map>
+#include <memory>
+#include <optional>
+#include <ostream>
+#include <set>
+#include <sstream>
+#include <sys/types.h>
+#include <unistd.h>
+
+namespace bv::headless {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+constexpr long long kMaxSeed = 2147483646LL; // the generator's range (ReferenceRandom)
+
+bool isJob(const std::vector<std::string>& args) {
+    return !args.empty() && cli::findFlag(args.front()) == cli::findFlag("--job");
+}
+
+// One frame to render: its number, its files and how the log line names it.
+struct BatchFrame {
+    int number = 0;
+    FrameFiles files;
+    std::string label;
+};
+
+// Hands the executor each frame's command line (inputs loaded) and noise seed.
+class FrameSource {
+  public:
+    virtual ~FrameSource() = default;
+    // valid until the next call
+    virtual const cli::CommandLine& prepare(std::size_t index, long& noiseSeed) = 0;
+};
+
+struct RunSettings {
+    std::string device;
+    Precision precision = Precision::Precise;
+    bool resume = false;
+    bool progress = true;
+    bool verbose = false;
+    // a frame whose plan is set first, before frame 0, so that the tables are sized for the
+    // largest frame and nothing is re-recorded later (Series: a later frame at phi exactly 0)
+    std::optional<std::size_t> primeFrame;
+};
+
+std::string joined(const std::vector<std::string>& tokens) {
+    std::string text;
+    for (const std::string& t : tokens)
+        text += (text.empty() ? "" : " ") + t;
+    return text;
+}
+
+void printHeader(std::ostream& out, const cli::CommandLine& cl) {
+    out << "braggview " BRAGGVIEW_VERSION " - nanoBragg-compatible diffraction simulator (physics "
+                                          "of nanoBragg by James Holton and Ken Frankel)\n";
+    for (const std::string& notice : cl.notices)
+        out << "WARNING: " << notice << "\n";
+}
+
+// Temporaries that a killed run left beside the frames' files (AtomicFile names them
+// ".<name>.tmp-<pid>-..."): removed when their process is gone, so that a resumed job leaves
+// a clean directory. They never count as complete frames either way.
+int removeStaleTemporaries(const std::vector<BatchFrame>& frames) {
+    namespace fs = std::filesystem;
+    std::map<std::string, std::set<std::string>> names; // directory -> the frames' file names
+    for (const BatchFrame& frame : frames)
+        for (const auto& [option, path] : frame.files.named()) {
+            const fs::path p(path);
+            names[p.has_parent_path() ? p.parent_path().string() : "."].insert(
+                p.filename().string());
+        }
+    int removed = 0;
+    for (const auto& [dir, files] : names) {
+        std::error_code ec;
+        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+            const std::string n = it->path().filename().string();
+            const std::size_t tmp = n.find(".tmp-");
+            if (n.empty() || n[0] != '.' || tmp == std::string::npos || tmp < 2 ||
+                !files.count(n.substr(1, tmp - 1)))
+                continue;
+            const std::size_t start = tmp + 5, stop = n.find('-', start);
+            const auto pid = stop == std::string::npos
+                                 ? std::nullopt
+                                 : io::parseInteger(n.substr(start, stop - start));
+            if (!pid || *pid <= 0 || *pid > std::numeric_limits<pid_t>::max())
+                continue;
+            if (::kill(static_cast<pid_t>(*pid), 0) == 0 || errno != ESRCH)
+                continue; // its writer may still be at work
+            std::error_code ignored;
+            if (fs::remove(it->path(), ignored))
+                ++removed;
+        }
+    }
+    return removed;
+}
+
+BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& source,
+                         const RunSettings& settings, std::ostream& out, std::ostream& err) {
+    BatchReport report;
+    report.frames = static_cast<int>(frames.size());
+    const bool terminal = err.rdbuf() == std::cerr.rdbuf() && isatty(STDERR_FILENO);
+    FrameProgress progress(err, report.frames, settings.progress && terminal);
+    std::unique_ptr<FrameRenderer> renderer;
+    const double startSeconds = runStartSeconds();
+    const auto started = Clock::now();
+    const std::string total = std::to_string(frames.size());
+
+    auto say = [&](const std::string& line) { // a line, with the bar redrawn below it after
+        progress.clear();
+        out << line << "\n" << std::flush;
+    };
+    if (settings.resume)
+        if (const int removed = removeStaleTemporaries(frames))
+            out << "removed " << removed << " temporary file" << (removed == 1 ? "" : "s")
+                << " of an interrupted run\n";
+    auto makeRenderer = [&]() {
+        renderer = std::make_unique<FrameRenderer>(settings.device, settings.precision);
+        out << "  " << renderer->description() << "\n";
+        if (!renderer->simulator().notice().empty())
+            err << "braggview: warning: " << renderer->simulator().notice() << "\n";
+    };
+
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+        const BatchFrame& frame = frames[i];
+        const std::string name = "frame " + std::to_string(frame.number) + "/" + total;
+        if (settings.resume && frame.files.allExist()) {
+            ++report.skipped;
+            say(name + ": complete on disk, skipped (" + frame.files.named().front().second + ")");
+            progress.skipped();
+            continue;
+        }
+        const bool first = report.rendered == 0;
+        if (first && settings.primeFrame && *settings.primeFrame != i) {
+            long ignored = 0;
+            const cli::CommandLine& cl = source.prepare(*settings.primeFrame, ignored);
+            random::ReferenceRandom rng;
+            std::ostringstream quiet;
+            const ResolvedExperiment r = resolve(cl.experiment, rng, quiet);
+            makeRenderer();
+            renderer->setPlan(r, plan::makePlan(r, cl.experiment.mask));
+        }
+        long noiseSeed = 0;
+        const cli::CommandLine& cl = source.prepare(i, noiseSeed);
+        // each frame's generator starts as a run of the reference does: misset, mosaic
+        // domains, then the noise
+        random::ReferenceRandom rng;
+        std::ostringstream quiet;
+        const ResolvedExperiment r = resolve(cl.experiment, rng, first ? out : quiet);
+        if (first)
+            printSummary(out, cl, r);
+        const plan::Plan plan = plan::makePlan(r, cl.experiment.mask);
+        if (!renderer)
+            makeRenderer();
+        if (first) {
+            progress.startClock(); // the rate counts rendering, not the device's creation
+            progress.draw();
+        }
+        const auto renderStart = Clock::now();
+        std::vector<float> image = renderer->render(r, plan);
+        const auto filesStart = Clock::now();
+        if (first) { // the pipeline cache's, from the first setPlan
+            progress.clear();
+            for (const std::string& warning : renderer->simulator().warnings())
+                err << "braggview: warning: " << warning << "\n";
+        }
+        report.uploadedParts.push_back(renderer->simulator().lastUploadedParts());
+        const double gpuMs = renderer->simulator().gpuMilliseconds();
+        const double exposure = r.exposure > 0.0 ? r.exposure : 1.0;
+        const FrameProducts products =
+            makeProducts(cl, r, std::move(image), rng, noiseSeed, frame.files,
+                         startSeconds + static_cast<double>(frame.number - 1) * exposure);
+        writeProducts(products, frame.files);
+        auto ms = [](Clock::duration d) {
+            return std::chrono::duration<double, std::milli>(d).count();
+        };
+        report.timings.push_back(
+            {ms(filesStart - renderStart), gpuMs, ms(Clock::now() - filesStart)});
+        ++report.rendered;
+        std::string line = name + (frame.label.empty() ? "" : " (" + frame.label + ")") +
+                           ": max_I " + io::formatG(products.stats.maxI);
+        if (!frame.files.noiseFile.empty())
+            line += ", " + io::formatFixed(products.noise.photons, 0) +
+                    " photons on noise image (" + std::to_string(products.noise.overloads) +
+                    " overloads)";
+        if (!frame.files.cbfFile.empty())
+            line += ", " + io::formatFixed(products.cbf.counts.photons, 0) + " photons on CBF (" +
+                    std::to_string(products.cbf.counts.overloads) + " overloads)";
+        if (settings.verbose)
+            line += ", GPU " + io::formatG(gpuMs) + " ms";
+        line += "; wrote";
+        for (const auto& [option, path] : frame.files.named()) {
+            line += " " + path;
+            report.writtenFiles.push_back(path);
+        }
+        say(line);
+        progress.done();
+    }
+    progress.finish();
+
+    const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
+    report.seconds = seconds;
+    out << report.frames << " frame" << (report.frames == 1 ? "" : "s") << ": " << report.rendered
+        << " rendered";
+    if (settings.resume)
+        out << ", " << report.skipped << " complete on disk already";
+    if (report.rendered > 0)
+        out << ", in " << io::formatFixed(seconds, 2) << " s ("
+            << io::formatFixed(report.rendered / seconds, 2) << " frames/s)";
+    out << "\n";
+    if (renderer) {
+        report.recordCount = renderer->simulator().recordCount();
+        report.pipelineCount = renderer->simulator().pipelineCount();
+        out << "  " << report.recordCount << " command buffer recording"
+            << (report.recordCount == 1 ? "" : "s") << " and " << report.pipelineCount
+            << " pipeline" << (report.pipelineCount == 1 ? "" : "s") << " for " << report.rendered
+            << " frame" << (report.rendered == 1 ? "" : "s") << "\n";
+        for (const std::string& message : renderer->device().validationMessages())
+            err << "braggview: validation: " << message << "\n";
+    }
+    out << std::flush;
+    return report;
+}
+
+// ---- -series -----------------------------------------------------------------------------
+
+class SeriesSource : public FrameSource {
+  public:
+    SeriesSource(cli::CommandLine cl, std::vector<SeriesFrame> frames)
+        : m_cl(std::move(cl)), m_frames(std::move(frames)) {}
+    const cli::CommandLine& prepare(std::size_t index, long& noiseSeed) override {
+        // only the spindle start changes; the misset is drawn with the series' own seed
+        m_cl.experiment.crystal.phi0 = m_frames.at(index).phi0;
+        noiseSeed = m_frames.at(index).noiseSeed;
+        return m_cl;
+    }
+
+  private:
+    cli::CommandLine m_cl;
+    std::vector<SeriesFrame> m_frames;
+};
+
+BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    cli::CommandLine cl = cli::parseCommandLine(args);
+    if (cl.help) {
+        out << cli::usageText();
+        return {};
+    }
+    if (cl.restart)
+        throw Error("-restart: only a job (--job) resumes and restarts; a -series always renders "
+                    "every frame");
+    std::vector<SeriesFrame> series = seriesFrames(cl, args);
+    printHeader(out, cl);
+    cli::loadInputs(cl, out);
+
+    std::vector<BatchFrame> frames;
+    for (const SeriesFrame& f : series)
+        frames.push_back({f.number, f.files,
+                          "phi " + io::formatG(f.phiDeg) + " deg, seed " +
+                              std::to_string(-static_cast<long long>(f.noiseSeed))});
+
+    RunSettings settings;
+    settings.device = cl.device;
+    settings.precision = cl.precision;
+    settings.progress = cl.progress;
+    settings.verbose = cl.verbose;
+    // a later frame whose first phi step is exactly 0 has the reference's carry-over rows
+    // (SerialOrder.h) on top of its own: set its plan first so no table outgrows its buffer
+    {
+        random::ReferenceRandom rng;
+        std::ostringstream quiet;
+        const ResolvedExperiment r = resolve(cl.experiment, rng, quiet);
+        auto hasZeroStep = [&](double phi0) {
+            for (int t = 0; t < r.phi.steps; ++t)
+                if (phi0 + r.phi.step * t == 0.0)
+                    return true;
+            return false;
+        };
+        if (!hasZeroStep(series.front().phi0))
+            for (std::size_t i = 1; i < series.size(); ++i)
+                if (hasZeroStep(series[i].phi0)) {
+                    settings.primeFrame = i;
+                    break;
+                }
+    }
+    out << "series of " << series.size() << " frames from phi "
+        << io::formatG(series.front().phiDeg) << " deg in steps of "
+        << io::formatG(series.size() > 1 ? series[1].phiDeg - series[0].phiDeg : 0.0) << " deg\n";
+    SeriesSource source(std::move(cl), std::move(series));
+    return renderFrames(frames, source, settings, out, err);
+}
+
+// ---- --job -------------------------------------------------------------------------------
+
+struct InputsKey {
+    std::string hkl, mat, sourceFile, dumpFile, stol;
+    double defaultF = 0.0;
+    bool operator==(const InputsKey& o) const {
+        return hkl == o.hkl && mat == o.mat && sourceFile == o.sourceFile &&
+               dumpFile == o.dumpFile && stol == o.stol && defaultF == o.defaultF;
+    }
+};
+
+InputsKey inputsKey(const cli::CommandLine& cl) {
+    return {cl.hkl,      cl.mat,  cl.sourceFile,
+            cl.dumpFile, cl.stol, cl.experiment.structureFactors.defaultF};
+}
+
+class JobSource : public FrameSource {
+  public:
+    JobSource(const Job& job, std::vector<std::string> extra, std::vector<long> seeds,
+              std::ostream& log)
+        : m_job(job), m_extra(std::move(extra)), m_seeds(std::move(seeds)), m_log(log) {}
+
+    const cli::CommandLine& prepare(std::size_t index, long& noiseSeed) override {
+        try {
+            cli::CommandLine next = cli::parseCommandLine(m_job.arguments(index, m_extra));
+            next.experiment.seed = m_seeds.at(index);
+            // the structure factors, matrix and sources of the frame before when the frame
+            // names the same inputs: a long job reads its HKL file once
+            if (m_loaded && inputsKey(next) == m_key) {
+                next.experiment.structureFactors = std::move(m_cl.experiment.structureFactors);
+                next.experiment.crystal.mosflmMatrix = m_cl.experiment.crystal.mosflmMatrix;
+                next.experiment.beam.sourceFile = std::move(m_cl.experiment.beam.sourceFile);
+            } else {
+                cli::loadInputs(next, m_log);
+                m_key = inputsKey(next);
+                m_loaded = true;
+            }
+            m_cl = std::move(next);
+        } catch (const cli::UsageError& e) {
+            throw cli::UsageError(m_job.where(index) + ": " + e.reason(), cli::usageText());
+        } catch (const Error& e) {
+            m_loaded = false;
+            throw Error(m_job.where(index) + ": " + e.what());
+        }
+        noiseSeed = m_cl.experiment.seed;
+        return m_cl;
+    }
+
+  private:
+    const Job& m_job;
+    std::vector<std::string> m_extra;
+    std::vector<long> m_seeds;
+    std::ostream& m_log;
+    cli::CommandLine m_cl;
+    InputsKey m_key;
+    bool m_loaded = false;
+};
+
+BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    if (args.size() < 2 || cli::findFlag(args[1]))
+        throw Error(args.front() + ": missing value (" + args.front() + " <file.json>)");
+    const std::string path = args[1];
+    const std::vector<std::string> extra(args.begin() + 2, args.end());
+    const Job job = readJob(path);
+    std::vector<std::string> base = job.base;
+    if (!job.session.empty())
+        base = sessionArguments(job.session);
+    Job resolvedJob = job;
+    resolvedJob.base = base;
+
+    // the base alone: its seed is the seed of frame 1
+    std::vector<std::string> baseArgs = base;
+    baseArgs.insert(baseArgs.end(), extra.begin(), extra.end());
+    cli::CommandLine baseLine = [&] {
+        try {
+            return cli::parseCommandLine(baseArgs);
+        } catch (const Error& e) {
+            throw Error(path + ": base: " + e.what());
+        }
+    }();
+    if (baseLine.help) {
+        out << cli::usageText();
+        return {};
+    }
+    const long long baseSeed = -static_cast<long long>(baseLine.experiment.seed);
+
+    // every frame's command line and files, checked before anything is rendered
+    std::vector<BatchFrame> frames;
+    std::vector<long> seeds;
+    std::map<std::string, std::pair<std::size_t, std::string>> owners; // file -> frame, option
+    for (std::size_t i = 0; i < resolvedJob.frames.size(); ++i) {
+        const std::vector<std::string> frameArgs = resolvedJob.arguments(i, extra);
+        cli::CommandLine cl = [&] {
+            try {
+                return cli::parseCommandLine(frameArgs);
+            } catch (const Error& e) {
+                throw Error(resolvedJob.where(i) + ": " + e.what());
+            }
+        }();
+        const auto fail = [&](const std::string& message) {
+            throw Error(resolvedJob.where(i) + ": " + message);
+        };
+        if (cl.series != 0)
+            fail("-series cannot be used in a job: a job lists its frames");
+        if (cl.device != baseLine.device || cl.precision != baseLine.precision)
+            fail("-device and -precision are the job's, not a frame's: give them in the base or "
+                 "after the job file");
+        const long long seed = resolvedJob.frames[i].ownSeed
+                                   ? -static_cast<long long>(cl.experiment.seed)
+                                   : baseSeed + static_cast<long long>(i);
+        if (seed > kMaxSeed || seed < -kMaxSeed)
+            fail("its seed " + std::to_string(seed) + " (the base's -seed + " + std::to_string(i) +
+                 ") is beyond the generator's " + std::to_string(kMaxSeed));
+        seeds.push_back(static_cast<long>(-seed));
+
+        const FrameFiles named = namedOutputs(cl, frameArgs);
+        if (named.empty())
+            fail("it writes no file: name at least one of -floatfile, -intfile, -pgmfile, "
+                 "-noisefile and -cbffile (with a run of # for the frame number, a job writes "
+                 "only the files named)");
+        BatchFrame frame;
+        frame.number = static_cast<int>(i) + 1;
+        std::string* slots[] = {&frame.files.floatFile, &frame.files.intFile, &frame.files.pgmFile,
+                                &frame.files.noiseFile, &frame.files.cbfFile};
+        const std::string* given[] = {&named.floatFile, &named.intFile, &named.pgmFile,
+                                      &named.noiseFile, &named.cbfFile};
+        const char* options[] = {"-floatfile", "-intfile", "-pgmfile", "-noisefile", "-cbffile"};
+        for (std::size_t k = 0; k < 5; ++k) {
+            if (given[k]->empty())
+                continue;
+            try {
+                *slots[k] = io::FileTemplate(*given[k]).fileName(frame.number);
+            } catch (const Error& e) {
+                fail(std::string(options[k]) + " " + e.what());
+            }
+            const auto [it, inserted] = owners.emplace(*slots[k], std::make_pair(i, options[k]));
+            if (!inserted)
+                fail(std::string(options[k]) + " " + *slots[k] + " is also the " +
+                     it->second.second + " of frame " + std::to_string(it->second.first + 1) +
+                     ": give the name a run of # for the frame number (e.g. frame_####.img)");
+        }
+        frame.label = joined(resolvedJob.frames[i].overrides);
+        frames.push_back(std::move(frame));
+    }
+
+    printHeader(out, baseLine);
+    out << "job " << path << ": " << frames.size() << " frame" << (frames.size() == 1 ? "" : "s")
+        << "\n";
+    RunSettings settings;
+    settings.device = baseLine.device;
+    settings.precision = baseLine.precision;
+    settings.resume = !baseLine.restart;
+    settings.progress = baseLine.progress;
+    settings.verbose = baseLine.verbose;
+    JobSource source(resolvedJob, extra, std::move(seeds), out);
+    return renderFrames(frames, source, settings, out, err);
+}
+
+} // namespace
+
+bool isBatch(const std::vector<std::string>& args) {
+    if (isJob(args))
+        return true;
+    const cli::Flag* series = cli::findFlag("-series");
+    for (const std::string& token : args)
+        if (cli::findFlag(token) == series)
+            return true;
+    return false;
+}
+
+BatchReport runBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    return isJob(args) ? runJob(args, out, err) : runSeries(args, out, err);
+}
+
+} // namespace bv::headless

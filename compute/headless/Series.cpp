@@ -1,0 +1,124 @@
+#include "compute/headless/Series.h"
+
+#include "compute/cli/Flags.h"
+#include "compute/io/FileTemplate.h"
+#include "compute/io/NumberText.h"
+#include "compute/model/Error.h"
+#include "compute/model/Units.h"
+
+#include <filesystem>
+#include <limits>
+#include <optional>
+
+namespace bv::headless {
+
+namespace {
+
+bool names(const std::vector<std::string>& args, const char* option) {
+    const cli::Flag* flag = cli::findFlag(option);
+    for (const std::string& token : args)
+        if (cli::findFlag(token) == flag)
+            return true;
+    return false;
+}
+
+// the number after the last `option` in args, as typed (nullopt: not given)
+std::optional<double> lastValue(const std::vector<std::string>& args, const char* option) {
+    const cli::Flag* flag = cli::findFlag(option);
+    std::optional<double> value;
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (cli::findFlag(args[i]) == flag)
+            value = io::parseDouble(args[i + 1]);
+    return value;
+}
+
+// The largest |seed| the reference's generator takes (ReferenceRandom::uniform).
+constexpr long long kMaxSeed = 2147483646LL;
+
+} // namespace
+
+FrameFiles namedOutputs(const cli::CommandLine& cl, const std::vector<std::string>& args) {
+    const cli::OutputOptions& o = cl.outputs;
+    FrameFiles files;
+    if (names(args, "-floatfile"))
+        files.floatFile = o.floatFile;
+    if (names(args, "-intfile"))
+        files.intFile = o.intFile;
+    if (names(args, "-pgmfile") && o.writePgm)
+        files.pgmFile = o.pgmFile;
+    if (names(args, "-noisefile") && o.writeNoise)
+        files.noiseFile = o.noiseFile;
+    if (o.writeCbf)
+        files.cbfFile = o.cbfFile;
+    return files;
+}
+
+std::vector<SeriesFrame> seriesFrames(const cli::CommandLine& cl,
+                                      const std::vector<std::string>& args) {
+    const int count = cl.series;
+    if (count < 1)
+        throw Error("-series: expected a number of frames, 1 or more");
+    const FrameFiles named = namedOutputs(cl, args);
+    const auto outputs = named.named();
+    if (outputs.empty())
+        throw Error("-series " + std::to_string(count) +
+                    ": name the files to write, each with a run of # for the frame number (a "
+                    "series writes only the files named), e.g. -noisefile frame_#####.img");
+    std::vector<io::FileTemplate> templates;
+    for (const auto& [option, pattern] : outputs) {
+        io::FileTemplate t = [&] {
+            try {
+                return io::FileTemplate(pattern);
+            } catch (const Error& e) {
+                throw Error(option + " " + e.what());
+            }
+        }();
+        if (!t.hasField())
+            throw Error(option + " " + pattern +
+                        ": a -series writes one file per frame, so the "
+                        "name needs a run of # for the frame number (e.g. frame_#####" +
+                        std::filesystem::path(pattern).extension().string() + ")");
+        if (!t.fits(count))
+            throw Error(option + " " + pattern + ": " + std::to_string(count) + " frames need " +
+                        std::to_string(std::to_string(count).size()) + " digits but the name has " +
+                        std::to_string(t.width()) + " #");
+        for (std::size_t k = 0; k < templates.size(); ++k)
+            if (templates[k].fileName(1) == t.fileName(1))
+                throw Error(outputs[k].first + " and " + option + " name the same files (" +
+                            pattern + ")");
+        templates.push_back(t);
+    }
+
+    // angles as given, in degrees, so that frame i is the run with "-phi <phi0 + i*osc>"
+    const Crystal& crystal = cl.experiment.crystal;
+    const double phiDeg = lastValue(args, "-phi").value_or(units::degreesFromRadians(crystal.phi0));
+    const double oscDeg = lastValue(args, "-osc")
+                              .value_or(units::degreesFromRadians(crystal.phi.range.value_or(0.0)));
+    // the number given to -seed (the reference keeps its negative)
+    const long long seed = -static_cast<long long>(cl.experiment.seed);
+    if (seed + count - 1 > kMaxSeed || seed < -kMaxSeed)
+        throw Error("-seed " + std::to_string(seed) + ": the series' last frame would use seed " +
+                    std::to_string(seed + count - 1) + ", beyond the generator's " +
+                    std::to_string(kMaxSeed));
+
+    std::vector<SeriesFrame> frames;
+    frames.reserve(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) {
+        SeriesFrame f;
+        f.number = i + 1;
+        f.phiDeg = phiDeg + i * oscDeg;
+        f.phi0 = units::radiansFromDegrees(f.phiDeg);
+        f.noiseSeed = static_cast<long>(-(seed + i));
+        std::string* slots[] = {&f.files.floatFile, &f.files.intFile, &f.files.pgmFile,
+                                &f.files.noiseFile, &f.files.cbfFile};
+        const std::string* given[] = {&named.floatFile, &named.intFile, &named.pgmFile,
+                                      &named.noiseFile, &named.cbfFile};
+        for (std::size_t k = 0; k < 5; ++k)
+            if (!given[k]->empty())
+                *slots[k] = io::FileTemplate(*given[k]).fileName(f.number);
+        frames.push_back(std::move(f));
+    }
+    return frames;
+}
+
+} // namespace bv::headless

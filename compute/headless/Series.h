@@ -1,0 +1,44 @@
+#pragma once
+// -series N: a rotation series, as N runs of the reference would render it one by one.
+//
+// Frame i (from 0) is the reference's single image with
+//   -phi  phi0 + i * osc   (degrees, from -phi and -osc as given; its own -phisteps)
+//   -seed seed + i         (the number given to -seed; without -seed, the run's time seed)
+// so frame 0 is exactly the image of the same command line without -series, and frame i
+// that of a run with "-phi <phi0 + i*osc> -seed <seed + i>". The crystal is one crystal for
+// the whole series: a -misset random orientation is drawn once, from frame 0's seed (or
+// -misset_seed), not again for every frame.
+//
+// Only the files whose options are named are written, and every such name holds a run of #
+// that becomes the 1-based frame number (io::FileTemplate): "-noisefile sim_#####.img".
+// docs/series.md has the whole story.
+
+#include "compute/cli/CommandLine.h"
+#include "compute/headless/Frames.h"
+
+#include <string>
+#include <vector>
+
+namespace bv::headless {
+
+// The files a series or job frame writes: those whose options `args` names (-floatfile,
+// -intfile, -pgmfile, -noisefile, -cbffile and their other spellings), less those a later
+// -nopgm or -nonoise turned off. -pgmscale alone names no file. Names as given (templates).
+FrameFiles namedOutputs(const cli::CommandLine& cl, const std::vector<std::string>& args);
+
+struct SeriesFrame {
+    int number = 0;      // 1-based: the # of the file names
+    double phiDeg = 0.0; // the frame's start angle, degrees
+    double phi0 = 0.0;   // the same in radians, as the option parser would convert it
+    long noiseSeed = 0;  // the reference's seed variable: -(seed + i)
+    FrameFiles files;    // names with the frame number filled in
+};
+
+// The frames of cl.series, from the parsed command line and its arguments. Throws bv::Error
+// naming the option for an output name without a run of #, a run too short for the last
+// frame number, two options naming the same file, no output named at all, or a seed that
+// leaves the generator's range.
+std::vector<SeriesFrame> seriesFrames(const cli::CommandLine& cl,
+                                      const std::vector<std::string>& args);
+
+} // namespace bv::headless

@@ -1,0 +1,185 @@
+// Job files read into command lines: the three forms of "base", option values of every JSON
+// kind, frame counts, and errors that name the file, line and column; the writer's text reads
+// back to the same job. Also the progress bar's text.
+
+#include "compute/headless/Job.h"
+#include "compute/headless/Progress.h"
+#include "compute/io/Json.h"
+#include "compute/model/Error.h"
+
+#include <QtTest>
+
+using bv::headless::Job;
+
+namespace {
+
+Job job(const char* text) {
+    return bv::headless::parseJob(bv::io::parseJson(text, "job.json"), "job.json");
+}
+
+std::vector<std::string> words(const QString& text) {
+    std::vector<std::string> out;
+    for (const QString& w : text.split(' ', Qt::SkipEmptyParts))
+        out.push_back(w.toStdString());
+    return out;
+}
+
+} // namespace
+
+class TestJob : public QObject {
+    Q_OBJECT
+  private slots:
+    void baseInThreeForms_data() {
+        QTest::addColumn<QString>("base");
+        QTest::newRow("string") << "\"-cell 50 60 70 90 90 90 -N 10 -nopgm\"";
+        QTest::newRow("array") << "[\"-cell\", 50, 60, 70, 90, 90, 90, \"-N\", 10, \"-nopgm\"]";
+        QTest::newRow("object")
+            << "{\"-cell\": [50, 60, 70, 90, 90, 90], \"-N\": 10, \"-nopgm\": true}";
+        QTest::newRow("object, string of values")
+            << "{\"-cell\": \"50 60 70 90 90 90\", \"-N\": \"10\", \"-nopgm\": true}";
+    }
+    void baseInThreeForms() {
+        QFETCH(QString, base);
+        const QByteArray text = ("{\"base\": " + base + ", \"frames\": [{}]}").toUtf8();
+        const Job j = job(text.constData());
+        QCOMPARE(j.base, words("-cell 50 60 70 90 90 90 -N 10 -nopgm"));
+        QCOMPARE(j.frames.size(), std::size_t(1));
+    }
+
+    void framesOverrideInOrder() {
+        const Job j =
+            job("{\n"
+                "  \"comment\": \"a distance scan and two still shots\",\n"
+                "  \"base\": \"-cell 50 -default_F 100 -seed 1 -noisefile f_###.img\",\n"
+                "  \"frames\": [\n"
+                "    {\"-distance\": 120},\n"
+                "    {\"-misset\": \"random\", \"-misset_seed\": 7},\n"
+                "    {\"-misset\": [10, 20, 30], \"-seed\": 99, \"-floatfile\": \"my file.bin\"}\n"
+                "  ]\n"
+                "}");
+        QCOMPARE(j.frames.size(), std::size_t(3));
+        QCOMPARE(j.frames[0].overrides, words("-distance 120"));
+        QCOMPARE(j.frames[1].overrides, words("-misset random -misset_seed 7"));
+        // a file name keeps its space; -seed makes the frame's seed its own
+        QCOMPARE(j.frames[2].overrides,
+                 (std::vector<std::string>{"-misset", "10", "20", "30", "-seed", "99", "-floatfile",
+                                           "my file.bin"}));
+        QVERIFY(!j.frames[0].ownSeed);
+        QVERIFY(j.frames[2].ownSeed);
+        QCOMPARE(j.frames[1].line, 6);
+        // base, then extra options, then the frame's
+        QCOMPARE(
+            j.arguments(0, {"-device", "cpu"}),
+            words(
+                "-cell 50 -default_F 100 -seed 1 -noisefile f_###.img -device cpu -distance 120"));
+        QCOMPARE(j.where(1), std::string("job.json:6:5: frame 2"));
+    }
+
+    void aCountOfFrames() {
+        const Job j = job("{\"base\": \"-cell 50\", \"frames\": 3}");
+        QCOMPARE(j.frames.size(), std::size_t(3));
+        QVERIFY(j.frames[2].overrides.empty());
+        QCOMPARE(j.where(2), std::string("job.json: frame 3"));
+    }
+
+    void badJobsNameWhere_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("not an object") << "[1]"
+                                       << "job.json:1:1: a job file is a JSON object";
+        QTest::newRow("no frames") << "{\"base\": \"-cell 50\"}"
+                                   << "job.json:1:1: the job has no \"frames\"";
+        QTest::newRow("empty frames") << "{\"base\": \"\", \"frames\": []}"
+                                      << "job.json:1:24: \"frames\" is empty";
+        QTest::newRow("zero frames") << "{\"frames\": 0}"
+                                     << "job.json:1:12: \"frames\": expected a whole number";
+        QTest::newRow("fractional count") << "{\"frames\": 2.5}"
+                                          << "job.json:1:12: \"frames\": expected a whole number";
+        QTest::newRow("unknown member") << "{\"frames\": 1, \"bsae\": \"\"}"
+                                        << "job.json:1:23: unknown member \"bsae\"";
+        QTest::newRow("frame not object") << "{\"frames\": [{}, 7]}"
+                                          << "job.json:1:17: a frame is an object of options";
+        QTest::newRow("unknown option")
+            << "{\"frames\": [{\"-distanse\": 1}]}"
+            << "job.json:1:27: \"-distanse\" is not a nanoBragg option (did you mean -distance?)";
+        QTest::newRow("false") << "{\"frames\": [{\"-nopgm\": false}]}"
+                               << "job.json:1:24: -nopgm: false is not a value";
+        QTest::newRow("null") << "{\"frames\": [{\"-distance\": null}]}"
+                              << "job.json:1:27: -distance: null is not a value";
+        QTest::newRow("true for a value") << "{\"frames\": [{\"-distance\": true}]}"
+                                          << "job.json:1:27: -distance: expected its value (<mm>)";
+        QTest::newRow("object value")
+            << "{\"frames\": [{\"-distance\": {}}]}"
+            << "job.json:1:27: -distance: expected a number, a string or an array";
+        QTest::newRow("nested array") << "{\"frames\": [{\"-cell\": [50, [60]]}]}"
+                                      << "job.json:1:28: -cell: expected a number or a string";
+        QTest::newRow("series in a job") << "{\"frames\": [{\"-series\": 5}]}"
+                                         << "job.json:1:25: -series: a job lists its frames";
+        QTest::newRow("job in a job") << "{\"frames\": [{\"--job\": \"x.json\"}]}"
+                                      << "job.json:1:23: --job: a job file cannot name another job";
+        QTest::newRow("base of wrong kind")
+            << "{\"base\": 5, \"frames\": 1}"
+            << "job.json:1:10: \"base\": expected nanoBragg's arguments";
+        QTest::newRow("session and base")
+            << "{\"base\": \"\", \"session\": \"s.json\", \"frames\": 1}"
+            << "job.json:1:10: give \"base\" or \"session\", not both";
+    }
+    void badJobsNameWhere() {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        const QByteArray bytes = text.toUtf8();
+        try {
+            job(bytes.constData());
+            QFAIL("no error");
+        } catch (const bv::Error& e) {
+            QVERIFY2(QString(e.what()).startsWith(expected), e.what());
+        }
+    }
+
+    void writtenJobsReadBack() {
+        Job j;
+        j.source = "saved.json";
+        j.base = words("-cell 50 60 70 90 90 90 -default_F 100 -noisefile f_###.img");
+        j.frames.resize(3);
+        j.frames[0].overrides = words("-distance 120");
+        j.frames[1].overrides = words("-misset 10 20 30 -nopgm -seed 4");
+        j.frames[2].overrides = {"-floatfile", "a \"quoted\" name.bin", "-phi", "-5"};
+        const std::string text = bv::headless::jobText(j);
+        const Job back =
+            bv::headless::parseJob(bv::io::parseJson(text, "saved.json"), "saved.json");
+        QCOMPARE(back.base, j.base);
+        QCOMPARE(back.frames.size(), j.frames.size());
+        for (std::size_t i = 0; i < j.frames.size(); ++i)
+            QCOMPARE(back.frames[i].overrides, j.frames[i].overrides);
+        QVERIFY(back.frames[1].ownSeed);
+    }
+
+    void sessionsAreNotReadYet() {
+        const Job j = job("{\"session\": \"view.json\", \"frames\": 1}");
+        QCOMPARE(j.session, std::string("view.json"));
+        try {
+            bv::headless::sessionArguments(j.session);
+            QFAIL("no error");
+        } catch (const bv::Error& e) {
+            QVERIFY2(QString(e.what()).contains("not available yet"), e.what());
+        }
+    }
+
+    void progressLineShowsRateAndTimeLeft() {
+        using bv::headless::progressLine;
+        QCOMPARE(progressLine(0, 20, 0, 0.0), std::string("[--------------------]  0/20 frames"));
+        QCOMPARE(progressLine(5, 20, 5, 2.0),
+                 std::string("[#####---------------]  5/20 frames  2.50 frames/s  0:06 left"));
+        // frames skipped (complete on disk) count as done but not in the rate
+        QCOMPARE(progressLine(12, 20, 2, 4.0),
+                 std::string("[############--------] 12/20 frames  0.50 frames/s  0:16 left"));
+        QCOMPARE(progressLine(20, 20, 20, 0.5),
+                 std::string("[####################] 20/20 frames  40.0 frames/s  0:00 left"));
+        QCOMPARE(bv::headless::formatDuration(3725.0), std::string("1:02:05"));
+        QCOMPARE(bv::headless::formatDuration(59.6), std::string("1:00"));
+        QCOMPARE(bv::headless::formatDuration(-1.0), std::string("--:--"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestJob)
+#include "tst_job.moc"
