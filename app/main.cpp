@@ -1,10 +1,19 @@
-// braggview's entry point. `braggview --headless ARGS` runs nanoBragg's command line on the
-// GPU engine and writes its files. `braggview` alone opens the demo experiment; where there is
-// no display (or until the viewer is built in) it renders the demo headless into
-// ./braggview-demo/ and says where the files are.
+// braggview's entry point.
+//
+//   braggview --headless ARGS          nanoBragg's command line on the GPU engine, its files
+//   braggview --screenshot FILE [ARGS] the viewer on that experiment (the demo without ARGS),
+//                                      the whole window saved as PNG once the image is complete
+//   braggview [--demo]                 the viewer on the built-in demo experiment; where there
+//                                      is no display, the demo rendered headless into
+//                                      ./braggview-demo/
+//   braggview --session FILE           the viewer on a saved session
+//   braggview ARGS                     the viewer on nanoBragg's ARGS
 
 #include "DemoExperiment.h"
 #include "compute/headless/Headless.h"
+#ifdef BRAGGVIEW_WITH_QT
+#include "app/Viewer.h"
+#endif
 
 #include <cstdlib>
 #include <filesystem>
@@ -49,6 +58,14 @@ int renderDemoHeadless() {
     return status;
 }
 
+const char* kUsage =
+    "usage: braggview [--demo]                    the viewer on the built-in demo experiment\n"
+    "       braggview <nanoBragg arguments>       the viewer on that experiment\n"
+    "       braggview --session FILE              the viewer on a saved session\n"
+    "       braggview --screenshot FILE [ARGS]    the window on ARGS (or the demo) saved as PNG\n"
+    "       braggview --headless <nanoBragg arguments>   no window: nanoBragg's files (-h lists "
+    "the options)\n";
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -57,14 +74,56 @@ int main(int argc, char** argv) {
         args.erase(args.begin());
         return bv::headless::runHeadless(args, std::cout, std::cerr);
     }
-    if (!args.empty() && args.front() != "--demo") {
-        std::cerr << "braggview: unknown argument " << args.front()
-                  << "\nusage: braggview [--demo] | braggview --headless <nanoBragg arguments> (-h for the list)\n";
+    if (!args.empty() && (args.front() == "--help" || args.front() == "-h")) {
+        std::cout << kUsage;
+        return 0;
+    }
+#ifdef BRAGGVIEW_WITH_QT
+    bv::app::ViewerOptions options;
+    if (!args.empty() && args.front() == "--screenshot") {
+        if (args.size() < 2 || args[1].empty() || args[1][0] == '-') {
+            std::cerr << "braggview: --screenshot needs the PNG file to write\n" << kUsage;
+            return 2;
+        }
+        options.screenshot = args[1];
+        options.arguments.assign(args.begin() + 2, args.end());
+        if (!bv::app::haveDisplay()) {
+            std::cerr << "braggview: error: --screenshot needs a display (X11 or Wayland); on a "
+                         "machine without one run it under xvfb-run\n";
+            return 1;
+        }
+        return bv::app::runViewer(argc, argv, options);
+    }
+    if (!args.empty() && args.front() == "--session") {
+        if (args.size() != 2) {
+            std::cerr << "braggview: --session needs one session file\n" << kUsage;
+            return 2;
+        }
+        options.session = args[1];
+    } else if (!args.empty() && args.front() != "--demo") {
+        if (args.front().rfind("--", 0) == 0) {
+            std::cerr << "braggview: unknown argument " << args.front() << "\n" << kUsage;
+            return 2;
+        }
+        options.arguments = args;
+    } else if (args.size() > 1) {
+        std::cerr << "braggview: --demo takes no arguments\n" << kUsage;
         return 2;
     }
-    const bool display = std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY");
-    if (display)
-        std::cout << "braggview: the interactive viewer is not part of this build yet; "
-                     "rendering the demo headless instead\n";
+    if (bv::app::haveDisplay())
+        return bv::app::runViewer(argc, argv, options);
+    if (!options.arguments.empty() || !options.session.empty()) {
+        std::cerr << "braggview: error: no display for the viewer; use braggview --headless "
+                     "<arguments> for the files, or run under xvfb-run\n";
+        return 1;
+    }
     return renderDemoHeadless();
+#else
+    if (!args.empty() && args.front() != "--demo") {
+        std::cerr << "braggview: unknown argument " << args.front()
+                  << " (this build has no viewer)\n" << kUsage;
+        return 2;
+    }
+    return renderDemoHeadless();
+#endif
 }

@@ -1,0 +1,138 @@
+#include "app/ExperimentDocument.h"
+
+#include "compute/io/HklFile.h"
+#include "compute/io/MatrixFile.h"
+#include "compute/io/Smv.h"
+#include "compute/io/SourceFile.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace bv::app {
+
+ExperimentDocument::ExperimentDocument(QObject* parent) : QObject(parent) {}
+
+engine::Precision viewerPrecision(const std::vector<std::string>& args,
+                                  const cli::CommandLine& commandLine) {
+    const bool given = std::find(args.begin(), args.end(), "-precision") != args.end();
+    if (!given)
+        return engine::Precision::Fast;
+    return commandLine.precision == cli::Precision::Fast ? engine::Precision::Fast
+                                                         : engine::Precision::Precise;
+}
+
+void ExperimentDocument::loadArguments(const std::vector<std::string>& args) {
+    cli::CommandLine commandLine = cli::parseCommandLine(args);
+    if (commandLine.help)
+        throw Error("-h asks for the usage text; the viewer needs an experiment");
+    std::ostringstream log;
+    if (commandLine.hkl.empty()) {
+        // as the headless mode: -default_F, or the Fdump.bin of an earlier -hkl run
+        cli::loadInputs(commandLine, log);
+    } else {
+        // the same, except that the viewer writes no structure-factor cache: everything but
+        // -hkl through loadInputs (its checks satisfied by the file to come), then the file
+        cli::CommandLine others = commandLine;
+        others.hkl.clear();
+        others.dumpFile = "/nonexistent/braggview-viewer-reads-no-dump";
+        const double defaultF = others.experiment.structureFactors.defaultF;
+        others.experiment.structureFactors.defaultF = 1.0;
+        cli::loadInputs(others, log);
+        others.experiment.structureFactors = io::readHkl(commandLine.hkl, defaultF, log);
+        others.hkl = commandLine.hkl;
+        others.dumpFile = commandLine.dumpFile;
+        commandLine = std::move(others);
+    }
+    m_commandLine = std::move(commandLine);
+    m_precision = viewerPrecision(args, m_commandLine);
+    m_inputLog = log.str();
+    emit replaced();
+    emit precisionChanged();
+    emit changed();
+}
+
+void ExperimentDocument::setCommandLine(const cli::CommandLine& commandLine,
+                                        engine::Precision precision) {
+    m_commandLine = commandLine;
+    const bool newPrecision = precision != m_precision;
+    m_precision = precision;
+    emit replaced();
+    if (newPrecision)
+        emit precisionChanged();
+    emit changed();
+}
+
+void ExperimentDocument::edit(const std::function<void(Experiment&)>& change) {
+    change(m_commandLine.experiment);
+    emit changed();
+}
+
+void ExperimentDocument::setOutputs(const cli::OutputOptions& outputs) {
+    m_commandLine.outputs = outputs;
+}
+
+void ExperimentDocument::setPrecision(engine::Precision precision) {
+    if (precision == m_precision)
+        return;
+    m_precision = precision;
+    m_commandLine.precision =
+        precision == engine::Precision::Fast ? cli::Precision::Fast : cli::Precision::Precise;
+    emit precisionChanged();
+    emit changed();
+}
+
+void ExperimentDocument::openHkl(const std::string& path) {
+    std::ostringstream log;
+    StructureFactors f =
+        io::readHkl(path, m_commandLine.experiment.structureFactors.defaultF, log);
+    m_commandLine.experiment.structureFactors = std::move(f);
+    m_commandLine.hkl = path;
+    m_inputLog = log.str();
+    emit replaced();
+    emit changed();
+}
+
+void ExperimentDocument::openMatrix(const std::string& path) {
+    const io::MosflmMatrix m = io::readMosflmMatrix(path);
+    m_commandLine.experiment.crystal.mosflmMatrix = glm::dmat3(m.aStar, m.bStar, m.cStar);
+    m_commandLine.mat = path;
+    emit replaced();
+    emit changed();
+}
+
+void ExperimentDocument::openSourceFile(const std::string& path) {
+    const std::vector<SourceRecord> records = io::readSourceFile(path);
+    m_commandLine.experiment.beam.sourceFile = records;
+    m_commandLine.sourceFile = path;
+    emit replaced();
+    emit changed();
+}
+
+void ExperimentDocument::openMask(const std::string& path) {
+    io::SmvImage image = io::readSmv(path);
+    const Detector& d = m_commandLine.experiment.detector;
+    if (image.width != d.fastPixels() || image.height != d.slowPixels())
+        throw Error(path + ": the mask is " + std::to_string(image.width) + "x" +
+                    std::to_string(image.height) + " pixels but the detector is " +
+                    std::to_string(d.fastPixels()) + "x" + std::to_string(d.slowPixels()));
+    m_commandLine.experiment.mask = std::move(image.data);
+    m_commandLine.mask = path;
+    emit replaced();
+    emit changed();
+}
+
+void ExperimentDocument::clearMask() {
+    m_commandLine.experiment.mask.clear();
+    m_commandLine.mask.clear();
+    emit replaced();
+    emit changed();
+}
+
+void ExperimentDocument::clearSourceFile() {
+    m_commandLine.experiment.beam.sourceFile.clear();
+    m_commandLine.sourceFile.clear();
+    emit replaced();
+    emit changed();
+}
+
+} // namespace bv::app

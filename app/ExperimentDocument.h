@@ -1,0 +1,72 @@
+#pragma once
+// ExperimentDocument: the experiment the viewer shows, as a nanoBragg command line would state
+// it (cli::CommandLine: the Experiment, the input files it names, the output scales), plus
+// the viewer's precision. Panels edit one Experiment field each through edit(); the
+// SimulationController listens to changed() and decides what to recompute.
+//
+//     doc.loadArguments({"-cell", "100", "100", "100", "90", "90", "90", "-default_F", "100"});
+//     doc.edit([](bv::Experiment& e) { e.detector.distance = 0.150; });  // emits changed()
+
+#include "compute/cli/CommandLine.h"
+#include "compute/engine/Simulator.h"
+
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace bv::app {
+
+class ExperimentDocument : public QObject {
+    Q_OBJECT
+
+  public:
+    explicit ExperimentDocument(QObject* parent = nullptr);
+
+    // nanoBragg's arguments: parsed, their files read (as the headless mode reads them, except
+    // that no Fdump.bin cache is written). Throws bv::Error (cli::UsageError when the
+    // reference would print its usage) and leaves the document as it was.
+    void loadArguments(const std::vector<std::string>& args);
+    // A command line whose inputs are already loaded (a session).
+    void setCommandLine(const cli::CommandLine& commandLine, engine::Precision precision);
+
+    const cli::CommandLine& commandLine() const { return m_commandLine; }
+    const Experiment& experiment() const { return m_commandLine.experiment; }
+    const cli::OutputOptions& outputs() const { return m_commandLine.outputs; }
+    engine::Precision precision() const { return m_precision; }
+
+    // One change of the experiment; emits changed().
+    void edit(const std::function<void(Experiment&)>& change);
+    void setOutputs(const cli::OutputOptions& outputs);
+    void setPrecision(engine::Precision precision);
+
+    // Input files; each throws bv::Error naming the file and leaves the document unchanged.
+    void openHkl(const std::string& path);
+    void openMatrix(const std::string& path);
+    void openSourceFile(const std::string& path);
+    void openMask(const std::string& path);
+    void clearMask();
+    void clearSourceFile();
+
+    // What reading the inputs printed (warnings of the HKL reader, ...).
+    const std::string& inputLog() const { return m_inputLog; }
+
+  signals:
+    void changed();          // any parameter
+    void replaced();         // the whole experiment (a new command line or session)
+    void precisionChanged(); // the simulator must be rebuilt
+
+  private:
+    cli::CommandLine m_commandLine;
+    engine::Precision m_precision = engine::Precision::Fast;
+    std::string m_inputLog;
+};
+
+// The precision a command line asks for: its -precision when given, else the viewer's
+// default (fast, DESIGN.md: float everywhere while exploring).
+engine::Precision viewerPrecision(const std::vector<std::string>& args,
+                                  const cli::CommandLine& commandLine);
+
+} // namespace bv::app

@@ -1,0 +1,134 @@
+#pragma once
+// MainWindow: the viewer. The central widget hosts the ImageWindow (a QVulkanWindow in a
+// window container) whose device also runs the simulation; docks hold the parameter panels
+// (Beam, Detector, Crystal, Sampling), the display settings and overlays, the readout and the
+// plots; the status bar shows the GPU time, the steps per pixel and the recordings.
+//
+// Everything a menu does is also a public method (sessions, exports, copying the headless
+// command), so that the tests drive the same code paths as a user.
+
+#include "app/Overlays.h"
+#include "app/PixelGeometry.h"
+#include "app/Session.h"
+
+#include <QImage>
+#include <QMainWindow>
+#include <QPoint>
+#include <QPointer>
+#include <QTimer>
+
+#include <optional>
+#include <vector>
+
+class QAction;
+class QDoubleSpinBox;
+class QLabel;
+class QMessageBox;
+class QTabWidget;
+class QVulkanInstance;
+
+namespace bv::render {
+class ImageWindow;
+}
+
+namespace bv::app {
+
+class DisplayPanel;
+class ExperimentDocument;
+class ParameterPanel;
+class PlotPanel;
+class ReadoutPanel;
+class SimulationController;
+
+enum class ExportFormat { Float, IntImage, NoiseImage, Pgm, Png };
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+  public:
+    explicit MainWindow(QVulkanInstance* instance, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    ExperimentDocument& document() { return *m_document; }
+    SimulationController& controller() { return *m_controller; }
+    render::ImageWindow& imageWindow() { return *m_imageWindow; }
+    QWidget* imageContainer() const { return m_container; }
+    DisplayPanel& displayPanel() { return *m_display; }
+    ReadoutPanel& readout() { return *m_readout; }
+    PlotPanel& plots() { return *m_plots; }
+    QTabWidget* parameterTabs() const { return m_parameterTabs; }
+    // "Beam", "Detector", "Crystal", "Sampling"
+    ParameterPanel* panel(const QString& title) const;
+    const std::vector<ParameterPanel*>& panels() const { return m_panels; }
+    const Overlays& overlays() const { return m_overlays; }
+    const std::optional<PixelGeometry>& geometry() const { return m_geometry; }
+
+    // Errors go to the status bar and stderr instead of a dialog (screenshot mode, tests).
+    void setQuietErrors(bool quiet) { m_quietErrors = quiet; }
+
+    // Sessions; both throw bv::Error naming the file and what is wrong.
+    void openSession(const QString& path);
+    void saveSession(const QString& path);
+    Session currentSession() const;
+
+    // Waits for the image of the current parameters, then writes it; throws bv::Error.
+    void exportImage(ExportFormat format, const QString& path);
+    QImage exportedPng(); // what exportImage(Png) writes
+
+    QString headlessCommandText() const;
+    void copyHeadlessCommand();
+
+    // The readout of an image point (what the cursor shows there).
+    void showReadoutAt(QPointF imagePoint);
+    // Pins a pixel (the readout keeps showing it), or unpins with nullopt.
+    void pinPixel(const std::optional<QPoint>& pixel);
+    void setProfileLine(QPointF from, QPointF to);
+
+    // Phi animation: each completed image advances phi by the step (degrees).
+    void setPhiAnimation(bool playing);
+    bool phiAnimationPlaying() const { return m_playing; }
+
+    // The view (container size) drawn by the CPU colour path, overlays included.
+    QImage renderViewOnCpu();
+
+  signals:
+    void errorShown(const QString& message);
+
+  private:
+    void buildDocks();
+    void buildMenus();
+    void onImageReady();
+    void onDocumentChanged();
+    void refreshPanels();
+    void updateStatus();
+    void updateReadout();
+    void showError(const QString& title, const QString& message);
+    void runGuarded(const QString& title, const std::function<void()>& action);
+    QString askSavePath(const QString& title, const QString& filter, const QString& suffix);
+
+    ExperimentDocument* m_document = nullptr;
+    render::ImageWindow* m_imageWindow = nullptr;
+    QWidget* m_container = nullptr;
+    SimulationController* m_controller = nullptr;
+    DisplayPanel* m_display = nullptr;
+    ReadoutPanel* m_readout = nullptr;
+    PlotPanel* m_plots = nullptr;
+    QTabWidget* m_parameterTabs = nullptr;
+    std::vector<ParameterPanel*> m_panels;
+    QLabel* m_timing = nullptr;
+    QLabel* m_state = nullptr;
+    QPointer<QMessageBox> m_errorBox;
+    QAction* m_playAction = nullptr;
+    QDoubleSpinBox* m_phiStep = nullptr;
+
+    Overlays m_overlays;
+    std::optional<PixelGeometry> m_geometry;
+    std::optional<QPointF> m_cursor;
+    std::optional<QPoint> m_pinned;
+    std::optional<render::ViewTransform> m_pendingView; // a session's view, for its first image
+    bool m_quietErrors = false;
+    bool m_playing = false;
+    bool m_firstImage = true;
+};
+
+} // namespace bv::app

@@ -1,0 +1,146 @@
+#include "app/Overlays.h"
+
+#include <QFont>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <cmath>
+
+namespace bv::app {
+
+namespace {
+const QColor kBeamColour(255, 140, 0);
+const QColor kRingColour(0, 150, 255);
+const QColor kSpotColour(230, 0, 200);
+const QColor kLineColour(0, 200, 80);
+const QColor kPinColour(255, 200, 0);
+// labels drawn only while this many spots are in view (more would be unreadable)
+constexpr int kMaxLabelledSpots = 400;
+
+void drawLabel(QPainter& painter, QPointF at, const QString& text, const QColor& colour) {
+    const QRectF box = painter.fontMetrics().boundingRect(text).adjusted(-2, -1, 2, 1);
+    const QRectF placed = box.translated(at - box.bottomLeft());
+    painter.fillRect(placed, QColor(255, 255, 255, 190));
+    painter.setPen(colour.darker(130));
+    painter.drawText(placed, Qt::AlignCenter, text);
+}
+} // namespace
+
+void Overlays::setGeometry(const std::optional<PixelGeometry>& geometry) {
+    m_geometry = geometry;
+    rebuild();
+}
+
+void Overlays::setSettings(const OverlaySettings& settings) {
+    const bool spotsNow = settings.spots && !m_settings.spots;
+    m_settings = settings;
+    if (spotsNow)
+        rebuild();
+}
+
+void Overlays::rebuild() {
+    m_beam.reset();
+    m_ringResolutions.clear();
+    m_rings.clear();
+    m_ringLabelPoints.clear();
+    m_spots.clear();
+    if (!m_geometry)
+        return;
+    const PixelGeometry& g = *m_geometry;
+    m_beam = g.beamCentre();
+    m_ringResolutions = g.ringResolutions();
+    const QRectF image(0, 0, g.fastPixels(), g.slowPixels());
+    for (double d : m_ringResolutions) {
+        m_rings.push_back(g.ring(d));
+        // the label where the ring runs furthest up and right inside the image
+        std::optional<QPointF> label;
+        double best = -1e300;
+        for (const auto& line : m_rings.back())
+            for (const QPointF& p : line)
+                if (image.adjusted(2, 12, -30, -2).contains(p) && p.x() - p.y() > best) {
+                    best = p.x() - p.y();
+                    label = p;
+                }
+        m_ringLabelPoints.push_back(label);
+    }
+    if (m_settings.spots)
+        m_spots = g.predictedSpots();
+}
+
+void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSizeF viewSize) const {
+    const QRectF visible(QPointF(0, 0), viewSize);
+    painter.save();
+    QFont font = painter.font();
+    font.setPointSizeF(8.0);
+    painter.setFont(font);
+    if (m_settings.rings) {
+        painter.setPen(QPen(kRingColour, 1.5));
+        for (std::size_t i = 0; i < m_rings.size(); ++i) {
+            for (const auto& line : m_rings[i]) {
+                QPainterPath path;
+                for (std::size_t k = 0; k < line.size(); ++k) {
+                    const QPointF p = view.toView(line[k]);
+                    if (k == 0)
+                        path.moveTo(p);
+                    else
+                        path.lineTo(p);
+                }
+                painter.setBrush(Qt::NoBrush);
+                painter.setPen(QPen(kRingColour, 1.5));
+                painter.drawPath(path);
+            }
+            if (m_ringLabelPoints[i]) {
+                const QPointF at = view.toView(*m_ringLabelPoints[i]);
+                if (visible.contains(at))
+                    drawLabel(painter, at + QPointF(3, -3),
+                              QString::number(m_ringResolutions[i], 'g', 3) + QStringLiteral(" Å"),
+                              kRingColour);
+            }
+        }
+    }
+    if (m_settings.spots) {
+        const double radius = std::max(3.0, 0.6 * view.scale());
+        int inView = 0;
+        for (const PredictedSpot& s : m_spots)
+            if (visible.contains(view.toView(s.point)))
+                ++inView;
+        const bool labels = m_settings.spotLabels && inView <= kMaxLabelledSpots;
+        for (const PredictedSpot& s : m_spots) {
+            const QPointF at = view.toView(s.point);
+            if (!visible.adjusted(-radius, -radius, radius, radius).contains(at))
+                continue;
+            painter.setBrush(Qt::NoBrush);
+            painter.setPen(QPen(kSpotColour, 1.2));
+            painter.drawEllipse(at, radius + 2.0, radius + 2.0);
+            if (labels)
+                drawLabel(painter, at + QPointF(radius + 2.0, -radius - 2.0),
+                          QStringLiteral("%1 %2 %3").arg(s.hkl.x).arg(s.hkl.y).arg(s.hkl.z),
+                          kSpotColour);
+        }
+    }
+    if (m_settings.beamCentre && m_beam) {
+        const QPointF c = view.toView(*m_beam);
+        painter.setPen(QPen(kBeamColour, 2.0));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawLine(c - QPointF(12, 0), c - QPointF(4, 0));
+        painter.drawLine(c + QPointF(4, 0), c + QPointF(12, 0));
+        painter.drawLine(c - QPointF(0, 12), c - QPointF(0, 4));
+        painter.drawLine(c + QPointF(0, 4), c + QPointF(0, 12));
+        painter.drawEllipse(c, 4.0, 4.0);
+    }
+    if (m_line) {
+        painter.setPen(QPen(kLineColour, 2.0));
+        painter.drawLine(view.toView(m_line->p1()), view.toView(m_line->p2()));
+    }
+    if (m_pinned) {
+        const QPointF corner = view.toView(QPointF(*m_pinned));
+        const double size = std::max(view.scale(), 6.0);
+        painter.setPen(QPen(kPinColour, 2.0));
+        painter.setBrush(Qt::NoBrush);
+        const QPointF centre = corner + QPointF(view.scale(), view.scale()) / 2.0;
+        painter.drawRect(QRectF(centre - QPointF(size, size) / 2.0, QSizeF(size, size)));
+    }
+    painter.restore();
+}
+
+} // namespace bv::app

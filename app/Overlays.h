@@ -1,0 +1,58 @@
+#pragma once
+// Overlays: what is drawn over the image, each switchable: the beam centre, resolution rings
+// labelled in Angstrom (the cone of each 2θ cut by the detector plane, so they stay right on
+// a tilted detector), predicted Bragg positions with their h k l, the line of the line
+// profile and the pinned pixel. Geometry comes from PixelGeometry (image coordinates) and is
+// recomputed once per new image; paint() maps it through the view, so the same code draws
+// the window's overlay and the exported PNG's.
+
+#include "app/PixelGeometry.h"
+#include "render/ViewTransform.h"
+
+#include <QLineF>
+#include <QPoint>
+
+#include <optional>
+#include <vector>
+
+class QPainter;
+
+namespace bv::app {
+
+struct OverlaySettings {
+    bool beamCentre = true;
+    bool rings = true;
+    bool spots = false;
+    bool spotLabels = true;
+};
+
+class Overlays {
+  public:
+    void setGeometry(const std::optional<PixelGeometry>& geometry);
+    void setSettings(const OverlaySettings& settings);
+    const OverlaySettings& settings() const { return m_settings; }
+    void setProfileLine(const std::optional<QLineF>& line) { m_line = line; }
+    const std::optional<QLineF>& profileLine() const { return m_line; }
+    void setPinned(const std::optional<QPoint>& pixel) { m_pinned = pixel; }
+
+    const std::vector<double>& ringResolutions() const { return m_ringResolutions; }
+    const std::vector<PredictedSpot>& spots() const { return m_spots; }
+
+    // Draws on a view of `viewSize` (device pixels) through `view`.
+    void paint(QPainter& painter, const render::ViewTransform& view, QSizeF viewSize) const;
+
+  private:
+    void rebuild();
+
+    std::optional<PixelGeometry> m_geometry;
+    OverlaySettings m_settings;
+    std::optional<QLineF> m_line;
+    std::optional<QPoint> m_pinned;
+    std::optional<QPointF> m_beam;
+    std::vector<double> m_ringResolutions;
+    std::vector<std::vector<std::vector<QPointF>>> m_rings; // per ring, its polylines
+    std::vector<std::optional<QPointF>> m_ringLabelPoints;
+    std::vector<PredictedSpot> m_spots;
+};
+
+} // namespace bv::app

@@ -1,0 +1,192 @@
+#include "app/PixelGeometry.h"
+
+#include "compute/model/Rotation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <glm/geometric.hpp>
+#include <limits>
+
+namespace bv::app {
+
+PixelGeometry::PixelGeometry(const ResolvedExperiment& r) {
+    const DetectorGeometry& d = r.detector;
+    m_fastPixels = d.fastPixels;
+    m_slowPixels = d.slowPixels;
+    m_pixel = d.pixelSize;
+    m_pix0 = d.pix0;
+    m_fdet = d.fdet;
+    m_sdet = d.sdet;
+    m_odet = d.odet;
+    m_incident = unitOrZero(r.axes.beam);
+    m_spindle = unitOrZero(r.axes.spindle);
+    m_lambda = r.wavelength * 1e10;
+    m_a = r.cell.a;
+    m_b = r.cell.b;
+    m_c = r.cell.c;
+    m_phi0 = r.phi0;
+    m_oscillation = r.phi.range;
+    m_cells = r.cells;
+    m_mosaic = r.mosaicSpread;
+    m_curved = r.curved;
+}
+
+glm::dvec3 PixelGeometry::cellAxis(int axis, double phi) const {
+    const glm::dvec3& v = axis == 0 ? m_a : axis == 1 ? m_b : m_c;
+    // the plan's rule: the axes are turned only for a phi that is not exactly 0
+    return phi != 0.0 ? rotateAbout(v, m_spindle, phi) : v;
+}
+
+PixelInfo PixelGeometry::at(double fast, double slow) const {
+    PixelInfo info;
+    info.fast = static_cast<int>(std::floor(fast));
+    info.slow = static_cast<int>(std::floor(slow));
+    info.position = m_pix0 + fast * m_pixel * m_fdet + slow * m_pixel * m_sdet;
+    const glm::dvec3 diffracted = unitOrZero(info.position);
+    const double cos2theta = std::clamp(glm::dot(diffracted, m_incident), -1.0, 1.0);
+    info.twoTheta = std::acos(cos2theta);
+    const double sinTheta = std::sin(info.twoTheta / 2.0);
+    info.dSpacing = sinTheta > 0.0 ? m_lambda / (2.0 * sinTheta)
+                                   : std::numeric_limits<double>::infinity();
+    info.q = 4.0 * M_PI * sinTheta / m_lambda;
+    const glm::dvec3 scattering = (diffracted - m_incident) / m_lambda; // 1/Angstrom
+    info.hkl = {glm::dot(cellAxis(0, m_phi0), scattering), glm::dot(cellAxis(1, m_phi0), scattering),
+                glm::dot(cellAxis(2, m_phi0), scattering)};
+    return info;
+}
+
+std::optional<QPointF> PixelGeometry::project(const glm::dvec3& direction) const {
+    const double along = glm::dot(direction, m_odet);
+    const double plane = glm::dot(m_pix0, m_odet); // the plane's distance along its normal
+    if (!(along > 1e-12) || !(plane > 0.0))
+        return std::nullopt;
+    const glm::dvec3 hit = direction * (plane / along) - m_pix0;
+    return QPointF(glm::dot(hit, m_fdet) / m_pixel, glm::dot(hit, m_sdet) / m_pixel);
+}
+
+std::vector<std::vector<QPointF>> PixelGeometry::ring(double dSpacing, int samples) const {
+    std::vector<std::vector<QPointF>> lines;
+    const double sinTheta = m_lambda / (2.0 * dSpacing);
+    if (!(dSpacing > 0.0) || sinTheta >= 1.0 || samples < 8)
+        return lines;
+    const double twoTheta = 2.0 * std::asin(sinTheta);
+    // a frame about the beam
+    const glm::dvec3 helper = std::fabs(m_incident.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0);
+    const glm::dvec3 u = glm::normalize(glm::cross(m_incident, helper));
+    const glm::dvec3 v = glm::cross(m_incident, u);
+    const double reach = 10.0 * std::max(m_fastPixels, m_slowPixels);
+    std::vector<QPointF> line;
+    for (int k = 0; k <= samples; ++k) {
+        const double psi = 2.0 * M_PI * k / samples;
+        const glm::dvec3 direction = std::cos(twoTheta) * m_incident +
+                                     std::sin(twoTheta) * (std::cos(psi) * u + std::sin(psi) * v);
+        const std::optional<QPointF> p = project(direction);
+        const bool usable = p && std::fabs(p->x()) < reach && std::fabs(p->y()) < reach;
+        if (usable) {
+            line.push_back(*p);
+        } else if (!line.empty()) {
+            if (line.size() > 1)
+                lines.push_back(line);
+            line.clear();
+        }
+    }
+    if (line.size() > 1)
+        lines.push_back(line);
+    return lines;
+}
+
+double PixelGeometry::finestResolution() const {
+    double finest = std::numeric_limits<double>::infinity();
+    const double w = m_fastPixels, h = m_slowPixels;
+    const QPointF points[] = {{0, 0}, {w, 0}, {0, h}, {w, h}, {w / 2, 0}, {0, h / 2}, {w, h / 2}, {w / 2, h}};
+    for (const QPointF& p : points)
+        finest = std::min(finest, at(p.x(), p.y()).dSpacing);
+    return finest;
+}
+
+std::vector<double> PixelGeometry::ringResolutions(int count) const {
+    std::vector<double> rings;
+    const double finest = finestResolution();
+    if (!std::isfinite(finest) || finest <= 0.0 || count < 1)
+        return rings;
+    for (int k = 1; k <= count; ++k) {
+        const double d = finest * count / k; // evenly spaced in 1/d
+        // two significant digits
+        const double magnitude = std::pow(10.0, std::floor(std::log10(d)) - 1.0);
+        const double nice = std::round(d / magnitude) * magnitude;
+        if (rings.empty() || std::fabs(rings.back() - nice) > 1e-9)
+            rings.push_back(nice);
+    }
+    std::reverse(rings.begin(), rings.end()); // coarsest first
+    return rings;
+}
+
+std::vector<PredictedSpot> PixelGeometry::predictedSpots(double scale, std::size_t limit) const {
+    std::vector<PredictedSpot> spots;
+    const double finest = finestResolution();
+    if (!std::isfinite(finest) || finest <= 0.0)
+        return spots;
+    const double sMax = 1.0 / finest;
+    const double extent = std::min({m_cells.x * glm::length(m_a), m_cells.y * glm::length(m_b),
+                                    m_cells.z * glm::length(m_c)});
+    const double base = extent > 0.0 ? 1.0 / extent : 0.0;
+    const int hMax = static_cast<int>(std::ceil(glm::length(m_a) * sMax));
+    const int kMax = static_cast<int>(std::ceil(glm::length(m_b) * sMax));
+    const int lMax = static_cast<int>(std::ceil(glm::length(m_c) * sMax));
+    if (static_cast<double>(2 * hMax + 1) * (2 * kMax + 1) * (2 * lMax + 1) > 2e7)
+        return spots; // a cell so large that the overlay would be a carpet anyway
+
+    const double phis[3] = {m_phi0, m_phi0 + m_oscillation / 2.0, m_phi0 + m_oscillation};
+    const int phiCount = m_oscillation > 0.0 ? 3 : 1;
+    glm::dvec3 stars[3][3];
+    for (int t = 0; t < phiCount; ++t) {
+        const glm::dvec3 a = cellAxis(0, phis[t]), b = cellAxis(1, phis[t]), c = cellAxis(2, phis[t]);
+        const double volume = glm::dot(a, glm::cross(b, c));
+        stars[t][0] = glm::cross(b, c) / volume;
+        stars[t][1] = glm::cross(c, a) / volume;
+        stars[t][2] = glm::cross(a, b) / volume;
+    }
+    const glm::dvec3 k0 = m_incident / m_lambda;
+    const double radius = 1.0 / m_lambda;
+    for (int h = -hMax; h <= hMax; ++h)
+        for (int k = -kMax; k <= kMax; ++k)
+            for (int l = -lMax; l <= lMax; ++l) {
+                if (h == 0 && k == 0 && l == 0)
+                    continue;
+                double best = std::numeric_limits<double>::infinity();
+                glm::dvec3 bestVector{0.0};
+                double first = 0.0, last = 0.0, length = 0.0;
+                for (int t = 0; t < phiCount; ++t) {
+                    const glm::dvec3 r = double(h) * stars[t][0] + double(k) * stars[t][1] +
+                                         double(l) * stars[t][2];
+                    length = glm::length(r);
+                    const double error = glm::length(k0 + r) - radius;
+                    if (t == 0)
+                        first = error;
+                    last = error;
+                    if (std::fabs(error) < std::fabs(best)) {
+                        best = error;
+                        bestVector = k0 + r;
+                    }
+                }
+                if (length > sMax)
+                    continue;
+                const double reach = scale * (base + length * m_mosaic);
+                const bool crossed = phiCount > 1 && (first < 0.0) != (last < 0.0);
+                if (std::fabs(best) > reach && !crossed)
+                    continue;
+                const std::optional<QPointF> p = project(glm::normalize(bestVector));
+                if (!p || p->x() < 0.0 || p->y() < 0.0 || p->x() > m_fastPixels ||
+                    p->y() > m_slowPixels)
+                    continue;
+                spots.push_back({glm::ivec3(h, k, l), *p, 1.0 / length, crossed ? 0.0 : best});
+            }
+    std::sort(spots.begin(), spots.end(), [](const PredictedSpot& x, const PredictedSpot& y) {
+        return std::fabs(x.excitation) < std::fabs(y.excitation);
+    });
+    if (spots.size() > limit)
+        spots.resize(limit);
+    return spots;
+}
+
+} // namespace bv::app

@@ -1,0 +1,169 @@
+#include "app/Viewer.h"
+
+#include "DemoExperiment.h"
+#include "app/ExperimentDocument.h"
+#include "app/MainWindow.h"
+#include "app/SimulationController.h"
+#include "compute/cli/CommandLine.h"
+#include "render/ImageWindow.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QMessageBox>
+#include <QPainter>
+#include <QTimer>
+#include <QVersionNumber>
+#include <QVulkanInstance>
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+namespace bv::app {
+
+namespace {
+
+std::vector<std::string> splitWords(const std::string& text) {
+    std::istringstream in(text);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;)
+        words.push_back(w);
+    return words;
+}
+
+// Waits until the controller has the complete image and a frame of it was drawn, then saves
+// the whole window; any failure ends the program with status 1.
+class ScreenshotTaker : public QObject {
+  public:
+    ScreenshotTaker(MainWindow& window, std::string path, int timeoutSeconds)
+        : m_window(window), m_path(std::move(path)), m_timeoutMs(timeoutSeconds * 1000) {
+        connect(&m_window.controller(), &SimulationController::failed, this,
+                [this](const QString& message) { finish(1, message); });
+        connect(&m_timer, &QTimer::timeout, this, &ScreenshotTaker::check);
+        m_timer.start(20);
+        m_clock.start();
+    }
+
+  private:
+    void check() {
+        SimulationController& controller = m_window.controller();
+        render::ImageWindow& view = m_window.imageWindow();
+        if (m_clock.elapsed() > m_timeoutMs) {
+            finish(1, controller.hasDevice()
+                          ? QStringLiteral("the image was not complete after %1 s")
+                                .arg(m_timeoutMs / 1000)
+                          : QStringLiteral("the window got no Vulkan device (is a Vulkan "
+                                           "driver with surface support installed?)"));
+            return;
+        }
+        if (!controller.isComplete()) {
+            m_framesAtComplete = -1;
+            return;
+        }
+        // a frame drawn after the image was complete: the screen shows it
+        if (m_framesAtComplete < 0) {
+            m_framesAtComplete = static_cast<long long>(view.framesRendered());
+            view.scheduleRender();
+            return;
+        }
+        if (static_cast<long long>(view.framesRendered()) <= m_framesAtComplete)
+            return;
+        const QImage shot = grabMainWindow(m_window);
+        if (shot.isNull()) {
+            finish(1, QStringLiteral("the window could not be grabbed"));
+            return;
+        }
+        if (!shot.save(QString::fromStdString(m_path), "PNG")) {
+            finish(1, QStringLiteral("%1: cannot write the PNG").arg(QString::fromStdString(m_path)));
+            return;
+        }
+        std::cout << "braggview: screenshot written to " << m_path << "\n";
+        finish(0, {});
+    }
+
+    void finish(int status, const QString& message) {
+        if (m_done)
+            return;
+        m_done = true;
+        m_timer.stop();
+        if (status != 0)
+            std::cerr << "braggview: error: " << message.toStdString() << "\n";
+        QCoreApplication::exit(status);
+    }
+
+    MainWindow& m_window;
+    std::string m_path;
+    int m_timeoutMs;
+    QTimer m_timer;
+    QElapsedTimer m_clock;
+    long long m_framesAtComplete = -1;
+    bool m_done = false;
+};
+
+} // namespace
+
+bool haveDisplay() {
+    return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") ||
+           std::getenv("QT_QPA_PLATFORM");
+}
+
+QImage grabMainWindow(MainWindow& window) {
+    QImage shot = window.grab().toImage().convertToFormat(QImage::Format_RGB32);
+    QWidget* container = window.imageContainer();
+    QImage view = window.imageWindow().grabView();
+    if (view.isNull())
+        view = window.renderViewOnCpu();
+    if (!view.isNull()) {
+        QPainter painter(&shot);
+        const QRect target(container->mapTo(&window, QPoint(0, 0)), container->size());
+        painter.drawImage(target, view);
+    }
+    return shot;
+}
+
+int runViewer(int argc, char** argv, const ViewerOptions& options) {
+    // Qt sees only the program name: nanoBragg's options are not Qt's
+    (void)argc;
+    int qtArgc = 1;
+    char* qtArgv[] = {argv[0], nullptr};
+    QApplication application(qtArgc, qtArgv);
+    QApplication::setApplicationName(QStringLiteral("braggview"));
+    QApplication::setApplicationVersion(QStringLiteral(BRAGGVIEW_VERSION));
+    const bool screenshot = !options.screenshot.empty();
+
+    QVulkanInstance instance;
+    instance.setApiVersion(QVersionNumber(1, 1));
+    if (qEnvironmentVariableIntValue("BRAGGVIEW_VALIDATION") == 1) // as the headless mode
+        instance.setLayers({"VK_LAYER_KHRONOS_validation"});
+    if (!instance.create()) {
+        std::cerr << "braggview: error: cannot create a Vulkan instance (VkResult "
+                  << instance.errorCode() << "); install a Vulkan driver (mesa-vulkan-drivers "
+                  << "gives lavapipe) or use --headless\n";
+        return 1;
+    }
+
+    MainWindow window(&instance);
+    try {
+        if (!options.session.empty())
+            window.openSession(QString::fromStdString(options.session));
+        else if (options.arguments.empty())
+            window.document().loadArguments(splitWords(kDemoArguments));
+        else
+            window.document().loadArguments(options.arguments);
+    } catch (const cli::UsageError& e) {
+        std::cerr << "braggview: " << e.reason() << "\n";
+        return 2;
+    } catch (const Error& e) {
+        std::cerr << "braggview: error: " << e.what() << "\n";
+        return 1;
+    }
+    window.setQuietErrors(screenshot);
+    window.show();
+    if (screenshot) {
+        ScreenshotTaker taker(window, options.screenshot, options.timeoutSeconds);
+        return QApplication::exec();
+    }
+    return QApplication::exec();
+}
+
+} // namespace bv::app

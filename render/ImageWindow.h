@@ -1,0 +1,144 @@
+#pragma once
+// ImageWindow: the QVulkanWindow that shows the diffraction image. Its device is the one the
+// simulator runs on (the app builds the Simulator on it when deviceReady() fires, and must
+// destroy it when deviceReleasing() fires), so the renderer (ImageRenderer) draws the float
+// buffer the compute shader wrote: no copy to the CPU for display.
+//
+// Owns the view (zoom/pan: ViewTransform), the display settings (Colormap.h) and the
+// overlay, which the app paints with QPainter (setOverlayPainter) in view coordinates; the
+// renderer uploads it as a texture when it changes and blends it over the image.
+//
+// Mouse: the wheel zooms about the cursor, a left drag pans, Shift + left drag draws a line
+// (lineDrawn), a click without a drag pins a pixel (pixelClicked), and moving reports the
+// image point under the cursor (cursorMoved). Keys: F fits, 1 shows 1:1, + and - zoom.
+//
+// Frames are drawn only when something changed (scheduleRender). While the simulator's
+// commands are in flight the app holds rendering (setRenderHeld): a frame submitted behind
+// them on the same queue would only wait for them and block the GUI thread in the next
+// frame's fence; the held frame is drawn as soon as the run ends.
+
+#include "render/Colormap.h"
+#include "render/ViewTransform.h"
+
+#include <QImage>
+#include <QVulkanWindow>
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+class QPainter;
+
+namespace bv::render {
+
+class ImageWindow : public QVulkanWindow {
+    Q_OBJECT
+
+  public:
+    // The storage buffer to draw (fast-major floats) on this window's device, and its size.
+    struct ImageSource {
+        VkBuffer buffer = VK_NULL_HANDLE;
+        int fast = 0, slow = 0;
+    };
+    using OverlayPainter = std::function<void(QPainter&, const ViewTransform&)>;
+
+    explicit ImageWindow(QWindow* parent = nullptr);
+
+    QVulkanWindowRenderer* createRenderer() override;
+
+    // Whether the device was created with shaderFloat64 (valid after deviceReady()).
+    bool float64Enabled() const { return m_float64Enabled; }
+
+    void setImageSource(const ImageSource& source);
+    const ImageSource& imageSource() const { return m_source; }
+    // Counts changes of the source: a buffer destroyed and another created may reuse the
+    // handle, so the renderer rebinds by generation, not by handle.
+    std::uint64_t imageSourceGeneration() const { return m_sourceGeneration; }
+    // One byte per pixel (fast-major), non-zero where the simulation skipped the pixel; empty:
+    // none skipped.
+    void setSkipped(std::vector<std::uint8_t> skipped);
+    const std::vector<std::uint8_t>& skipped() const { return m_skipped; }
+    std::uint64_t skippedGeneration() const { return m_skippedGeneration; }
+
+    void setDisplaySettings(const DisplaySettings& settings);
+    const DisplaySettings& displaySettings() const { return m_display; }
+
+    const ViewTransform& view() const { return m_view; }
+    void setView(const ViewTransform& view);
+    void fitToWindow();
+    void showOneToOne();
+    void zoomBy(double factor); // about the centre of the view
+
+    void setOverlayPainter(OverlayPainter painter);
+    void invalidateOverlay(); // the overlay's content changed: repaint it
+    // The overlay as the renderer uploads it: premultiplied RGBA, framebuffer size.
+    const QImage& overlay();
+    std::uint64_t overlayGeneration() const { return m_overlayGeneration; }
+
+    void setRenderHeld(bool held);
+    bool renderHeld() const { return m_renderHeld; }
+    void scheduleRender();
+    std::uint64_t framesRendered() const { return m_framesRendered; }
+
+    // The next frame read back from the swap chain (QVulkanWindow::grab), in the colours
+    // shown: Qt 6.4 returns a B8G8R8A8 swap chain's bytes as RGBA, so they are swapped back
+    // here. Null where the swap chain cannot be read (no TRANSFER_SRC usage).
+    QImage grabView();
+
+    // Framebuffer size in device pixels (the swap chain's, or the window's times its ratio).
+    QSize framebufferSize() const;
+
+  signals:
+    void deviceReady();     // device(), graphicsQueue(), physicalDevice() are valid
+    void deviceReleasing(); // destroy everything made on the device now
+    void cursorMoved(QPointF imagePoint);
+    void cursorLeft();
+    void pixelClicked(QPointF imagePoint);
+    void lineDrawn(QPointF from, QPointF to); // image points
+    void viewChanged();
+    void frameRendered();
+
+  protected:
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
+
+  private:
+    friend class ImageRenderer;
+    // called by the renderer
+    void rendererReady();
+    void rendererReleasing();
+    void swapChainResized();
+    void frameDone();
+
+    QPointF toFramebuffer(QPointF logical) const { return logical * devicePixelRatio(); }
+    void changeView(const ViewTransform& view);
+
+    bool m_float64Enabled = false;
+    ImageSource m_source;
+    std::uint64_t m_sourceGeneration = 1;
+    std::vector<std::uint8_t> m_skipped;
+    std::uint64_t m_skippedGeneration = 1;
+    DisplaySettings m_display;
+    ViewTransform m_view;
+    bool m_fitPending = true;
+    QSize m_fittedImageSize; // the image size the view was last fitted to
+    OverlayPainter m_overlayPainter;
+    QImage m_overlay;
+    bool m_overlayDirty = true;
+    std::uint64_t m_overlayGeneration = 1;
+    bool m_renderHeld = false;
+    bool m_renderPending = false;
+    std::uint64_t m_framesRendered = 0;
+
+    enum class Drag { None, Pan, Line };
+    Drag m_drag = Drag::None;
+    QPointF m_pressPoint;   // framebuffer pixels
+    QPointF m_lastPoint;    // framebuffer pixels
+    bool m_dragged = false; // moved far enough to be a drag, not a click
+};
+
+} // namespace bv::render

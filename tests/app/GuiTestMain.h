@@ -1,0 +1,91 @@
+#pragma once
+// main() for the viewer's Qt Test suites. A Vulkan surface needs a real window system, so each
+// suite starts its own X server, Xvfb, on a free display (Xvfb -displayfd picks one, so suites
+// run in parallel without meeting) and runs on Qt's xcb platform there, whatever ctest's
+// QT_QPA_PLATFORM=offscreen says (an offscreen window has no Vulkan surface). The Vulkan
+// driver is whatever the loader finds: lavapipe on a machine without a GPU.
+//
+// BRAGGVIEW_TEST_DISPLAY=1 uses the current $DISPLAY instead (to watch a suite run).
+
+#include <QApplication>
+#include <QTest>
+
+#include <csignal>
+#include <fcntl.h>
+#include <cstdio>
+#include <cstdlib>
+#include <spawn.h>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
+
+namespace bv::test {
+
+class PrivateXServer {
+  public:
+    bool start() {
+        if (qEnvironmentVariableIntValue("BRAGGVIEW_TEST_DISPLAY") == 1 &&
+            qEnvironmentVariableIsSet("DISPLAY")) {
+            qputenv("QT_QPA_PLATFORM", "xcb");
+            return true;
+        }
+        int fds[2];
+        if (pipe(fds) != 0) {
+            std::perror("pipe");
+            return false;
+        }
+        const std::string fd = std::to_string(fds[1]);
+        const char* args[] = {"Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1920x1200x24",
+                              "-nolisten", "tcp", nullptr};
+        // its chatter about displays already taken goes nowhere
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+        const int spawned =
+            posix_spawnp(&m_pid, "Xvfb", &actions, nullptr, const_cast<char**>(args), environ);
+        posix_spawn_file_actions_destroy(&actions);
+        if (spawned != 0) {
+            std::fprintf(stderr, "cannot start Xvfb (Debian package xvfb)\n");
+            m_pid = 0;
+            return false;
+        }
+        close(fds[1]);
+        std::string number;
+        char c = 0;
+        while (read(fds[0], &c, 1) == 1 && c != '\n')
+            number += c;
+        close(fds[0]);
+        if (number.empty()) {
+            std::fprintf(stderr, "Xvfb did not report its display\n");
+            return false;
+        }
+        qputenv("DISPLAY", QByteArray(":") + QByteArray::fromStdString(number));
+        qputenv("QT_QPA_PLATFORM", "xcb");
+        qunsetenv("WAYLAND_DISPLAY");
+        return true;
+    }
+    ~PrivateXServer() {
+        if (m_pid > 0) {
+            kill(m_pid, SIGTERM);
+            int status = 0;
+            waitpid(m_pid, &status, 0);
+        }
+    }
+
+  private:
+    pid_t m_pid = 0;
+};
+
+} // namespace bv::test
+
+#define BV_GUI_TEST_MAIN(TestClass)                                                              \
+    int main(int argc, char** argv) {                                                            \
+        bv::test::PrivateXServer server;                                                         \
+        if (!server.start())                                                                     \
+            return 1;                                                                            \
+        QApplication application(argc, argv);                                                    \
+        TestClass test;                                                                          \
+        return QTest::qExec(&test, argc, argv);                                                  \
+    }

@@ -1,0 +1,174 @@
+// Screenshots of every panel and overlay, taken the way --screenshot takes them (the swap
+// chain read back into the grabbed window), for review and for docs/user-guide.md. They go
+// to $BRAGGVIEW_SCREENSHOT_DIR, else to screenshots/ beside this test program. Each shot is
+// checked to show the image (not a blank or black view) and the overlay's colour where one
+// is switched on.
+
+#include "GuiTestMain.h"
+#include "ViewerHarness.h"
+#include "app/DisplayPanel.h"
+#include "app/ParameterPanels.h"
+#include "app/PlotPanel.h"
+#include "app/Viewer.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QTabWidget>
+
+#include <set>
+
+using namespace bv;
+using test::ViewerHarness;
+
+namespace {
+
+QString folder() {
+    const QString dir = qEnvironmentVariableIsSet("BRAGGVIEW_SCREENSHOT_DIR")
+                            ? qEnvironmentVariable("BRAGGVIEW_SCREENSHOT_DIR")
+                            : QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
+    QDir().mkpath(dir);
+    return dir;
+}
+
+// how many distinct colours the image view's area holds: a blank view has one or two
+int coloursIn(const QImage& shot, const QRect& area) {
+    std::set<QRgb> colours;
+    for (int y = area.top(); y < area.bottom(); y += 3)
+        for (int x = area.left(); x < area.right(); x += 3)
+            colours.insert(shot.pixel(x, y));
+    return static_cast<int>(colours.size());
+}
+
+bool hasColour(const QImage& shot, const QRect& area, QColor colour, int tolerance = 30) {
+    for (int y = area.top(); y < area.bottom(); ++y)
+        for (int x = area.left(); x < area.right(); ++x) {
+            const QRgb p = shot.pixel(x, y);
+            if (std::abs(qRed(p) - colour.red()) < tolerance && std::abs(qGreen(p) - colour.green()) < tolerance &&
+                std::abs(qBlue(p) - colour.blue()) < tolerance)
+                return true;
+        }
+    return false;
+}
+
+} // namespace
+
+class TestScreenshots : public QObject {
+    Q_OBJECT
+
+    ViewerHarness m_viewer;
+
+    QImage shoot(const QString& name) {
+        if (!m_viewer.waitImage() || !m_viewer.waitFrame())
+            return {};
+        QCoreApplication::processEvents();
+        const QImage shot = app::grabMainWindow(*m_viewer.window);
+        shot.save(folder() + QLatin1Char('/') + name, "PNG");
+        return shot;
+    }
+    QRect viewArea() {
+        QWidget* container = m_viewer.window->imageContainer();
+        return QRect(container->mapTo(m_viewer.window.get(), QPoint(0, 0)), container->size());
+    }
+    app::ParameterField* field(const char* name) {
+        for (app::ParameterPanel* p : m_viewer.window->panels())
+            if (app::ParameterField* f = p->field(QLatin1String(name)))
+                return f;
+        return nullptr;
+    }
+
+  private slots:
+    void initTestCase() {
+        // the built-in demo experiment, as `braggview` opens it
+        QVERIFY(m_viewer.open(test::words(QStringLiteral(
+            "-cell 79.1 79.1 38.4 90 90 90 -misset 10 25 5 -lambda 1.0 -N 20 -default_F 100 -distance 200 "
+            "-detpixels 512 -pixel 0.2 -round_xtal -mosaic 0.3 -mosaic_dom 8 -mosaic_seed 1 -seed 1")),
+            QSize(1600, 1000)));
+    }
+
+    void beamPanelAndRings() {
+        m_viewer.window->parameterTabs()->setCurrentIndex(0);
+        const QImage shot = shoot(QStringLiteral("viewer-beam-panel.png"));
+        QVERIFY(!shot.isNull());
+        QVERIFY(coloursIn(shot, viewArea()) > 20);
+        QVERIFY(hasColour(shot, viewArea(), QColor(0, 150, 255))); // the rings
+        QVERIFY(hasColour(shot, viewArea(), QColor(255, 140, 0))); // the beam centre
+    }
+
+    void detectorPanelTiltedRings() {
+        m_viewer.window->parameterTabs()->setCurrentIndex(1);
+        field("twotheta")->spinBox()->setValue(25.0);
+        const QImage shot = shoot(QStringLiteral("viewer-detector-panel-twotheta.png"));
+        QVERIFY(!shot.isNull());
+        QVERIFY(hasColour(shot, viewArea(), QColor(0, 150, 255)));
+        field("twotheta")->spinBox()->setValue(0.0);
+        QVERIFY(m_viewer.waitImage());
+    }
+
+    void crystalPanelPredictedSpots() {
+        m_viewer.window->parameterTabs()->setCurrentIndex(2);
+        app::DisplayPanel& display = m_viewer.window->displayPanel();
+        display.setOverlays({true, false, true, true});
+        m_viewer.window->imageWindow().fitToWindow();
+        m_viewer.window->imageWindow().zoomBy(2.5);
+        const QImage shot = shoot(QStringLiteral("viewer-crystal-panel-spots.png"));
+        QVERIFY(!shot.isNull());
+        QVERIFY(hasColour(shot, viewArea(), QColor(230, 0, 200))); // predicted spots
+        display.setOverlays({true, true, false, true});
+        m_viewer.window->imageWindow().fitToWindow();
+    }
+
+    void samplingPanelAndViridis() {
+        m_viewer.window->parameterTabs()->setCurrentIndex(3);
+        app::DisplayPanel& display = m_viewer.window->displayPanel();
+        render::DisplaySettings s = display.settings();
+        s.colormap = render::Colormap::Viridis;
+        s.scaling = render::Scaling::Log;
+        display.setSettings(s);
+        const QImage shot = shoot(QStringLiteral("viewer-sampling-panel-viridis-log.png"));
+        QVERIFY(!shot.isNull());
+        QVERIFY(hasColour(shot, viewArea(), QColor(0x44, 0x01, 0x54), 12)); // viridis' dark end
+        s.colormap = render::Colormap::Heat;
+        s.scaling = render::Scaling::Sqrt;
+        display.setSettings(s);
+        QVERIFY(!shoot(QStringLiteral("viewer-heat-sqrt.png")).isNull());
+        s.colormap = render::Colormap::InvertedGrey;
+        s.scaling = render::Scaling::Linear;
+        display.setSettings(s);
+    }
+
+    void readoutAndPlots() {
+        m_viewer.window->parameterTabs()->setCurrentIndex(0);
+        const QPoint brightest = test::brightestNear(m_viewer.image(), m_viewer.fast(), m_viewer.slow(),
+                                                     QPointF(256, 256), 256);
+        m_viewer.window->pinPixel(brightest);
+        m_viewer.window->setProfileLine(QPointF(20, 256), QPointF(490, 256));
+        app::PlotPanel& plots = m_viewer.window->plots();
+        plots.tabs()->setCurrentIndex(1);
+        QVERIFY(!shoot(QStringLiteral("viewer-readout-line-profile.png")).isNull());
+        QVERIFY(!plots.lineData().x.empty());
+        plots.tabs()->setCurrentIndex(0);
+        QVERIFY(!shoot(QStringLiteral("viewer-radial-profile.png")).isNull());
+        QVERIFY(!plots.radialData().x.empty());
+        plots.tabs()->setCurrentIndex(2);
+        QVERIFY(!shoot(QStringLiteral("viewer-histogram.png")).isNull());
+        m_viewer.window->pinPixel(std::nullopt);
+    }
+
+    void zoomedOneToOne() {
+        m_viewer.window->imageWindow().showOneToOne();
+        m_viewer.window->imageWindow().zoomBy(4.0);
+        QVERIFY(!shoot(QStringLiteral("viewer-zoomed.png")).isNull());
+        m_viewer.window->imageWindow().fitToWindow();
+    }
+
+    void exportedPngWithOverlays() {
+        const QImage png = m_viewer.window->exportedPng();
+        QCOMPARE(png.size(), QSize(512, 512));
+        png.save(folder() + QStringLiteral("/export-demo.png"), "PNG");
+    }
+};
+
+BV_GUI_TEST_MAIN(TestScreenshots)
+#include "tst_screenshots.moc"

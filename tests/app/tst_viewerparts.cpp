@@ -1,0 +1,290 @@
+// The viewer's pure parts, without a window: the colour transfer function and tables, the
+// zoom/pan arithmetic, the host-side geometry of the readout and the overlays, the profiles,
+// and the headless command (parsed back, it states the same experiment).
+
+#include "ExperimentCompare.h"
+#include "app/HeadlessCommand.h"
+#include "app/PixelGeometry.h"
+#include "app/Profiles.h"
+#include "app/DisplayPanel.h"
+#include "compute/cli/CommandLine.h"
+#include "compute/model/Resolve.h"
+#include "compute/model/Units.h"
+#include "render/Colormap.h"
+#include "render/ViewTransform.h"
+
+#include <QTest>
+
+#include <charconv>
+#include <cmath>
+#include <sstream>
+
+using namespace bv;
+
+namespace {
+
+ResolvedExperiment resolved(const std::vector<std::string>& args) {
+    cli::CommandLine cl = cli::parseCommandLine(args);
+    std::ostringstream log;
+    random::ReferenceRandom rng;
+    static Experiment keep; // resolve() borrows the structure factors
+    keep = cl.experiment;
+    return resolve(keep, rng, log);
+}
+
+const std::vector<std::string> kCubic = {"-cell", "40", "40", "40", "90", "90", "90", "-N", "10",
+                                         "-default_F", "100", "-lambda", "1", "-distance", "100",
+                                         "-detpixels", "200", "-pixel", "0.2"};
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+} // namespace
+
+class TestViewerParts : public QObject {
+    Q_OBJECT
+
+  private slots:
+    // ---- colours ------------------------------------------------------------------------------
+    void transferFunction_data() {
+        QTest::addColumn<int>("scaling");
+        QTest::addColumn<float>("value");
+        QTest::addColumn<int>("index");
+        // black 10, white 110: x = (v - 10)/100
+        QTest::newRow("linear below black") << 0 << 5.0f << 0;
+        QTest::newRow("linear at black") << 0 << 10.0f << 0;
+        QTest::newRow("linear middle") << 0 << 60.0f << 128;
+        QTest::newRow("linear at white") << 0 << 110.0f << 255;
+        QTest::newRow("linear above white") << 0 << 1e6f << 255;
+        QTest::newRow("sqrt quarter") << 1 << 35.0f << 128;      // sqrt(0.25) = 0.5
+        QTest::newRow("log 1/1000") << 2 << 10.1f << 25;          // log(2)/log(1001) = 0.1003
+        QTest::newRow("log middle") << 2 << 60.0f << 230;         // log(501)/log(1001) = 0.8998
+    }
+    void transferFunction() {
+        QFETCH(int, scaling);
+        QFETCH(float, value);
+        QFETCH(int, index);
+        render::DisplaySettings s;
+        s.black = 10.0f;
+        s.white = 110.0f;
+        s.scaling = static_cast<render::Scaling>(scaling);
+        QCOMPARE(render::colourIndex(value, s), index);
+    }
+    void tablesRunFromTheirEnds() {
+        const auto& table = render::colourTable();
+        const auto entry = [&](render::Colormap map, int i) {
+            return table[static_cast<std::size_t>(static_cast<int>(map) * 256 + i)];
+        };
+        QCOMPARE(int(entry(render::Colormap::Grey, 0)[0]), 0);
+        QCOMPARE(int(entry(render::Colormap::Grey, 255)[0]), 255);
+        QCOMPARE(int(entry(render::Colormap::InvertedGrey, 0)[1]), 255);
+        QCOMPARE(int(entry(render::Colormap::InvertedGrey, 255)[1]), 0);
+        QCOMPARE(int(entry(render::Colormap::Viridis, 0)[0]), 0x44); // viridis starts dark purple
+        QCOMPARE(int(entry(render::Colormap::Viridis, 255)[1]), 0xe7); // and ends yellow
+        QCOMPARE(int(entry(render::Colormap::Heat, 0)[0]), 0);
+        QCOMPARE(int(entry(render::Colormap::Heat, 255)[2]), 255);
+    }
+    void overloadAndMaskedColours() {
+        render::DisplaySettings s;
+        s.overload = 1000.0f;
+        QCOMPARE(render::colourFor(1000.0f, false, s), s.overloadColour.rgb());
+        QCOMPARE(render::colourFor(5.0f, true, s), s.maskedColour.rgb());
+        s.overloadOn = false;
+        QVERIFY(render::colourFor(1e9f, false, s) != s.overloadColour.rgb());
+        const QImage image = render::colourImage({0.0f, 50.0f, 2000.0f, 7.0f}, 2, 2, {0, 0, 0, 1}, s);
+        QCOMPARE(image.size(), QSize(2, 2));
+        QCOMPARE(image.pixel(1, 1), s.maskedColour.rgb()); // fast 1, slow 1 is the 4th value
+        QCOMPARE(image.pixel(0, 0), qRgb(255, 255, 255)); // inverted grey: 0 photons is white
+    }
+
+    // ---- view ---------------------------------------------------------------------------------
+    void zoomKeepsThePointUnderTheCursor() {
+        render::ViewTransform view;
+        view.set(QPointF(13.0, -7.0), 1.5);
+        const QPointF cursor(200.0, 150.0);
+        const QPointF under = view.toImage(cursor);
+        view.zoomAbout(cursor, 1.25);
+        QCOMPARE(view.scale(), 1.875);
+        const QPointF after = view.toImage(cursor);
+        QVERIFY(std::fabs(after.x() - under.x()) < 1e-12 && std::fabs(after.y() - under.y()) < 1e-12);
+    }
+    void fitAndOneToOne() {
+        render::ViewTransform view;
+        view.fit(QSizeF(800, 600), QSizeF(200, 100));
+        QCOMPARE(view.scale(), 4.0);
+        QCOMPARE(view.origin(), QPointF(0.0, 100.0));
+        view.oneToOne(QSizeF(800, 600));
+        QCOMPARE(view.scale(), 1.0);
+        // the image point at the view's centre stays there, on whole pixels
+        QCOMPARE(view.toImage(QPointF(400, 300)), QPointF(100.0, 50.0));
+        view.zoomAbout(QPointF(0, 0), 1e9);
+        QCOMPARE(view.scale(), render::ViewTransform::kMaxScale);
+    }
+
+    // ---- geometry -----------------------------------------------------------------------------
+    void beamCentreIsWhereTheBeamHits_data() {
+        QTest::addColumn<QStringList>("extra");
+        QTest::newRow("mosflm") << QStringList{};
+        QTest::newRow("beam centre given") << QStringList{"-Xbeam", "12.3", "-Ybeam", "8.9"};
+        QTest::newRow("rotated, beam pivot") << QStringList{"-detector_rotx", "3", "-detector_roty", "-4", "-detector_rotz", "10"};
+        QTest::newRow("xds") << QStringList{"-xds", "-ORGX", "80", "-ORGY", "120"};
+    }
+    void beamCentreIsWhereTheBeamHits() {
+        QFETCH(QStringList, extra);
+        std::vector<std::string> args = kCubic;
+        for (const QString& word : extra)
+            args.push_back(word.toStdString());
+        const ResolvedExperiment r = resolved(args);
+        const app::PixelGeometry g(r);
+        const std::optional<QPointF> beam = g.beamCentre();
+        QVERIFY(beam);
+        if (r.detector.pivot == Pivot::Beam) {
+            // the beam pivot keeps the beam spot at (Fbeam, Sbeam) from pix0, whatever the rotations
+            QVERIFY2(std::fabs(beam->x() - r.detector.Fbeam / r.detector.pixelSize) < 1e-9, qPrintable(QString::number(beam->x())));
+            QVERIFY(std::fabs(beam->y() - r.detector.Sbeam / r.detector.pixelSize) < 1e-9);
+        }
+        // and there the scattering angle is zero
+        QVERIFY(g.at(beam->x(), beam->y()).twoTheta < 1e-9);
+    }
+    void readoutGeometryAtAPixel() {
+        // flat detector at 100 mm, beam centre at the middle (pixel 100, 100 edges): the centre
+        // of pixel (150, 100) is 50.5 pixels = 10.1 mm from the beam along fast
+        const ResolvedExperiment r = resolved(with(kCubic, {"-Xbeam", "20", "-Ybeam", "20"}));
+        const app::PixelGeometry g(r);
+        const std::optional<QPointF> beam = g.beamCentre();
+        QVERIFY(beam);
+        const double dx = (150.5 - beam->x()) * 0.2, dy = (100.5 - beam->y()) * 0.2; // mm
+        const double twoTheta = std::atan(std::hypot(dx, dy) / 100.0);
+        const app::PixelInfo p = g.atPixelCentre(150, 100);
+        QCOMPARE(p.fast, 150);
+        QCOMPARE(p.slow, 100);
+        QVERIFY(std::fabs(p.twoTheta - twoTheta) < 1e-12);
+        const double d = 1.0 / (2.0 * std::sin(twoTheta / 2.0)); // lambda 1 A
+        QVERIFY(std::fabs(p.dSpacing - d) < 1e-9);
+        QVERIFY(std::fabs(p.q - 2.0 * M_PI / d) < 1e-9);
+        // h k l: the scattering vector in units of the reciprocal cell (a = 40 A along x ...)
+        QVERIFY(std::fabs(glm::length(p.hkl) * (1.0 / 40.0) - 1.0 / d) < 1e-9);
+    }
+    void predictedSpotsHaveIntegralIndicesNearTheSphere() {
+        const ResolvedExperiment r = resolved(with(kCubic, {"-misset", "5", "10", "15"}));
+        const app::PixelGeometry g(r);
+        const std::vector<app::PredictedSpot> spots = g.predictedSpots();
+        QVERIFY(spots.size() > 10);
+        for (const app::PredictedSpot& s : spots) {
+            // the readout at the predicted point gives back h k l, to within the spot's reach
+            const app::PixelInfo p = g.at(s.point.x(), s.point.y());
+            QVERIFY2(std::fabs(p.hkl.x - s.hkl.x) < 0.2 && std::fabs(p.hkl.y - s.hkl.y) < 0.2 &&
+                         std::fabs(p.hkl.z - s.hkl.z) < 0.2,
+                     qPrintable(QStringLiteral("%1 %2 %3 read %4 %5 %6").arg(s.hkl.x).arg(s.hkl.y).arg(s.hkl.z)
+                                    .arg(p.hkl.x).arg(p.hkl.y).arg(p.hkl.z)));
+        }
+    }
+    void ringsAreConicsOnATiltedDetector() {
+        const ResolvedExperiment r = resolved(with(kCubic, {"-twotheta", "20"}));
+        const app::PixelGeometry g(r);
+        const double d = 5.0;
+        const double twoTheta = 2.0 * std::asin(1.0 / (2.0 * d));
+        const auto lines = g.ring(d, 360);
+        QVERIFY(!lines.empty());
+        int points = 0;
+        for (const auto& line : lines)
+            for (const QPointF& p : line) {
+                QVERIFY(std::fabs(g.at(p.x(), p.y()).twoTheta - twoTheta) < 1e-9);
+                ++points;
+            }
+        QVERIFY(points > 100);
+        // not a circle about the beam centre: the distance to it varies along the ring
+        const QPointF beam = *g.beamCentre();
+        double nearest = 1e9, farthest = 0.0;
+        for (const auto& line : lines)
+            for (const QPointF& p : line) {
+                const double distance = std::hypot(p.x() - beam.x(), p.y() - beam.y());
+                nearest = std::min(nearest, distance);
+                farthest = std::max(farthest, distance);
+            }
+        // flat: the near and far sides of a 11.5° cone on a plane tilted by 20° are
+        // cos(2θ - τ)/cos(2θ + τ) = 1.16 apart in distance from the beam
+        QVERIFY2(farthest > 1.1 * nearest, qPrintable(QStringLiteral("%1 .. %2").arg(nearest).arg(farthest)));
+    }
+
+    // ---- profiles -----------------------------------------------------------------------------
+    void profiles() {
+        const std::vector<float> image = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+        const app::Profile row = app::lineProfile(image, 3, 3, QPointF(0.5, 1.5), QPointF(2.5, 1.5));
+        QCOMPARE(row.y, (std::vector<double>{3, 4, 5})); // unit steps along the line
+        const app::Profile diagonal = app::lineProfile(image, 3, 3, QPointF(0.5, 0.5), QPointF(2.5, 2.5));
+        QCOMPARE(diagonal.y, (std::vector<double>{0, 4, 4})); // at 0, 1 and 2 pixels from the start
+        const app::Profile h = app::histogram(image, {}, 3, 0.0, 9.0);
+        QCOMPARE(h.y, (std::vector<double>{3, 3, 3}));
+        QCOMPARE(app::percentile(image, {}, 50.0), 4.0f);
+        QCOMPARE(app::percentile(image, {1, 1, 1, 1, 1, 1, 1, 1, 0}, 0.0), 8.0f);
+    }
+
+    // ---- headless command ---------------------------------------------------------------------
+    void headlessCommandStatesTheSameExperiment_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("demo") << QStringLiteral("-cell 79.1 79.1 38.4 90 90 90 -misset 10 25 5 -lambda 1.0 -N 20 -default_F 100 -distance 200 -detpixels 512 -pixel 0.2 -round_xtal -mosaic 0.3 -mosaic_dom 8 -mosaic_seed 1 -seed 1")
+                                      .split(QLatin1Char(' '));
+        QTest::newRow("everything") << QStringLiteral(
+            "-cell 51.2 62.3 73.4 88 92 101 -misset 1 2 3 -Na 3 -Nb 4 -Nc 5 -gauss_xtal -fudge 1.5 "
+            "-mosaic 0.7 -mosaic_dom 12 -mosaic_seed 99 -phi 12.5 -osc 0.5 -phisteps 4 "
+            "-lambda 1.3 -dispersion 0.2 -dispsteps 3 -hdivrange 0.5 -vdivrange 0.25 -divsteps 3 -square_div "
+            "-polar 0.9 -fluence 1e30 -pixel 0.172 -detpixels_f 300 -detpixels_s 200 -distance 150 "
+            "-Xbeam 25 -Ybeam 18 -detector_rotx 1 -detector_roty 2 -detector_rotz 3 -twotheta 5 "
+            "-point_pixel -detector_thick 450 -detector_abs 320 -thicksteps 3 -oversample 2 "
+            "-oversample_omega -roi 10 200 20 150 -dmin 2.5 -nointerpolate -water 50 -default_F 10 "
+            "-seed 42 -adc 10 -scale 2").split(QLatin1Char(' '));
+        QTest::newRow("xds close distance") << QStringLiteral(
+            "-cell 30 30 30 -default_F 1 -xds -close_distance 120 -ORGX 90 -ORGY 110 -detpixels 180 -nopolar -curved_det -seed 3")
+                                                    .split(QLatin1Char(' '));
+        QTest::newRow("custom vectors, random misset") << QStringLiteral(
+            "-cell 30 40 50 -default_F 1 -beam_vector 0 0 1 -polar_vector 0 1 0 -spindle_axis 1 0 0 "
+            "-twotheta_axis 0 1 0 -fdet_vector 1 0 0 -sdet_vector 0 -1 0 -odet_vector 0 0 1 "
+            "-pivot sample -twotheta 7 -misset random -misset_seed 77 -detpixels 64 -seed 5")
+                                                               .split(QLatin1Char(' '));
+        QTest::newRow("flux and size") << QStringLiteral(
+            "-cell 30 30 30 -default_F 1 -flux 1e12 -exposure 2 -beamsize 0.05 -xtal_size 0.001 -detpixels 64 -seed 9 -precision precise")
+                                               .split(QLatin1Char(' '));
+    }
+    void headlessCommandStatesTheSameExperiment() {
+        QFETCH(QStringList, args);
+        std::vector<std::string> words;
+        for (const QString& w : args)
+            words.push_back(w.toStdString());
+        const cli::CommandLine original = cli::parseCommandLine(words);
+        const std::vector<std::string> emitted =
+            app::headlessArguments(original, original.precision == cli::Precision::Fast
+                                                 ? engine::Precision::Fast
+                                                 : engine::Precision::Precise);
+        const cli::CommandLine again = cli::parseCommandLine(emitted);
+        test::ExperimentCompare compare(1e-12);
+        const QString difference = compare.difference(original.experiment, again.experiment);
+        QVERIFY2(difference.isEmpty(), qPrintable(difference));
+        QCOMPARE(again.outputs.adcOffset, original.outputs.adcOffset);
+        QCOMPARE(again.outputs.intScale, original.outputs.intScale);
+        QCOMPARE(int(again.precision), int(original.precision));
+        // no surprises on the way: only the notices the reference's rules give for what is
+        // stated on purpose (a close distance wins over the distance; -twotheta_axis is also
+        // read as -twotheta, which is given again after it)
+        for (const std::string& notice : again.notices)
+            QVERIFY2(notice.find("close distance") != std::string::npos ||
+                         notice.find("-twotheta_axis") != std::string::npos,
+                     notice.c_str());
+        const QString line = app::headlessCommand(original, engine::Precision::Fast);
+        QVERIFY(line.startsWith(QStringLiteral("braggview --headless ")));
+    }
+    void shortestTextReadsBack() {
+        for (double v : {0.1, 1.0 / 3.0, 1e-10 * 1.2345678901234567, 12398.42, -0.0, 123456789.0}) {
+            const std::string text = app::shortestText(v);
+            double back = 0.0;
+            std::from_chars(text.data(), text.data() + text.size(), back); // locale-independent
+            QCOMPARE(back, v);
+        }
+        QCOMPARE(QString::fromStdString(app::shortestText(0.2)), QStringLiteral("0.2"));
+    }
+};
+
+QTEST_MAIN(TestViewerParts)
+#include "tst_viewerparts.moc"
