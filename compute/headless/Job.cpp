@@ -3,6 +3,7 @@
 #include "compute/cli/Flags.h"
 #include "compute/model/Error.h"
 
+#include <cmath>
 #include <sstream>
 
 namespace bv::headless {
@@ -81,6 +82,10 @@ class JobReader {
             out.push_back(value.text());
             return;
         case io::JsonValue::Type::String:
+            // a value spelled like an option would read back as that option (jobText)
+            for (const std::string& word : whitespaceSplit(value.text()))
+                if (cli::findFlag(word))
+                    fail(value, option + ": \"" + word + "\" is an option, not a value");
             out.push_back(option);
             if (severalValues) {
                 for (std::string& word : whitespaceSplit(value.text()))
@@ -157,8 +162,8 @@ class JobReader {
             fail(root, "the job has no \"frames\" (a list of objects of options, or a count)");
         if (frames->isNumber()) {
             const double count = frames->number();
-            if (!(count >= 1.0) || count != static_cast<double>(static_cast<long long>(count)) ||
-                count > kMaxFrames)
+            // range first: converting a number beyond long long's range is undefined
+            if (!(count >= 1.0) || count > kMaxFrames || count != std::floor(count))
                 fail(*frames, "\"frames\": expected a whole number of frames from 1, or a list");
             job.frames.resize(static_cast<std::size_t>(count));
             return job;

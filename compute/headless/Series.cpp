@@ -65,7 +65,10 @@ std::vector<SeriesFrame> seriesFrames(const cli::CommandLine& cl,
                     ": name the files to write, each with a run of # for the frame number (a "
                     "series writes only the files named), e.g. -noisefile frame_#####.img");
     std::vector<io::FileTemplate> templates;
-    for (const auto& [option, pattern] : outputs) {
+    for (const auto& output : outputs) {
+        // (named, not structured bindings: a lambda may capture those only from C++20)
+        const auto& option = output.first;
+        const auto& pattern = output.second;
         io::FileTemplate t = [&] {
             try {
                 return io::FileTemplate(pattern);

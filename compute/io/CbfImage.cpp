@@ -249,7 +249,7 @@ std::optional<std::string> CbfImage::item(std::string_view key) const {
 }
 
 CbfImage readCbf(const std::string& path) {
-    const std::string bytes = readWholeFile(path, "CBF image");
+    const std::string bytes = readWholeFile(path, "CBF image", kImageFileMaxBytes);
     auto fail = [&](const std::string& what) -> Error { return Error(path + ": " + what); };
     if (bytes.compare(0, 6, "###CBF") != 0)
         throw fail("not a CBF file (it does not start with ###CBF)");

@@ -53,7 +53,7 @@ void writeFdump(const std::string& path, const StructureFactors& sf) {
 }
 
 StructureFactors readFdump(const std::string& path) {
-    const std::string bytes = readWholeFile(path, "Fdump file");
+    const std::string bytes = readWholeFile(path, "Fdump file", kImageFileMaxBytes);
 
     const std::size_t formFeed = bytes.find('\f');
     if (formFeed == std::string::npos || formFeed > kMaxHeaderLength)

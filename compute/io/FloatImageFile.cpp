@@ -27,7 +27,7 @@ void writeFloatImage(const std::string& path, const std::vector<float>& image) {
 }
 
 std::vector<float> readFloatImage(const std::string& path, std::size_t expectedPixels) {
-    const std::string bytes = readWholeFile(path, "float image");
+    const std::string bytes = readWholeFile(path, "float image", kImageFileMaxBytes);
     const bool sizeOk = expectedPixels == 0 ? bytes.size() % sizeof(float) == 0
                                             : bytes.size() == expectedPixels * sizeof(float);
     if (!sizeOk)

@@ -22,7 +22,7 @@ struct FileCloser {
 
 } // namespace
 
-std::string readWholeFile(const std::string& path, const char* what) {
+std::string readWholeFile(const std::string& path, const char* what, unsigned long long maxBytes) {
     struct stat info {};
     if (::stat(path.c_str(), &info) != 0)
         failRead(path, what, std::strerror(errno));
@@ -40,6 +40,10 @@ std::string readWholeFile(const std::string& path, const char* what) {
     for (;;) {
         const std::size_t got = std::fread(buffer, 1, sizeof buffer, file.get());
         bytes.append(buffer, got);
+        if (bytes.size() > maxBytes)
+            failRead(path, what,
+                     "longer than " + std::to_string(maxBytes >> 20) +
+                         " MiB (a device or a pipe that never ends?)");
         if (got < sizeof buffer) {
             if (std::ferror(file.get()))
                 failRead(path, what, std::strerror(errno));

@@ -9,8 +9,13 @@
 namespace bv::io {
 
 // The file's bytes. Throws bv::Error "cannot read <what> '<path>': <reason>".
-// `what` names the kind of file for the message ("HKL file", "SMV image", ...).
-std::string readWholeFile(const std::string& path, const char* what);
+// `what` names the kind of file for the message ("HKL file", "SMV image", ...). A file longer
+// than maxBytes is refused before it is read whole (a device like /dev/zero or a pipe that
+// never ends would otherwise take all memory); the default suits text inputs.
+constexpr unsigned long long kTextFileMaxBytes = 1ull << 30;  // 1 GiB
+constexpr unsigned long long kImageFileMaxBytes = 1ull << 33; // 8 GiB: 32768^2 floats and more
+std::string readWholeFile(const std::string& path, const char* what,
+                          unsigned long long maxBytes = kTextFileMaxBytes);
 
 // One line of a text file: its 1-based number and its text without "\n" or a trailing "\r".
 struct TextLine {

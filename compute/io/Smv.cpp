@@ -139,7 +139,7 @@ double SmvImage::valueOf(std::string_view keyword) const {
 }
 
 SmvImage readSmv(const std::string& path) {
-    const std::string bytes = readWholeFile(path, "SMV image");
+    const std::string bytes = readWholeFile(path, "SMV image", kImageFileMaxBytes);
     if (bytes.empty() || bytes[0] != '{')
         throw Error(path + ": not an SMV image: it does not start with \"{\"");
 

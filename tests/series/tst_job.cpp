@@ -93,6 +93,13 @@ class TestJob : public QObject {
                                       << "job.json:1:24: \"frames\" is empty";
         QTest::newRow("zero frames") << "{\"frames\": 0}"
                                      << "job.json:1:12: \"frames\": expected a whole number";
+        // found by fuzzing: a count beyond long long's range must be refused, not converted
+        QTest::newRow("huge count") << "{\"frames\": 1e300}"
+                                    << "job.json:1:12: \"frames\": expected a whole number";
+        // found by fuzzing: such a value would be written back by jobText() as an option
+        QTest::newRow("value spelled like an option")
+            << "{\"base\": \"-cell 50\", \"frames\": [{\"-hkl\": \"-cell\"}]}"
+            << "job.json:1:42: -hkl: \"-cell\" is an option, not a value";
         QTest::newRow("fractional count") << "{\"frames\": 2.5}"
                                           << "job.json:1:12: \"frames\": expected a whole number";
         QTest::newRow("unknown member") << "{\"frames\": 1, \"bsae\": \"\"}"

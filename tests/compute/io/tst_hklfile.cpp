@@ -138,6 +138,10 @@ class TestHklFile : public QObject {
         QTest::newRow("absurd range")
             << QByteArray("-100000 -1000 0 1\n100000 1000 0 1\n") << ":"
             << "would need a structure-factor grid of more than 268435456 points";
+        // found by fuzzing: two lines, 24 bytes, would have allocated 2 GiB (and written an 8 GiB
+        // Fdump.bin)
+        QTest::newRow("two reflections far apart") << QByteArray("0 0 0 1\n0 0 268435455 1\n") << ":"
+                                                   << "2 reflections spread over a grid of";
         QTest::newRow("absurd index") << QByteArray("1e12 0 0 1\n") << ":1:"
                                       << "is not a plausible Miller index";
     }
@@ -168,6 +172,19 @@ class TestHklFile : public QObject {
         } catch (const bv::Error& e) {
             QVERIFY2(QString(e.what()).contains(QString::fromStdString(path)), e.what());
             QVERIFY2(QString(e.what()).contains("No such file or directory"), e.what());
+        }
+    }
+
+    void endlessFileIsRefused() {
+        // a device that never ends (or a pipe) must not take all memory: found by review of
+        // what the fuzzers cannot reach
+        std::ostringstream log;
+        try {
+            bv::io::readHkl("/dev/zero", 0.0, log);
+            QFAIL("expected bv::Error");
+        } catch (const bv::Error& e) {
+            QVERIFY2(QString(e.what()).contains("/dev/zero"), e.what());
+            QVERIFY2(QString(e.what()).contains("longer than"), e.what());
         }
     }
 
