@@ -1,0 +1,197 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora fuzz/corpus/<target>/seed-* from tests/data, and the dictionaries
+that list the command-line options (fuzz/dict/cli.dict, job.dict) from compute/cli/Flags.cpp.
+Run it from anywhere; the output is checked in, so run it when the seeds or the option table
+change. Files named crash-* in the corpus folders are reproducers of bugs found by fuzzing
+and are left alone; the other dictionaries are written by hand."""
+
+import pathlib
+import re
+import struct
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+CORPUS = ROOT / "fuzz" / "corpus"
+
+
+def target(name):
+    folder = CORPUS / name
+    folder.mkdir(parents=True, exist_ok=True)
+    for old in folder.glob("seed-*"):
+        old.unlink()
+    return folder
+
+
+def head_lines(path, count):
+    return "".join(path.read_text().splitlines(keepends=True)[:count]).encode()
+
+
+# ---- hkl --------------------------------------------------------------------------------
+hkl = target("hkl")
+inputs = DATA / "inputs"
+(hkl / "seed-test_pattern.hkl").write_bytes((inputs / "test_pattern.hkl").read_bytes())
+(hkl / "seed-P1-head.hkl").write_bytes(head_lines(inputs / "P1.hkl", 24))
+(hkl / "seed-sparse-head.hkl").write_bytes(head_lines(inputs / "sparse.hkl", 24))
+(hkl / "seed-crlf-blank.hkl").write_bytes(b"  1 2 3 10.5\r\n\r\n-1 -2 -3 7\r\n0 0 0 1e3")
+(hkl / "seed-noninteger.hkl").write_bytes(b"1.5 0 0 20\n-2.5 1.6 -0.4 3.25\n0 0 0 +1.0E+02\n")
+(hkl / "seed-duplicate.hkl").write_bytes(b"0 0 0 1\n0 0 0 2\n\t5\t-5\t5\t0.5\n")
+
+# ---- fdump: nanoBragg's layout, (h+1)(k+1)(l+1) little-endian doubles ---------------------
+fdump = target("fdump")
+
+
+def fdump_bytes(h0, h1, k0, k1, l0, l1, value):
+    header = f"{h0} {h1} {k0} {k1} {l0} {l1}\n\f".encode()
+    data = []
+    for h in range(h0, h1 + 2):
+        for k in range(k0, k1 + 2):
+            for l in range(l0, l1 + 2):
+                pad = h > h1 or k > k1 or l > l1
+                data.append(0.0 if pad else value(h, k, l))
+    return header + struct.pack(f"<{len(data)}d", *data)
+
+
+(fdump / "seed-test_pattern.bin").write_bytes(
+    fdump_bytes(0, 2, 0, 2, 0, 0, lambda h, k, l: 100.0 / (1 + h + k)))
+(fdump / "seed-cube.bin").write_bytes(
+    fdump_bytes(-1, 1, -1, 1, -1, 1, lambda h, k, l: float(h * 9 + k * 3 + l) + 0.25))
+(fdump / "seed-single.bin").write_bytes(fdump_bytes(3, 3, -4, -4, 5, 5, lambda h, k, l: 42.0))
+
+# ---- matrix -----------------------------------------------------------------------------
+matrix = target("matrix")
+(matrix / "seed-A.mat").write_bytes((inputs / "A.mat").read_bytes())
+(matrix / "seed-B.mat").write_bytes((inputs / "B.mat").read_bytes())
+(matrix / "seed-mosflm-full.mat").write_bytes(
+    (inputs / "A.mat").read_bytes() +
+    b"       0.000       0.000       0.000\n"
+    b"  0.9999  0.0000  0.0000\n  0.0000  1.0000  0.0000\n  0.0000  0.0000  1.0000\n"
+    b"    79.1000    79.1000    38.4000    90.0000    90.0000    90.0000\n"
+    b"       0.000       0.000       0.000\n")
+(matrix / "seed-one-line.mat").write_bytes(b"1 0 0 0 1 0 0 0 1e-2\n")
+
+# ---- source -----------------------------------------------------------------------------
+source = target("source")
+(source / "seed-sources.txt").write_bytes((inputs / "sources.txt").read_bytes())
+(source / "seed-delimiters.txt").write_bytes(
+    b"-10,0,0;1:1e-10\n\n-10!0.001\t0 0.5 nan\r\n-10 0 0\n1 2 3 4 5 6 7\n")
+
+# ---- smv: tiny images cut from a golden int.img ------------------------------------------
+smv = target("smv")
+golden = (DATA / "golden" / "noise_int_pgm" / "int.img").read_bytes()
+size = 128
+pixels = struct.unpack_from(f"<{size * size}H", golden, 512)
+
+
+def block(x0, y0, w, h):
+    return [pixels[(y0 + y) * size + x0 + x] for y in range(h) for x in range(w)]
+
+
+def smv_bytes(w, h, values, order="little_endian", header_bytes=512, extra=""):
+    text = (
+        "{\nHEADER_BYTES=%d;\nDIM=2;\nBYTE_ORDER=%s;\nTYPE=unsigned_short;\n"
+        "SIZE1=%d;\nSIZE2=%d;\nPIXEL_SIZE=0.1;\nDISTANCE=100;\nWAVELENGTH=6.2;\n"
+        "BEAM_CENTER_X=0.45;\nBEAM_CENTER_Y=0.45;\nDIALS_ORIGIN=-0.4,0.4,-100\n"
+        "XDS_ORGX=4.5;\nXDS_ORGY=4.5;\nCLOSE_DISTANCE=100;\nPHI=0;\nOSC_START=0;\n"
+        "OSC_RANGE=0;\nTWOTHETA=0;\n%s}\f" % (header_bytes, order, w, h, extra))
+    head = text.encode().ljust(header_bytes, b" ")
+    fmt = ("<" if order == "little_endian" else ">") + f"{len(values)}H"
+    return head + struct.pack(fmt, *values)
+
+
+center = block(60, 60, 8, 8)
+(smv / "seed-8x8-little.img").write_bytes(smv_bytes(8, 8, center))
+(smv / "seed-8x8-big.img").write_bytes(smv_bytes(8, 8, center, order="big_endian"))
+(smv / "seed-4x2-header1024.img").write_bytes(
+    smv_bytes(4, 2, block(62, 62, 4, 2), header_bytes=1024, extra="ORGX=1;\nDETECTOR_SN=000;\n"))
+mask = [1 if (x + y) % 3 else 0 for y in range(8) for x in range(8)]
+(smv / "seed-8x8-mask.img").write_bytes(smv_bytes(8, 8, mask))
+
+# ---- cli: arguments one per line, optionally "@@file@@" and a file named f.img -------------
+cli = target("cli")
+MARKER = b"\n@@file@@\n"
+for args in sorted((DATA / "golden").glob("*/args.txt")):
+    tokens = args.read_text().split()
+    (cli / f"seed-{args.parent.name}.args").write_bytes("\n".join(tokens).encode() + b"\n")
+demo = (ROOT / "resources" / "demo.args").read_text().split()
+(cli / "seed-demo.args").write_bytes("\n".join(demo).encode() + b"\n")
+base = b"-cell\x00100\x00100\x00100\x0090\x0090\x0090\x00-default_F\x00100"
+(cli / "seed-img.args").write_bytes(
+    base + b"\n-img\nf.img" + MARKER + (smv / "seed-8x8-little.img").read_bytes())
+(cli / "seed-mask.args").write_bytes(
+    base + b"\n-mask\nf.img\n-pixel\n0.1" + MARKER + (smv / "seed-8x8-mask.img").read_bytes())
+(cli / "seed-img-mask-roi.args").write_bytes(
+    base + b"\n-mask\nf.img\n-img\nf.img\n-roi\n1\n6\n2\n7\n-xds\n-ORGX\n3" + MARKER +
+    (smv / "seed-8x8-big.img").read_bytes())
+(cli / "seed-help.args").write_bytes(b"-v\n-help\n")
+(cli / "seed-misset-random.args").write_bytes(
+    b"-mat\nA.mat\n-hkl\nP1.hkl\n-misset\nrandom\n-cell\n50\n-detsize\n20\n-pivot\nsample\n")
+
+# ---- job: job files (docs/series.md, compute/headless/Job.h) -------------------------------
+job = target("job")
+(job / "seed-series-doc.json").write_bytes(b"""{
+  "comment": "a distance scan and still shots",
+  "base": "-cell 50 60 70 90 90 90 -default_F 100 -N 10 -detpixels 512 -seed 1 -noisefile f_####.img -cbffile f_####.cbf",
+  "frames": [
+    {"-distance": 100},
+    {"-distance": 120},
+    {"-misset": "random", "-misset_seed": 7},
+    {"-lambda": 1.1, "-seed": 99},
+    {"-misset": [10, 20, 30], "-phi": 5, "-osc": 0.5}
+  ]
+}
+""")
+(job / "seed-count.json").write_bytes(
+    b'{"base": ["-cell", 100, 100, 100, 90, 90, 90, "-default_F", 1e2, "-misset", "random"],'
+    b' "frames": 3}')
+(job / "seed-base-object.json").write_bytes(
+    b'{"base": {"-cell": "70 80 90 75 85 95", "-nopgm": true, "-hkl": "my file.hkl"},\r\n'
+    b' "frames": [{}, {"-detpixels": 64, "-roi": [0, 10, 0, 10]}, {"-noisefile": "n_##.img"}]}')
+(job / "seed-session.json").write_bytes(b'{"session": "view.json", "frames": [{"-seed": -3}]}')
+(job / "seed-strings.json").write_bytes(
+    b'{"comment": ["\\u00e9\\ud83d\\ude00\\n\\t\\"\\\\\\/", null, false, -0.0, 1E+308, {}],'
+    b' "base": "-cell 50", "frames": [{"-hkl": "a b\\u0000c"}]}')
+(job / "seed-nested.json").write_bytes(b'[[[[[[[[[[{"a": [1, 2, {"b": "c"}]}]]]]]]]]]]')
+
+# ---- dictionaries with the option names --------------------------------------------------
+DICT = ROOT / "fuzz" / "dict"
+
+
+def dict_entry(data):
+    out = ""
+    for byte in data:
+        ch = chr(byte)
+        if ch == "\\":
+            out += "\\\\"
+        elif ch == '"':
+            out += '\\"'
+        elif 0x20 <= byte < 0x7F:
+            out += ch
+        else:
+            out += "\\x%02x" % byte
+    return '"' + out + '"'
+
+
+flags_cpp = (ROOT / "compute" / "cli" / "Flags.cpp").read_text()
+names = [n for group in re.findall(r"makeFlag\(\{([^}]*)\}", flags_cpp)
+         for n in re.findall(r'"([^"]*)"', group)]
+cli_words = ["random", "infinity", "single", "double", "beam", "sample", "fast", "precise",
+             "cpu", "0", "1", "-1", "90", "100", "1e-3", "1e308", "nan", "inf", "-inf", "0x1p3",
+             "1.5e+2", "f.img", "\n@@file@@\n", "\0", "\n"]
+(DICT / "cli.dict").write_text(
+    "# Dictionary for fuzz_cli: every option name of compute/cli/Flags.cpp, keyword values, and\n"
+    "# the harness's file marker and file name. Written by fuzz/make_seeds.py.\n" +
+    "".join(dict_entry(w.encode()) + "\n" for w in names + cli_words))
+json_words = ["{", "}", "[", "]", ":", ",", "true", "false", "null", '"', '\\"', "\\u",
+              "\\ud83d\\ude00", "\\ud800", "\\u0000", "\\\\", "\\/", "\\n", "-0",
+              "1e308", "1e309", "1e-400", "0.5", "1E+2", '"base"', '"frames"', '"comment"',
+              '"session"', "10000000", "10000001", "1e300", "-1", '"random"', '" "', "\u00e9",
+              "\n"]
+(DICT / "job.dict").write_text(
+    "# Dictionary for fuzz_job: JSON syntax, the job file's members, bytes that are not UTF-8,\n"
+    "# and the option names of compute/cli/Flags.cpp. Written by fuzz/make_seeds.py.\n" +
+    "".join(dict_entry(w.encode()) + "\n" for w in json_words) +
+    "".join(dict_entry(b) + "\n"
+            for b in [b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xff"]) +
+    "".join(dict_entry(('"' + n + '"').encode()) + "\n" for n in names))
+
+print("seeds written under", CORPUS)
