@@ -1,5 +1,7 @@
 #include "app/Exporter.h"
 
+#include "compute/headless/Frames.h"
+
 #include "compute/io/FloatImageFile.h"
 #include "compute/io/ImageStatistics.h"
 #include "compute/io/IntImage.h"
@@ -26,34 +28,8 @@ io::ImageStatistics statisticsOf(const ExportSource& s) {
                           s.commandLine.experiment.mask, d.pixelSize, s.resolved.oversample);
 }
 
-// The header the headless mode writes (compute/headless/Headless.cpp, smvHeader).
-io::SmvHeader smvHeader(const ExportSource& s) {
-    const DetectorGeometry& d = s.resolved.detector;
-    const ResolvedExperiment& r = s.resolved;
-    io::SmvHeader h;
-    h.fpixels = d.fastPixels;
-    h.spixels = d.slowPixels;
-    h.pixelSizeMm = d.pixelSize * 1000.0;
-    h.distanceMm = d.distance * 1000.0;
-    h.wavelengthA = r.wavelength * 1e10;
-    h.beamCenterXMm = d.Xbeam * 1000.0;
-    h.beamCenterYMm = d.Ybeam * 1000.0;
-    h.adxvCenterXMm = d.Fbeam * 1000.0;
-    h.adxvCenterYMm = (d.sizeSlow - d.Sbeam) * 1000.0;
-    h.mosflmCenterXMm = (d.Sbeam - 0.5 * d.pixelSize) * 1000.0;
-    h.mosflmCenterYMm = (d.Fbeam - 0.5 * d.pixelSize) * 1000.0;
-    h.denzoXBeamMm = d.Sbeam * 1000.0;
-    h.denzoYBeamMm = d.Fbeam * 1000.0;
-    h.dialsOriginMm = d.dialsOrigin;
-    h.orgX = d.orgX;
-    h.orgY = d.orgY;
-    h.closeDistanceMm = d.closeDistance * 1000.0;
-    h.phiDeg = units::degreesFromRadians(r.phi0);
-    h.oscStartDeg = units::degreesFromRadians(r.phi0);
-    h.oscRangeDeg = units::degreesFromRadians(r.phi.range);
-    h.twoThetaDeg = units::degreesFromRadians(s.commandLine.experiment.detector.twotheta);
-    return h;
-}
+// The header the headless mode writes: the same function, so exports equal its files.
+io::SmvHeader smvHeader(const ExportSource& s) { return headless::smvHeader(s.commandLine, s.resolved); }
 
 void checkSize(const ExportSource& s) {
     const DetectorGeometry& d = s.resolved.detector;
