@@ -13,6 +13,7 @@
 // --statistics prints what the driver says about each pipeline (registers, spills, ...)
 // where it implements VK_KHR_pipeline_executable_properties.
 
+#include "bench/BenchSupport.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
@@ -35,6 +36,10 @@
 
 namespace {
 
+using bv::bench::Stats;
+using bv::bench::stats;
+using bv::bench::words;
+
 using Clock = std::chrono::steady_clock;
 
 // The cases of docs/performance.md (issue "Performance"): simple_N and heavy_N.
@@ -51,29 +56,6 @@ const std::map<std::string, std::string>& namedCases() {
         {"simple_4096", simple(4096)}, {"heavy_512", heavy(512)},     {"heavy_1024", heavy(1024)},
     };
     return cases;
-}
-
-std::vector<std::string> words(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;)
-        out.push_back(w);
-    return out;
-}
-
-struct Stats {
-    double median = 0, min = 0, max = 0;
-};
-Stats stats(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    Stats s;
-    if (v.empty())
-        return s;
-    s.min = v.front();
-    s.max = v.back();
-    const std::size_t n = v.size();
-    s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    return s;
 }
 
 // What a run of the benchmark varies besides the case and the precision.

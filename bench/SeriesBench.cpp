@@ -12,6 +12,7 @@
 // pipeline cache (warm after the first, unmeasured, run), every frame rendered and written
 // into DIR (default: a fresh directory under $TMPDIR, removed afterwards).
 
+#include "bench/BenchSupport.h"
 #include "compute/headless/Batch.h"
 #include "compute/model/Error.h"
 
@@ -28,32 +29,13 @@
 
 namespace {
 
+using bv::bench::Stats;
+using bv::bench::stats;
+using bv::bench::words;
+
 const char* kIssueSeries =
     "-cell 50 60 70 90 90 90 -misset 10 20 30 -lambda 1.0 -N 10 -default_F 100 -distance 100 "
     "-detpixels 512 -phi 0 -osc 1 -phisteps 4 -series 20 -noisefile sim_#####.img -seed 1";
-
-std::vector<std::string> words(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;)
-        out.push_back(w);
-    return out;
-}
-
-struct Stats {
-    double median = 0, min = 0, max = 0;
-};
-Stats stats(std::vector<double> v) {
-    Stats s;
-    if (v.empty())
-        return s;
-    std::sort(v.begin(), v.end());
-    s.min = v.front();
-    s.max = v.back();
-    const std::size_t n = v.size();
-    s.median = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-    return s;
-}
 
 std::string shown(const Stats& s, int precision = 2) {
     std::ostringstream o;
