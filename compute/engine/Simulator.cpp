@@ -27,7 +27,9 @@ struct Simulator::DeviceBuffer {
 
 struct Simulator::Variant {
     vk::ComputePipeline pipeline;
-    vk::CommandBuffer commands;
+    // recorded once: one command buffer per slice slot (the first also clears the image and
+    // starts the clock), then the readback copy; a run submits the active slots and the copy
+    std::vector<vk::CommandBuffer> parts;
     bool recorded = false;
 };
 
@@ -297,7 +299,8 @@ Simulator::Variant& Simulator::variant(const VariantKey& key) {
     auto v = std::make_unique<Variant>();
     m_planTimer.restart();
     v->pipeline = vk::ComputePipeline(m_device, m_module, m_pipelineLayout, constants, &m_cache);
-    v->commands = vk::CommandBuffer(m_commandPool);
+    for (int part = 0; part <= m_options.maxSlices; ++part)
+        v->parts.emplace_back(m_commandPool);
     m_planTimer.mark("pipeline");
     // rewritten only when the build added to the driver's data: a warm start writes nothing
     // (and where the driver says the cache served the pipeline, its data is not even read)
@@ -314,39 +317,45 @@ Simulator::Variant& Simulator::variant(const VariantKey& key) {
 }
 
 void Simulator::record(Variant& v) {
-    vk::CommandBuffer& cmd = v.commands;
     const VkDeviceSize imageBytes =
         static_cast<VkDeviceSize>(m_fast) * static_cast<VkDeviceSize>(m_slow) * sizeof(float);
-    cmd.begin();
-    // the last run's copy of the image must be done before the image is cleared
-    cmd.barrier(VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
-                VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
-    // pixels outside the ROI's box are never dispatched, masked ones never written: 0
-    vkCmdFillBuffer(cmd.handle(), m_image->buffer.handle(), 0, imageBytes, 0u);
-    cmd.barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-    if (m_timer) {
-        m_timer->reset(cmd);
-        m_timer->writeTimestamp(cmd, 0, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
-    }
-    cmd.bindCompute(v.pipeline, m_pipelineLayout, m_set);
     for (std::uint32_t slot = 0; slot < static_cast<std::uint32_t>(m_options.maxSlices); ++slot) {
-        if (slot > 0) // the next slice continues the sums this one leaves in the state buffer
+        vk::CommandBuffer& cmd = v.parts[slot];
+        cmd.begin();
+        if (slot == 0) {
+            // the last run's copy of the image must be done before the image is cleared
+            cmd.barrier(VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
+            // pixels outside the ROI's box are never dispatched, masked ones never written: 0
+            vkCmdFillBuffer(cmd.handle(), m_image->buffer.handle(), 0, imageBytes, 0u);
+            cmd.barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+            if (m_timer) {
+                m_timer->reset(cmd);
+                m_timer->writeTimestamp(cmd, 0, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+            }
+        } else {
+            // the next slice continues the sums the last one left in the state buffer (a
+            // barrier orders against everything submitted before it, other buffers included)
             cmd.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                         VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        }
+        cmd.bindCompute(v.pipeline, m_pipelineLayout, m_set);
         const GpuPush push{slot};
         cmd.pushConstants(m_pipelineLayout, &push, sizeof(push));
-        vkCmdDispatchIndirect(cmd.handle(), m_slices->buffer.handle(),
-                              slot * sizeof(GpuSliceEntry));
+        vkCmdDispatchIndirect(cmd.handle(), m_slices->buffer.handle(), slot * sizeof(GpuSliceEntry));
         if (m_timer)
             m_timer->writeTimestamp(cmd, slot + 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
+        cmd.end();
     }
-    cmd.computeToTransferBarrier();
-    cmd.copyBuffer(m_image->buffer, *m_readback, imageBytes);
-    cmd.transferToHostBarrier();
-    cmd.end();
+    vk::CommandBuffer& copy = v.parts[static_cast<std::size_t>(m_options.maxSlices)];
+    copy.begin();
+    copy.computeToTransferBarrier();
+    copy.copyBuffer(m_image->buffer, *m_readback, imageBytes);
+    copy.transferToHostBarrier();
+    copy.end();
     v.recorded = true;
     ++m_recordCount;
 }
@@ -678,53 +687,95 @@ int Simulator::finishedSlices() const {
     return finished;
 }
 
+void Simulator::submitParts(int first, int end) {
+    // parts first..end-1 of the run's sequence: the active slices, then the copy
+    std::vector<VkCommandBuffer> buffers;
+    for (int i = first; i < end; ++i) {
+        const int part = i < m_activeSlices ? i : m_options.maxSlices;
+        buffers.push_back(m_current->parts[static_cast<std::size_t>(part)].handle());
+    }
+    m_fence.reset();
+    VkSubmitInfo info{};
+    info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+    info.commandBufferCount = static_cast<std::uint32_t>(buffers.size());
+    info.pCommandBuffers = buffers.data();
+    vk::check(vkQueueSubmit(m_device.queue(), 1, &info, m_fence.handle()), "submitting work to the GPU");
+    m_nextPart = end;
+    ++m_submissions;
+    m_inFlight = true;
+}
+
 void Simulator::start() {
     if (!m_current)
         throw Error("nothing to simulate: no plan was set (internal error)");
     if (m_inFlight)
         throw Error("the simulation is already running (internal error)");
-    vk::submit(m_device, m_current->commands, m_fence);
-    m_inFlight = true;
+    m_submissions = 0;
+    submitParts(0, 1);
 }
 
-bool Simulator::isFinished() const {
-    return !m_inFlight || m_fence.isSignaled();
+bool Simulator::isFinished() {
+    if (!m_inFlight)
+        return true;
+    if (!m_fence.isSignaled())
+        return false;
+    if (m_nextPart < partCount()) {
+        submitParts(m_nextPart, m_nextPart + 1); // one slice at a time: a caller may stop here
+        return false;
+    }
+    return true;
 }
 
 void Simulator::finish() {
     if (!m_inFlight)
         return;
     m_fence.wait();
+    if (m_nextPart < partCount()) {
+        submitParts(m_nextPart, partCount());
+        m_fence.wait();
+    }
     m_inFlight = false;
     readTimestamps();
 }
 
+void Simulator::cancel() {
+    if (!m_inFlight)
+        return;
+    m_fence.wait();
+    m_inFlight = false;
+    m_nextPart = partCount();
+}
+
 void Simulator::run(const Progress& progress) {
-    start();
-    if (progress) {
-        const int total = m_activeSlices;
-        int reported = -1;
-        for (;;) {
-            const VkFence fence = m_fence.handle();
-            const VkResult waited =
-                vkWaitForFences(m_device.handle(), 1, &fence, VK_TRUE, 100'000'000ull);
-            if (waited == VK_SUCCESS)
-                break;
-            if (waited != VK_TIMEOUT) {
-                m_inFlight = false;
-                vk::check(waited, "waiting for the GPU");
+    if (!m_current)
+        throw Error("nothing to simulate: no plan was set (internal error)");
+    if (m_inFlight)
+        throw Error("the simulation is already running (internal error)");
+    // one submission per slice (the last one with the copy), so that no single submission
+    // holds the GPU for longer than a slice; progress is reported as slices finish
+    m_submissions = 0;
+    const int total = m_activeSlices;
+    for (int slice = 0; slice < total; ++slice) {
+        submitParts(slice, slice + 1 == total ? partCount() : slice + 1);
+        if (progress) {
+            for (;;) {
+                const VkFence fence = m_fence.handle();
+                const VkResult waited =
+                    vkWaitForFences(m_device.handle(), 1, &fence, VK_TRUE, 100'000'000ull);
+                if (waited == VK_SUCCESS)
+                    break;
+                if (waited != VK_TIMEOUT) {
+                    m_inFlight = false;
+                    vk::check(waited, "waiting for the GPU");
+                }
+                progress(finishedSlices(), total);
             }
-            const int finished = finishedSlices();
-            if (finished != reported) {
-                progress(finished, total);
-                reported = finished;
-            }
+            progress(slice + 1, total);
+        } else {
+            m_fence.wait();
         }
-        finish();
-        progress(total, total);
-    } else {
-        finish();
     }
+    finish();
 }
 
 void Simulator::readTimestamps() {
@@ -732,7 +783,9 @@ void Simulator::readTimestamps() {
     m_gpuMilliseconds = 0.0;
     if (!m_timer)
         return;
-    const std::vector<std::uint64_t> ticks = m_timer->ticks();
+    // the slots after the active slices were not submitted: their queries hold nothing
+    const std::vector<std::uint64_t> ticks =
+        m_timer->ticks(static_cast<std::uint32_t>(m_activeSlices) + 1);
     const std::uint32_t bits = m_device.timestampValidBits();
     const float period = m_device.info().limits.timestampPeriod;
     const std::size_t last = static_cast<std::size_t>(m_activeSlices); // unused slots follow

@@ -20,10 +20,12 @@
 // cut into consecutive step ranges, one dispatch each, all accumulating into the same pixels.
 // The running sum and the last-value factors travel between dispatches in a per-pixel state
 // buffer, so the result is the same, bit for bit, however the work is cut, -oversample_*
-// flags included (docs/numerics/slicing.md). The command buffer holds maxSlices indirect
-// dispatch slots; setPlan fills a slice table (unused slots dispatch nothing), so a plan
-// that needs a different cut does not need a new recording. After each dispatch the image
-// holds the sum so far, scaled like the final one (a viewer may show it refining).
+// flags included (docs/numerics/slicing.md). Each of the maxSlices indirect dispatch slots is
+// its own command buffer, recorded once, and each slice its own submission (the readback
+// copy goes with the last), so no submission holds the GPU for the whole image and a run can
+// be stopped between slices; setPlan fills a slice table, so a plan that needs a different
+// cut does not need a new recording. After each slice the image holds the sum so far, scaled
+// like the final one (a viewer may show it refining).
 //
 // Precision::Precise needs shaderFloat64; on a device without it the Simulator runs the fast
 // shader and says so in notice().
@@ -118,14 +120,22 @@ class Simulator {
     using Progress = std::function<void(int finished, int total)>;
     void run(const Progress& progress = {});
 
-    // The same in pieces, for a caller that must not block (the viewer's render loop):
-    // start() submits and returns; isFinished() polls; finishedSlices() counts the dispatches
-    // done so far (from their timestamps; 0 without timestamps); finish() waits and reads the
-    // timestamps. setPlan() and image() are only allowed when no run is in flight.
+    // The same in pieces, for a caller that must not block (the viewer's render loop). Each
+    // slice is its own submission, so no submission holds the GPU for longer than a slice and
+    // a caller can stop between them: start() submits the first slice and returns;
+    // isFinished() polls and, when a slice is done, submits the next one (so it must be
+    // called until it answers true, or finish() or cancel() called); finishedSlices() counts
+    // the dispatches done so far (from their timestamps; 0 without timestamps); finish()
+    // submits what is left at once, waits and reads the timestamps; cancel() waits for the
+    // slice on the GPU and submits nothing more (the image then holds the partial sum).
+    // setPlan() and image() are only allowed when no run is in flight.
     void start();
-    bool isFinished() const;
+    bool isFinished();
     int finishedSlices() const;
     void finish();
+    void cancel();
+    // submissions made by the last run (slices + the readback copy when it ran to the end)
+    int lastSubmissionCount() const { return m_submissions; }
 
     // The image on the GPU (fast-major floats, fastPixels() x slowPixels()), for a renderer on
     // the same device; written by the dispatches, read back by the copy at the end of a run.
@@ -240,6 +250,11 @@ class Simulator {
     std::vector<GpuFreshUnit> m_freshUnits; // one per row, as uploaded
     bool m_freshUnitsChanged = true;
     bool m_inFlight = false; // submitted, fence not yet waited for
+    int m_nextPart = 0;      // the next of the current variant's parts to submit
+    int m_submissions = 0;
+    int partCount() const { return m_activeSlices + 1; } // the slices, then the copy
+    // submits the current variant's parts [first, end) as one submission, fenced
+    void submitParts(int first, int end);
     bool m_cacheSaved = false;
     std::vector<vk::PhaseTime> m_constructionTimes;
     vk::PhaseTimer m_planTimer;

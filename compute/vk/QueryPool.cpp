@@ -43,9 +43,14 @@ void QueryPool::writeTimestamp(CommandBuffer& commands, std::uint32_t query,
     vkCmdWriteTimestamp(commands.handle(), stage, m_pool.get(), query);
 }
 
-std::vector<std::uint64_t> QueryPool::ticks() const {
-    std::vector<std::uint64_t> values(m_count);
-    check(vkGetQueryPoolResults(m_pool.device(), m_pool.get(), 0, m_count,
+std::vector<std::uint64_t> QueryPool::ticks() const { return ticks(m_count); }
+
+std::vector<std::uint64_t> QueryPool::ticks(std::uint32_t count) const {
+    if (count > m_count)
+        throw Error("timestamp queries: " + std::to_string(count) + " asked, the pool has " +
+                    std::to_string(m_count));
+    std::vector<std::uint64_t> values(count);
+    check(vkGetQueryPoolResults(m_pool.device(), m_pool.get(), 0, count,
                                 values.size() * sizeof(std::uint64_t), values.data(),
                                 sizeof(std::uint64_t),
                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),

@@ -46,6 +46,8 @@ class QueryPool {
 
     // After the submission finished: the raw ticks of all queries (waits for them).
     std::vector<std::uint64_t> ticks() const;
+    // ... of the first `count` queries only (those the last submissions wrote)
+    std::vector<std::uint64_t> ticks(std::uint32_t count) const;
     double elapsedMilliseconds(std::uint32_t first, std::uint32_t second) const;
 
   private:

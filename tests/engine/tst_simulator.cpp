@@ -525,6 +525,35 @@ class TestSimulator : public QObject {
         QCOMPARE(simulator.finishedSlices(), 4);
         QVERIFY(simulator.imageBuffer() != VK_NULL_HANDLE);
         QCOMPARE(simulator.image(), blocking);
+        // polled to the end: each slice was its own submission, then the copy
+        QCOMPARE(simulator.lastSubmissionCount(), 4 + 1);
+    }
+
+    // Heavy work: every slice is its own submission, so no submission holds the GPU for the
+    // whole image, and a caller (the viewer, on a new slider value) can stop between slices.
+    void slicesAreSeparateSubmissionsAndCanBeCancelled() {
+        SimulatorOptions o = options(Precision::Fast);
+        o.workPerSlice = 1;
+        o.maxSlices = 5;
+        Simulator simulator(*m_device, o);
+        const Case c(variant("sources"));
+        simulator.setPlan(c.plan, c.loop);
+        QCOMPARE(simulator.sliceCount(), 5);
+        simulator.run();
+        QCOMPARE(simulator.lastSubmissionCount(), 5); // the copy goes with the last slice
+        const std::vector<float> complete = simulator.image();
+
+        simulator.start();
+        while (simulator.lastSubmissionCount() < 2)
+            QVERIFY(!simulator.isFinished());
+        simulator.cancel(); // after two slices: nothing more is submitted
+        QCOMPARE(simulator.lastSubmissionCount(), 2);
+        QVERIFY(simulator.isFinished());
+        QCOMPARE(simulator.recordCount(), 1);
+
+        simulator.run(); // the next run starts over and completes the image
+        QCOMPARE(simulator.image(), complete);
+        QVERIFY2(m_device->validationMessages().empty(), joined(m_device->validationMessages()).c_str());
     }
 
     void rejectsWhatItCannotRun() {
