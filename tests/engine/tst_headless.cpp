@@ -6,6 +6,7 @@
 #include "compute/headless/Headless.h"
 #include "compute/io/FloatImageFile.h"
 #include "compute/io/Smv.h"
+#include "tests/engine/HeadlessRun.h"
 
 #include <QDir>
 #include <QFile>
@@ -25,19 +26,8 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
     return args;
 }
 
-struct Run {
-    int status = 0;
-    std::string out, err;
-};
-
-Run run(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    Run r;
-    r.status = bv::headless::runHeadless(args, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
+using Run = bv::testing::HeadlessRun;
+Run run(const std::vector<std::string>& args) { return bv::testing::runHeadless(args); }
 
 } // namespace
 

@@ -12,6 +12,7 @@
 #include "compute/io/Smv.h"
 #include "compute/model/Error.h"
 #include "compute/plan/Plan.h"
+#include "tests/engine/HeadlessRun.h"
 
 #include <QDir>
 #include <QFile>
@@ -34,19 +35,8 @@ std::vector<std::string> with(std::vector<std::string> args, const QString& more
     return args;
 }
 
-struct Run {
-    int status = 0;
-    std::string out, err;
-};
-
-Run headless(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    Run r;
-    r.status = bv::headless::runHeadless(args, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
+using Run = bv::testing::HeadlessRun;
+Run headless(const std::vector<std::string>& args) { return bv::testing::runHeadless(args); }
 
 bv::headless::BatchReport batch(const std::vector<std::string>& args, std::string* log = nullptr) {
     std::ostringstream out, err;
