@@ -37,26 +37,12 @@
 namespace {
 
 using bv::bench::Stats;
+using bv::bench::namedCases;
 using bv::bench::stats;
 using bv::bench::words;
 
 using Clock = std::chrono::steady_clock;
 
-// The cases of docs/performance.md (issue "Performance"): simple_N and heavy_N.
-std::string simple(int n) {
-    return "-cell 100 100 100 90 90 90 -lambda 6.2 -N 5 -default_F 100 -distance 100 -detpixels " +
-           std::to_string(n);
-}
-std::string heavy(int n) {
-    return simple(n) + " -mosaic 0.5 -mosaic_dom 10 -mosaic_seed -12345678 -phi 0 -osc 1 -phisteps 10 -oversample 2";
-}
-const std::map<std::string, std::string>& namedCases() {
-    static const std::map<std::string, std::string> cases = {
-        {"simple_512", simple(512)},   {"simple_1024", simple(1024)}, {"simple_2048", simple(2048)},
-        {"simple_4096", simple(4096)}, {"heavy_512", heavy(512)},     {"heavy_1024", heavy(1024)},
-    };
-    return cases;
-}
 
 // What a run of the benchmark varies besides the case and the precision.
 struct Setup {

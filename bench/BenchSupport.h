@@ -1,8 +1,9 @@
 #pragma once
-// What the benchmark programs share: splitting a command line into words, and the median
-// and spread of repeated measurements.
+// What the benchmark programs share: the named cases, splitting a command line into words,
+// and the median and spread of repeated measurements.
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,9 +18,41 @@ inline std::vector<std::string> words(const std::string& text) {
     return out;
 }
 
+// The cases of docs/performance.md (issue "Performance"): simple_N and heavy_N.
+inline std::string simpleCase(int n) {
+    return "-cell 100 100 100 90 90 90 -lambda 6.2 -N 5 -default_F 100 -distance 100 -detpixels " +
+           std::to_string(n);
+}
+inline std::string heavyCase(int n) {
+    return simpleCase(n) +
+           " -mosaic 0.5 -mosaic_dom 10 -mosaic_seed -12345678 -phi 0 -osc 1 -phisteps 10 -oversample 2";
+}
+inline const std::map<std::string, std::string>& namedCases() {
+    static const std::map<std::string, std::string> cases = {
+        {"simple_512", simpleCase(512)},   {"simple_1024", simpleCase(1024)},
+        {"simple_2048", simpleCase(2048)}, {"simple_4096", simpleCase(4096)},
+        {"heavy_512", heavyCase(512)},     {"heavy_1024", heavyCase(1024)},
+    };
+    return cases;
+}
+// The arguments of a named case; empty when there is no case of that name.
+inline std::string caseArguments(const std::string& name) {
+    const auto it = namedCases().find(name);
+    return it == namedCases().end() ? std::string() : it->second;
+}
+
 struct Stats {
     double median = 0, min = 0, max = 0;
 };
+
+// The value below which a fraction p (0..1) of the measurements lie (nearest rank).
+inline double percentile(std::vector<double> v, double p) {
+    if (v.empty())
+        return 0;
+    std::sort(v.begin(), v.end());
+    const auto rank = static_cast<std::size_t>(p * static_cast<double>(v.size()) + 0.999999);
+    return v[std::min(v.size(), std::max<std::size_t>(rank, 1)) - 1];
+}
 
 inline Stats stats(std::vector<double> v) {
     Stats s;

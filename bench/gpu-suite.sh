@@ -6,7 +6,9 @@
 #
 # BIN_DIR holds braggview, braggview-compare and braggview-bench built with
 # -DBRAGGVIEW_WITH_QT=OFF. Results: OUT_DIR/parity.txt, bench.txt, bench.json, process.txt
-# (summary) and process-runs.txt (every run with its -v breakdown).
+# (summary), process-runs.txt (every run with its -v breakdown), latency.txt (the viewer's
+# compute path, 200 parameter changes at 2048^2, and the cold start) and memory.txt (peak
+# resident memory of the headless process at 4096^2).
 set -uo pipefail
 bin=$(cd "$1" && pwd); out=$(mkdir -p "$2" && cd "$2" && pwd)
 cd "$(dirname "$0")/.."
@@ -72,5 +74,28 @@ now() { date +%s%N; }
     (cd "$work" && "$bin/braggview" --headless $args -v -noprogress -nonoise -nopgm | grep -E "GPU")
   done
 } > "$out/process.txt" 2>&1
-rm -rf "$work"
-cat "$out/parity.txt" | tail -1; cat "$out/bench.txt"; cat "$out/process.txt"
+
+{
+  for precision in fast precise; do
+    "$bin/braggview-bench-latency" --case simple_2048 --changes 200 --precision $precision \
+      --json "$out/latency-$precision.json"
+  done
+} > "$out/latency.txt" 2>&1
+
+# peak resident memory (getrusage of the child, kB) of the headless process, simple_4096
+peak_rss() { python3 -c 'import resource, subprocess, sys
+subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)' "$@"; }
+{
+  args="-cell 100 100 100 90 90 90 -lambda 6.2 -N 5 -default_F 100 -distance 100 -detpixels 4096 -noprogress"
+  echo "# peak RSS in kB; the float image is 65536 kB"
+  cd "$work"
+  for outputs in "" "-nonoise -nopgm"; do
+    for precision in fast precise; do
+      echo "simple_4096 $precision ${outputs:-all outputs}: $(peak_rss "$bin/braggview" --headless $args -precision $precision $outputs) kB"
+    done
+  done
+  echo "no GPU (-h): $(peak_rss "$bin/braggview" --headless -h) kB"
+} > "$out/memory.txt" 2>&1
+cd / && rm -rf "$work"
+cat "$out/parity.txt" | tail -1; cat "$out/bench.txt"; cat "$out/process.txt" "$out/latency.txt" "$out/memory.txt"
