@@ -11,6 +11,7 @@
 
 #include "DemoExperiment.h"
 #include "compute/headless/Headless.h"
+#include "compute/vk/Instance.h"
 #ifdef BRAGGVIEW_WITH_QT
 #include "app/Viewer.h"
 #endif
@@ -33,6 +34,7 @@ std::vector<std::string> splitWords(const std::string& text) {
 }
 
 int renderDemoHeadless() {
+    bv::vk::skipMesaDeviceSelectLayer();
     namespace fs = std::filesystem;
     const fs::path folder = fs::absolute("braggview-demo");
     std::error_code ec;
@@ -72,6 +74,7 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     if (!args.empty() && args.front() == "--headless") {
         args.erase(args.begin());
+        bv::vk::skipMesaDeviceSelectLayer(); // the headless mode chooses its device itself
         return bv::headless::runHeadless(args, std::cout, std::cerr);
     }
     if (!args.empty() && (args.front() == "--help" || args.front() == "-h")) {

@@ -21,6 +21,7 @@
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
 #include "compute/vk/Device.h"
+#include "compute/vk/Instance.h"
 
 #include <algorithm>
 #include <chrono>
@@ -162,6 +163,7 @@ int usage() {
 } // namespace
 
 int main(int argc, char** argv) {
+    bv::vk::skipMesaDeviceSelectLayer(); // as the headless mode does
     std::vector<std::string> args(argv + 1, argv + argc);
     int repeats = 10;
     std::string precisionText = "both", jsonPath, deviceChoice;

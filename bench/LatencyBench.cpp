@@ -22,6 +22,7 @@
 #include "compute/plan/Plan.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/vk/Device.h"
+#include "compute/vk/Instance.h"
 
 #include <chrono>
 #include <cstdio>
@@ -51,6 +52,7 @@ int usage() {
 } // namespace
 
 int main(int argc, char** argv) {
+    bv::vk::skipMesaDeviceSelectLayer(); // as the headless mode does
     int changes = 200;
     std::string precisionName = "fast", jsonPath, device, args;
     for (int i = 1; i < argc; ++i) {

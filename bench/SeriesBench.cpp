@@ -13,6 +13,7 @@
 // into DIR (default: a fresh directory under $TMPDIR, removed afterwards).
 
 #include "bench/BenchSupport.h"
+#include "compute/vk/Instance.h"
 #include "compute/headless/Batch.h"
 #include "compute/model/Error.h"
 
@@ -54,6 +55,7 @@ int usage() {
 } // namespace
 
 int main(int argc, char** argv) {
+    bv::vk::skipMesaDeviceSelectLayer(); // as the headless mode does
     int repeats = 5;
     std::string dir, jsonFile;
     std::vector<std::string> args = words(kIssueSeries);

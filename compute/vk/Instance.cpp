@@ -35,6 +35,11 @@ bool environmentFlag(const char* value) {
     return word == "1" || word == "true" || word == "yes" || word == "on";
 }
 
+void skipMesaDeviceSelectLayer() {
+    if (!std::getenv("MESA_VK_DEVICE_SELECT"))
+        setenv("NODEVICE_SELECT", "1", /*overwrite=*/0);
+}
+
 namespace {
 
 const char* const validationLayer = "VK_LAYER_KHRONOS_validation";

@@ -30,6 +30,16 @@ class ValidationLog {
 // "1", "true", "yes", "on" (any case) -> true; null, "", "0", anything else -> false.
 bool environmentFlag(const char* value);
 
+// For a process that picks its Vulkan device itself (vk::Device, chooseDevice): switches off
+// Mesa's implicit VK_LAYER_MESA_device_select, which only reorders the device list for
+// programs that take the first device and costs about 35 ms of every vkCreateInstance on a
+// machine with Mesa's drivers (docs/performance.md, "Whole process on lavapipe"). Sets
+// NODEVICE_SELECT=1 unless the user has set it, or has asked that layer for a device with
+// MESA_VK_DEVICE_SELECT. Call it at the start of main(), before any Vulkan call and before
+// any thread starts (it changes the environment). Not for the viewer: Qt's window takes the
+// first device of the list the layer orders.
+void skipMesaDeviceSelectLayer();
+
 struct InstanceOptions {
     std::string applicationName = "braggview";
     bool validation = false; // BRAGGVIEW_VALIDATION=1 also turns it on
