@@ -14,11 +14,21 @@
 // Orientation rows follow the reference's phi carry-over (compute/engine/SerialOrder.h).
 //
 // Included by diffraction_precise.comp and diffraction_fast.comp, which set BV_PRECISE
-// (docs/numerics/precision-modes.md).
+// (docs/numerics/precision-modes.md), and by their trace variants diffraction_trace_*.comp,
+// which also set BV_TRACE: one invocation runs one chosen pixel's whole loop and records its
+// intermediate quantities (trace.glsl). The lines under BV_TRACE are all the difference; the
+// normal shaders are compiled without them.
+
+#ifndef BV_TRACE
+#define BV_TRACE 0
+#endif
 
 #include "params.glsl"
 #include "numerics.glsl"
 #include "lattice.glsl"
+#if BV_TRACE
+#include "trace.glsl"
+#endif
 
 bool masked(int index) {
     const uint word = maskWords[index >> 1];
@@ -78,6 +88,24 @@ real3 rotateAbout(real3 v, real3 axis, real angle) {
 }
 
 void main() {
+#if BV_TRACE
+    // the pinned pixel, all of its loop in this one invocation
+    SliceEntry range = slices[push.slot];
+    range.begin = 0u;
+    range.end = range.total;
+    const int fpixel = trace.pixel.x;
+    const int spixel = trace.pixel.y;
+    if (fpixel < P.roiXmin || spixel < P.roiYmin || fpixel > P.roiXmax ||
+        spixel > P.roiYmax || fpixel >= P.fastPixels || spixel >= P.slowPixels) {
+        trace.counts.x = kTraceOutside;
+        return;
+    }
+    const int index = spixel * P.fastPixels + fpixel;
+    if (kMask && masked(index)) {
+        trace.counts.x = kTraceMasked;
+        return;
+    }
+#else
     const SliceEntry range = slices[push.slot];
     // the dispatch covers the ROI's bounding box; the image was zero-filled before it
     const int fpixel = P.roiXmin + int(gl_GlobalInvocationID.x);
@@ -88,6 +116,7 @@ void main() {
     const int index = spixel * P.fastPixels + fpixel;
     if (kMask && masked(index))
         return;
+#endif
 
     const real3 pix0 = P.pix0.xyz;
     const real3 fdet = P.fdet.xyz;
@@ -181,9 +210,18 @@ void main() {
         // the first unit a reference thread runs starts from the unrotated crystal
         const uint fresh =
             freshUnit.pixel == index && freshUnit.unit == unit ? uint(P.freshRows) : 0u;
+#if BV_TRACE
+        if (skipped)
+            traceUnit(unit, layer, subS, subF, source, position, airpath, diffracted,
+                      scattering, lambda, omega, polar, capture, true);
+#endif
         if (!skipped) {
             if (unitStart && (polar == RC(0.0) || kOversamplePolar))
                 polar = polarizationFactor(incident, diffracted);
+#if BV_TRACE
+            traceUnit(unit, layer, subS, subF, source, position, airpath, diffracted,
+                      scattering, lambda, omega, polar, capture, false);
+#endif
 
             for (uint o = first; o < last; ++o) {
                 const Orientation axes = orientations[o < fresh ? orientationCount + o : o];
@@ -191,8 +229,16 @@ void main() {
                                         dot(axes.c.xyz, scattering));
                 const real3 hkl0 = ceil(hkl - RC(0.5));
                 const real latt = latticeFactor(hkl, hkl0);
+#if BV_TRACE
+                if (!kWater && latt == RC(0.0)) {
+                    traceStep(step + (o - first), unit, o, hkl, hkl0, latt, RC(0.0), RC(0.0), I,
+                              false);
+                    continue;
+                }
+#else
                 if (!kWater && latt == RC(0.0))
                     continue;
+#endif
 
                 // tricubic where the 4x4x4 neighbourhood is on the grid, else nearest
                 // (docs/reference-quirks.md: the reference turns interpolation off for good)
@@ -207,6 +253,10 @@ void main() {
                     I *= polar;
                 if (kOversampleOmega)
                     I *= omega;
+#if BV_TRACE
+                traceStep(step + (o - first), unit, o, hkl, hkl0, latt, cell,
+                          amplitude * amplitude, I, true);
+#endif
             }
         }
         step += last - first;
@@ -225,5 +275,9 @@ void main() {
         pixel *= polar;
     if (!kOversampleOmega)
         pixel *= omega;
+#if BV_TRACE
+    traceEnd(kTraceComputed, I, polar, omega, capture, pixel); // the image is left alone
+#else
     image[index] = float(pixel);
+#endif
 }

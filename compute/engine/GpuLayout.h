@@ -56,6 +56,51 @@ struct GpuPush {
     std::uint32_t slot = 0;
 };
 
+// The trace variant's buffer (shaders/trace.glsl, std430, set 1 binding 0): one pixel's
+// intermediate quantities. Sizes are whole real4s in both precisions, so there is no padding.
+template <typename Real> struct GpuTraceStep {
+    GpuVec4<Real> hkl;  // xyz fractional h,k,l; w F_latt (sign dropped)
+    GpuVec4<Real> hkl0; // xyz nearest h,k,l; w F_cell
+    GpuVec4<Real> sum;  // x (F_cell F_latt)^2 added; y the sum after the step
+    std::uint32_t step = 0, unit = 0, orientation = 0, flags = 0;
+    std::uint32_t unused[4] = {0, 0, 0, 0};
+};
+template <typename Real> struct GpuTraceUnit {
+    GpuVec4<Real> position;   // xyz m; w distance (m)
+    GpuVec4<Real> diffracted; // xyz unit vector; w omega (sr)
+    GpuVec4<Real> scattering; // xyz 1/m; w polarization factor
+    GpuVec4<Real> factors;    // x capture fraction; y lambda (m)
+    std::int32_t layer = 0, subS = 0, subF = 0, source = 0;
+    std::uint32_t unit = 0, dminSkipped = 0, stepsRun = 0, unused = 0;
+    GpuTraceStep<Real> first;
+};
+constexpr std::uint32_t kTraceUnits = 64; // trace.glsl: kTraceUnits, kTraceSteps, kTraceLargest
+constexpr std::uint32_t kTraceSteps = 64;
+constexpr std::uint32_t kTraceLargest = 8;
+enum TraceStatus : std::uint32_t { // trace.glsl: kTrace*
+    TraceNotRun = 0,
+    TraceComputed = 1,
+    TraceOutside = 2,
+    TraceMasked = 3,
+};
+constexpr std::uint32_t kTraceLatticeZero = 1; // GpuTraceStep::flags
+enum TraceInside : std::int32_t { // GpuTrace::inside bits (trace.glsl: kTraceInside*)
+    TraceInsideCapture = 1,
+    TraceInsidePolar = 2,
+    TraceInsideOmega = 4,
+};
+template <typename Real> struct GpuTrace {
+    std::int32_t fast = 0, slow = 0; // in
+    std::int32_t inside = 0;         // out: the factors applied after every step (below)
+    std::int32_t unusedPixel = 0;
+    std::uint32_t status = 0, unitsRun = 0, stepsRun = 0, stepsAdded = 0;
+    GpuVec4<Real> totals; // I, polar, omega, capture
+    GpuVec4<Real> result; // photon scale, pixel, pixel as stored (float), background
+    GpuTraceUnit<Real> units[kTraceUnits];
+    GpuTraceStep<Real> steps[kTraceSteps];
+    GpuTraceStep<Real> largest[kTraceLargest];
+};
+
 // layout(constant_id = N) in params.glsl
 enum SpecId : std::uint32_t {
     SpecLocalSizeX = 0,
@@ -133,6 +178,24 @@ static_assert(sizeof(GpuSliceEntry) == 32 && offsetof(GpuSliceEntry, begin) == 1
 static_assert(offsetof(GpuSliceEntry, groupsX) == 0 && offsetof(GpuSliceEntry, groupsZ) == 8,
               "a slice entry starts with a VkDispatchIndirectCommand");
 static_assert(sizeof(GpuPush) == 4);
+template <typename Real> constexpr bool traceLayoutMatches() {
+    constexpr std::size_t v = 4 * sizeof(Real);
+    constexpr std::size_t step = 3 * v + 32, unit = 4 * v + 32 + step;
+    using T = GpuTrace<Real>;
+    return sizeof(GpuTraceStep<Real>) == step && offsetof(GpuTraceStep<Real>, step) == 3 * v &&
+           sizeof(GpuTraceUnit<Real>) == unit && offsetof(GpuTraceUnit<Real>, layer) == 4 * v &&
+           offsetof(GpuTraceUnit<Real>, unit) == 4 * v + 16 &&
+           offsetof(GpuTraceUnit<Real>, first) == 4 * v + 32 && offsetof(T, status) == 16 &&
+           offsetof(T, totals) == 32 && offsetof(T, result) == 32 + v &&
+           offsetof(T, units) == 32 + 2 * v && offsetof(T, steps) == 32 + 2 * v + 64 * unit &&
+           offsetof(T, largest) == 32 + 2 * v + 64 * unit + 64 * step &&
+           sizeof(T) == 32 + 2 * v + 64 * unit + 72 * step;
+}
+// std430 aligns a struct holding dvec4 to 32 bytes: every size above is a multiple of it
+static_assert(traceLayoutMatches<double>() && sizeof(GpuTraceStep<double>) % 32 == 0 &&
+                  sizeof(GpuTraceUnit<double>) % 32 == 0,
+              "GpuTrace<double> differs from trace.glsl (std430)");
+static_assert(traceLayoutMatches<float>(), "GpuTrace<float> differs from trace.glsl (std430)");
 static_assert(sizeof(GpuFreshUnit) == 8 && offsetof(GpuFreshUnit, unit) == 4);
 
 } // namespace layout_checks

@@ -273,11 +273,7 @@ Simulator::VariantKey Simulator::variantKey(const plan::Plan& p) const {
     return VariantKey{bits};
 }
 
-Simulator::Variant& Simulator::variant(const VariantKey& key) {
-    auto found = m_variants.find(key);
-    if (found != m_variants.end())
-        return *found->second;
-
+vk::SpecializationConstants Simulator::specializationConstants(const VariantKey& key) const {
     auto bit = [&](unsigned i) { return ((key.bits >> i) & 1u) != 0; };
     vk::SpecializationConstants constants;
     constants.add(SpecLocalSizeX, m_options.localSizeX)
@@ -295,7 +291,22 @@ Simulator::Variant& Simulator::variant(const VariantKey& key) {
         .add(SpecTable, bit(11))
         .add(SpecMask, bit(12))
         .add(SpecDmin, bit(kSpecFlagCount));
+    return constants;
+}
 
+Simulator::KernelInputs Simulator::kernelInputs() const {
+    if (!m_current)
+        throw Error("nothing to trace: no plan was set (internal error)");
+    return {m_setLayout.handle(), m_set, m_currentKey.bits,
+            specializationConstants(m_currentKey)};
+}
+
+Simulator::Variant& Simulator::variant(const VariantKey& key) {
+    auto found = m_variants.find(key);
+    if (found != m_variants.end())
+        return *found->second;
+
+    const vk::SpecializationConstants constants = specializationConstants(key);
     auto v = std::make_unique<Variant>();
     m_planTimer.restart();
     v->pipeline = vk::ComputePipeline(m_device, m_module, m_pipelineLayout, constants, &m_cache);
@@ -642,7 +653,8 @@ void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
     }
     m_planTimer.mark("upload");
 
-    m_current = &variant(variantKey(p));
+    m_currentKey = variantKey(p);
+    m_current = &variant(m_currentKey);
     if (!m_current->recorded) {
         m_planTimer.restart();
         record(*m_current);

@@ -173,6 +173,21 @@ class Simulator {
     const std::vector<vk::PhaseTime>& lastPlanTimes() const { return m_planTimer.phases(); }
     std::string deviceDescription() const;
 
+    // For another variant of the diffraction shader run on this Simulator's tables (the pixel
+    // trace, PixelTrace.h): the descriptor set of the tables and its layout, and the
+    // specialization constants of the current plan's variant with their packed key (equal
+    // keys, equal constants). Valid until the next setPlan, which may rewrite the set; throws
+    // bv::Error before the first one.
+    struct KernelInputs {
+        VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+        VkDescriptorSet set = VK_NULL_HANDLE;
+        std::uint32_t variant = 0;
+        vk::SpecializationConstants constants;
+    };
+    KernelInputs kernelInputs() const;
+    const vk::Device& device() const { return m_device; }
+    bool isRunning() const { return m_inFlight; }
+
   private:
     struct Variant;
     struct VariantKey {
@@ -184,6 +199,7 @@ class Simulator {
     void checkPlan(const plan::Plan& plan) const;
     void resize(int fast, int slow);
     VariantKey variantKey(const plan::Plan& plan) const;
+    vk::SpecializationConstants specializationConstants(const VariantKey& key) const;
     Variant& variant(const VariantKey& key);
     void record(Variant& variant);
     void invalidateRecordings();
@@ -227,6 +243,7 @@ class Simulator {
 
     std::map<VariantKey, std::unique_ptr<Variant>> m_variants;
     Variant* m_current = nullptr;
+    VariantKey m_currentKey;
     int m_recordCount = 0;
 
     int m_fast = 0, m_slow = 0;

@@ -5,6 +5,9 @@
 // carry-over follows OMP_NUM_THREADS as the headless program's does.
 //
 //   braggview-trace-pixel 140 100 $(cat tests/data/golden/simple_cubic/args.txt)
+//
+// The GPU's own trace of a pixel (the shader's trace variant, compute/engine/PixelTrace.h) is
+// printed by the headless program: braggview --headless ARGS -printout_pixel FAST SLOW.
 
 #include "compute/cli/CommandLine.h"
 #include "compute/engine/SerialOrder.h"
