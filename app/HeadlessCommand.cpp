@@ -1,19 +1,17 @@
 #include "app/HeadlessCommand.h"
 
+#include "compute/io/JsonWriter.h"
 #include "compute/model/Units.h"
 
 #include <QStringList>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 
 namespace bv::app {
 
 std::string shortestText(double value) {
-    char buffer[64];
-    const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), value);
-    return std::string(buffer, r.ptr);
+    return io::shortestNumberText(value);
 }
 
 namespace {

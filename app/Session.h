@@ -1,27 +1,31 @@
 #pragma once
-// Sessions: every parameter and view setting of the viewer as one JSON file.
+// Sessions: every parameter and view setting of the viewer as one JSON file. The experiment,
+// its files, output scales and precision are written and read by compute/headless/
+// SessionFile.h, without Qt, so that a job file can be based on a session and rendered where
+// there is no Qt (docs/series.md); the viewer adds its own member on top:
 //
-//   { "format": "braggview session", "version": 1,
-//     "experiment": { ...every Experiment field, SI units (m, rad), null for "automatic" },
-//     "files": { "hkl", "mat", "sourceFile", "mask", "dump" },   (absolute paths or "")
-//     "outputs": { "intScale", "pgmScale", "adcOffset" },
-//     "precision": "fast" | "precise",
-//     "view": { "colormap", "scaling", "black", "white", "overloadOn", "overload",
-//               "autoContrast", "overlays": {...}, "origin": [x, y], "scale" } }
+//   "view": { "colormap", "scaling", "black", "white", "overloadOn", "overload",
+//             "autoContrast", "overlays": {...}, "origin": [x, y], "scale" }
 //
-// Numbers are SI doubles written with the shortest text that reads back exactly, so a saved
-// and reloaded session is the same experiment bit for bit. The orientation matrix and the
-// source list are stored with their values; the HKL table and the mask are read again from
-// their files (they can be large).
+// ("origin" and "scale" only when the view was zoomed or panned; without them the image is
+// fitted to the window; a session without "view" opens with the default view). A saved and
+// reloaded session is the same experiment bit for bit.
+//
+// "Save as job file" writes a job whose base is the session's experiment, embedded in the
+// job (one file, exact numbers), with one frame that writes <name>_####.bin (-floatfile),
+// <name>_####.img (-intfile) and <name>_noise_####.img (-noisefile) into the directory the
+// job is run from: `braggview --headless --job <name>.json` renders the image on screen.
 
 #include "app/Overlays.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/engine/Simulator.h"
+#include "compute/io/Json.h"
 #include "render/Colormap.h"
 #include "render/ViewTransform.h"
 
-#include <QJsonObject>
 #include <QString>
+
+#include <string>
 
 namespace bv::app {
 
@@ -38,12 +42,19 @@ struct Session {
     ViewState view;
 };
 
-QJsonObject sessionToJson(const Session& session);
-// Reads the inputs the files name (HKL, mask). Throws bv::Error naming the key or the file.
-Session sessionFromJson(const QJsonObject& json);
+// The session file's text.
+std::string sessionText(const Session& session);
+// Reads a session object; relative file names are taken relative to `directory`. Reads the
+// inputs the files name (HKL, mask). Throws bv::Error "<source>:<line>:<column>: <key>: ...".
+Session sessionFromJson(const io::JsonValue& root, const std::string& source,
+                        const std::string& directory);
 
-// Files: written atomically; errors as bv::Error "<path>: ...".
+// Files: written atomically; errors as bv::Error "<path>...: ...".
 void saveSession(const QString& path, const Session& session);
 Session loadSession(const QString& path);
+
+// The job file "Save as job file" writes for `session` at `path` (see above).
+std::string sessionJobText(const Session& session, const QString& path);
+void saveJob(const QString& path, const Session& session);
 
 } // namespace bv::app

@@ -4,7 +4,9 @@
 // round trips must hold: a string survives jsonQuoted + parseJson, and a job that parseJob
 // accepts survives jobText + parseJson + parseJob unchanged ("jobText writes a job file that
 // readJob reads back to the same job", docs/series.md).
-// Viewer sessions ("session": a file) are not read yet: sessionArguments() throws.
+// A session embedded in a job ("session": {...}) is read by parseJob (parseSession, compute/
+// headless/SessionFile.h, compiled in too) and must survive the round trip as it was written;
+// session files have their own target, fuzz_session.
 
 #include "FuzzInput.h"
 
@@ -12,6 +14,7 @@
 #include "compute/model/Error.h"
 #if BV_FUZZ_HAVE_JOB
 #include "compute/headless/Job.h"
+#include "compute/io/JsonWriter.h"
 #endif
 
 #include <cmath>
@@ -89,6 +92,14 @@ void checkJob(const JsonValue& root) {
     }
     require(back.base == job.base && back.session == job.session,
             "jobText round trip: the base differs");
+    require(back.sessionObject.has_value() == job.sessionObject.has_value(),
+            "jobText round trip: the embedded session is lost");
+    if (job.sessionObject) {
+        bv::io::JsonWriter a, b;
+        a.value(*job.sessionObject);
+        b.value(*back.sessionObject);
+        require(a.text() == b.text(), "jobText round trip: the embedded session differs");
+    }
     require(back.frames.size() == job.frames.size(), "jobText round trip: frame count differs");
     for (std::size_t i = 0; i < job.frames.size(); ++i) {
         require(back.frames[i].overrides == job.frames[i].overrides,

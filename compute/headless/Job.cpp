@@ -1,9 +1,12 @@
 #include "compute/headless/Job.h"
 
 #include "compute/cli/Flags.h"
+#include "compute/headless/SessionFile.h"
+#include "compute/io/JsonWriter.h"
 #include "compute/model/Error.h"
 
 #include <cmath>
+#include <filesystem>
 #include <sstream>
 
 namespace bv::headless {
@@ -95,9 +98,18 @@ class JobReader {
             }
             return;
         case io::JsonValue::Type::Array:
+            // [] would leave the option without the values it takes (and read back as true)
+            if (value.elements().empty() && takesValues)
+                fail(value, option + ": expected its value" +
+                                (flag->syntax.empty() ? std::string() : " (" + flag->syntax + ")") +
+                                ", not an empty array");
             out.push_back(option);
-            for (const io::JsonValue& element : value.elements())
+            for (const io::JsonValue& element : value.elements()) {
+                // as for a string: a value spelled like an option would read back as one
+                if (element.isString() && cli::findFlag(element.text()))
+                    fail(element, option + ": \"" + element.text() + "\" is an option, not a value");
                 out.push_back(token(option, element));
+            }
             return;
         }
     }
@@ -137,15 +149,21 @@ class JobReader {
         Job job;
         job.source = m_source;
         const io::JsonValue* frames = nullptr;
-        const io::JsonValue* base = nullptr;
         for (const auto& [key, value] : root.members()) {
             if (key == "base") {
-                base = &value;
                 job.base = this->base(value);
             } else if (key == "session") {
-                if (!value.isString() || value.text().empty())
-                    fail(value, "\"session\": expected the session file's name");
-                job.session = value.text();
+                if (value.isObject()) {
+                    // checked now, so that a bad session stops the job before it starts
+                    (void)parseSession(value, m_source, directoryOf(m_source));
+                    job.sessionObject = value;
+                } else if (value.isString() && !value.text().empty() &&
+                           value.text().find('\0') == std::string::npos) {
+                    job.session = value.text();
+                } else {
+                    fail(value, "\"session\": expected the name of a session file, or a "
+                                "session object");
+                }
             } else if (key == "frames") {
                 frames = &value;
             } else if (key == "comment") {
@@ -156,8 +174,6 @@ class JobReader {
                                 "\"comment\")");
             }
         }
-        if (base && !job.session.empty())
-            fail(*base, "give \"base\" or \"session\", not both");
         if (!frames)
             fail(root, "the job has no \"frames\" (a list of objects of options, or a count)");
         if (frames->isNumber()) {
@@ -221,10 +237,16 @@ Job readJob(const std::string& path) {
     return parseJob(io::readJsonFile(path), path);
 }
 
+std::string Job::sessionPath() const {
+    if (session.empty() || std::filesystem::path(session).is_absolute())
+        return session;
+    return (std::filesystem::path(directoryOf(source)) / session).string();
+}
+
 namespace {
 
 // tokens -> {"-option": value(s)} with true for an option without values
-std::string optionsObject(const std::vector<std::string>& tokens, const std::string& indent) {
+void writeOptions(io::JsonWriter& w, const std::vector<std::string>& tokens) {
     std::vector<std::pair<std::string, std::vector<std::string>>> options;
     for (const std::string& token : tokens) {
         if (cli::findFlag(token) || options.empty()) {
@@ -238,48 +260,64 @@ std::string optionsObject(const std::vector<std::string>& tokens, const std::str
             options.back().second.push_back(token);
         }
     }
-    if (options.empty())
-        return "{}";
-    std::string out = "{";
-    for (std::size_t i = 0; i < options.size(); ++i) {
-        const auto& [name, values] = options[i];
-        out += (i ? ",\n" : "\n") + indent + "  " + io::jsonQuoted(name) + ": ";
+    w.beginObject();
+    for (const auto& [name, values] : options) {
+        w.key(name);
         if (values.empty()) {
-            out += "true";
+            w.boolean(true);
         } else if (values.size() == 1) {
-            out += io::jsonQuoted(values[0]);
+            w.string(values[0]);
         } else {
-            out += "[";
-            for (std::size_t k = 0; k < values.size(); ++k)
-                out += (k ? ", " : "") + io::jsonQuoted(values[k]);
-            out += "]";
+            w.beginArray();
+            for (const std::string& v : values)
+                w.string(v);
+            w.endArray();
         }
     }
-    return out + "\n" + indent + "}";
+    w.endObject();
 }
 
 } // namespace
 
 std::string jobText(const Job& job) {
-    std::string out = "{\n";
-    if (!job.session.empty()) {
-        out += "  \"session\": " + io::jsonQuoted(job.session) + ",\n";
-    } else {
-        out += "  \"base\": [";
-        for (std::size_t i = 0; i < job.base.size(); ++i)
-            out += (i ? ", " : "") + io::jsonQuoted(job.base[i]);
-        out += "],\n";
+    io::JsonWriter w;
+    w.beginObject();
+    if (job.sessionObject)
+        w.key("session").value(*job.sessionObject);
+    else if (!job.session.empty())
+        w.key("session").string(job.session);
+    if (!job.hasSession() || !job.base.empty()) {
+        w.key("base").beginArray();
+        for (const std::string& token : job.base)
+            w.string(token);
+        w.endArray();
     }
-    out += "  \"frames\": [";
-    for (std::size_t i = 0; i < job.frames.size(); ++i)
-        out += (i ? ",\n    " : "\n    ") + optionsObject(job.frames[i].overrides, "    ");
-    return out + "\n  ]\n}\n";
+    w.key("frames").beginArray();
+    for (const JobFrame& frame : job.frames)
+        writeOptions(w, frame.overrides);
+    w.endArray();
+    w.endObject();
+    return w.text();
 }
 
-std::vector<std::string> sessionArguments(const std::string& sessionFile) {
-    throw Error("\"session\": " + sessionFile +
-                ": reading a viewer session as a job's base is not available yet; give the "
-                "experiment as \"base\" (nanoBragg's arguments)");
+cli::CommandLine sessionBase(const Job& job, std::ostream& log) {
+    if (job.sessionObject) {
+        cli::CommandLine cl = parseSession(*job.sessionObject, job.source, directoryOf(job.source));
+        try {
+            loadSessionInputs(cl, log);
+        } catch (const Error& e) {
+            throw Error(io::jsonWhere(job.source, *job.sessionObject) + ": \"session\": " +
+                        e.what());
+        }
+        return cl;
+    }
+    if (job.session.empty())
+        throw Error(job.source + ": the job has no \"session\"");
+    try {
+        return readSession(job.sessionPath(), log);
+    } catch (const Error& e) {
+        throw Error(job.source + ": \"session\": " + e.what());
+    }
 }
 
 } // namespace bv::headless

@@ -18,14 +18,25 @@
 // string for an option of several values is split at white space ("-misset": "10 20 30").
 // "frames" may also be a count: that many frames of the base alone (with -misset random,
 // still shots of as many random orientations). A top-level "comment" is ignored.
-// "session" is reserved for the viewer's saved sessions as the base (sessionArguments()).
+//
+// "session" bases the job on a viewer session instead (SessionFile.h): the name of a session
+// file, relative to the job file's directory, or the session object itself, as the viewer's
+// "Save as job file" writes it. The session's experiment is the start, exactly as saved;
+// "base" then holds options applied on top of it (the files to write, say), and each frame's
+// overrides come after those, as on a command line. A session-based job takes no -img or
+// -mask (their headers would be read under the session's explicit values).
 //
 // Frame i (from 0) runs base + the command line's extra options + its overrides. Its noise
 // seed is the base's -seed + i unless the frame gives its own -seed (so -misset random draws
 // a new orientation per frame); its file names have their run of # replaced by i + 1.
+// Paths in options (-hkl, -noisefile, ...) are relative to the working directory, as on the
+// command line; paths in a session are relative to the file the session is in.
 
+#include "compute/cli/CommandLine.h"
 #include "compute/io/Json.h"
 
+#include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,9 +50,14 @@ struct JobFrame {
 
 struct Job {
     std::string source;            // the job file, for messages
-    std::vector<std::string> base; // nanoBragg arguments of the base experiment
-    std::string session;           // "session": a viewer session file as the base (reserved)
+    std::vector<std::string> base; // nanoBragg arguments of the base (with a session: on top of it)
+    std::string session;           // "session": "<file>": a viewer session file, as written
+    std::optional<io::JsonValue> sessionObject; // "session": {...}: the session itself
     std::vector<JobFrame> frames;
+
+    bool hasSession() const { return !session.empty() || sessionObject.has_value(); }
+    // the session file: `session` relative to the job file's directory
+    std::string sessionPath() const;
 
     // "<source>:<line>:<column>: frame <i+1>" for messages about frame i
     std::string where(std::size_t index) const;
@@ -58,8 +74,10 @@ Job readJob(const std::string& path);
 // The JSON text of a job file (what the viewer writes to save its session as a job).
 std::string jobText(const Job& job);
 
-// The extension point for the viewer's sessions: the nanoBragg arguments a saved session
-// stands for. Not yet available: throws bv::Error saying so.
-std::vector<std::string> sessionArguments(const std::string& sessionFile);
+// The start of every frame of a job that has a session: the session's command line with its
+// HKL table and mask loaded (warnings on `log`). Throws bv::Error naming the job file, the
+// session file and the key ("job.json: \"session\": view.json:14:19: experiment.detector.
+// distance: expected a number greater than 0, got 'far'").
+cli::CommandLine sessionBase(const Job& job, std::ostream& log);
 
 } // namespace bv::headless

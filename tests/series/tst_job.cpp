@@ -4,6 +4,7 @@
 
 #include "compute/headless/Job.h"
 #include "compute/headless/Progress.h"
+#include "compute/headless/SessionFile.h"
 #include "compute/io/Json.h"
 #include "compute/model/Error.h"
 
@@ -100,6 +101,15 @@ class TestJob : public QObject {
         QTest::newRow("value spelled like an option")
             << "{\"base\": \"-cell 50\", \"frames\": [{\"-hkl\": \"-cell\"}]}"
             << "job.json:1:42: -hkl: \"-cell\" is an option, not a value";
+        // found by fuzzing: [] would be written back as true
+        QTest::newRow("empty array")
+            << "{\"frames\": [{\"-misset\": []}]}"
+            << "job.json:1:25: -misset: expected its value (<x> <y> <z> | random), not an "
+               "empty array";
+        // found by fuzzing: the same in an array of values
+        QTest::newRow("array value spelled like an option")
+            << "{\"frames\": [{\"-misset\": [10, \"-distance\", 30]}]}"
+            << "job.json:1:30: -misset: \"-distance\" is an option, not a value";
         QTest::newRow("fractional count") << "{\"frames\": 2.5}"
                                           << "job.json:1:12: \"frames\": expected a whole number";
         QTest::newRow("unknown member") << "{\"frames\": 1, \"bsae\": \"\"}"
@@ -127,9 +137,17 @@ class TestJob : public QObject {
         QTest::newRow("base of wrong kind")
             << "{\"base\": 5, \"frames\": 1}"
             << "job.json:1:10: \"base\": expected nanoBragg's arguments";
-        QTest::newRow("session and base")
-            << "{\"base\": \"\", \"session\": \"s.json\", \"frames\": 1}"
-            << "job.json:1:10: give \"base\" or \"session\", not both";
+        QTest::newRow("session of a wrong kind")
+            << "{\"session\": 5, \"frames\": 1}"
+            << "job.json:1:13: \"session\": expected the name of a session file, or a session "
+               "object";
+        QTest::newRow("embedded session of another format")
+            << "{\"session\": {\"format\": \"nanoBragg\"}, \"frames\": 1}"
+            << "job.json:1:24: format: expected \"braggview session\", got 'nanoBragg'";
+        QTest::newRow("embedded session without its experiment")
+            << "{\"session\": {\"format\": \"braggview session\", \"version\": 1},\n"
+               " \"frames\": 1}"
+            << "job.json:1:13: \"experiment\" is missing";
     }
     void badJobsNameWhere() {
         QFETCH(QString, text);
@@ -161,15 +179,56 @@ class TestJob : public QObject {
         QVERIFY(back.frames[1].ownSeed);
     }
 
-    void sessionsAreNotReadYet() {
-        const Job j = job("{\"session\": \"view.json\", \"frames\": 1}");
-        QCOMPARE(j.session, std::string("view.json"));
-        try {
-            bv::headless::sessionArguments(j.session);
-            QFAIL("no error");
-        } catch (const bv::Error& e) {
-            QVERIFY2(QString(e.what()).contains("not available yet"), e.what());
-        }
+    void aSessionFileIsNamedRelativeToTheJob_data() {
+        QTest::addColumn<QString>("jobFile");
+        QTest::addColumn<QString>("session");
+        QTest::addColumn<QString>("path");
+        QTest::newRow("beside") << "job.json" << "view.json" << "view.json";
+        QTest::newRow("job elsewhere") << "runs/a/job.json" << "view.json" << "runs/a/view.json";
+        QTest::newRow("in a folder") << "runs/job.json" << "../views/v.json"
+                                     << "runs/../views/v.json";
+        QTest::newRow("absolute") << "runs/job.json" << "/data/view.json" << "/data/view.json";
+    }
+    void aSessionFileIsNamedRelativeToTheJob() {
+        QFETCH(QString, jobFile);
+        QFETCH(QString, session);
+        QFETCH(QString, path);
+        const QByteArray text = "{\"session\": \"" + session.toUtf8() + "\", \"frames\": 1}";
+        const Job j = bv::headless::parseJob(bv::io::parseJson(text.constData(), "job"),
+                                             jobFile.toStdString());
+        QVERIFY(j.hasSession());
+        QCOMPARE(j.session, session.toStdString());
+        QCOMPARE(QString::fromStdString(j.sessionPath()), path);
+    }
+
+    void aBaseWithASessionIsOptionsOnTopOfIt() {
+        const Job j = job("{\"session\": \"view.json\", \"base\": \"-floatfile v_#.bin\",\n"
+                          " \"frames\": [{\"-distance\": 80}]}");
+        QCOMPARE(j.arguments(0, {"-noprogress"}),
+                 words("-floatfile v_#.bin -noprogress -distance 80"));
+    }
+
+    void anEmbeddedSessionIsWrittenBackAsItWas() {
+        bv::cli::CommandLine cl = bv::cli::parseCommandLine(
+            words("-cell 50 60 70 90 90 90 -default_F 100 -distance 60 -lambda 1.2 -seed 3"));
+        Job j;
+        j.source = "saved.json";
+        j.sessionObject = bv::io::parseJson(bv::headless::sessionText(cl), "saved.json");
+        j.base = words("-floatfile v_####.bin");
+        j.frames.resize(2);
+        j.frames[1].overrides = words("-phi 1");
+        const std::string text = bv::headless::jobText(j);
+        const Job back =
+            bv::headless::parseJob(bv::io::parseJson(text, "saved.json"), "saved.json");
+        QVERIFY(back.sessionObject);
+        QCOMPARE(back.base, j.base);
+        QCOMPARE(back.frames.size(), std::size_t(2));
+        QCOMPARE(back.frames[1].overrides, words("-phi 1"));
+        const bv::cli::CommandLine session = bv::headless::parseSession(*back.sessionObject,
+                                                                        back.source, "");
+        QCOMPARE(session.experiment.detector.distance, 0.06);
+        QCOMPARE(session.experiment.beam.wavelength, 1.2e-10);
+        QCOMPARE(session.experiment.seed, -3L);
     }
 
     void progressLineShowsRateAndTimeLeft() {

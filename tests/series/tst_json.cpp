@@ -1,8 +1,17 @@
 // The strict JSON reader of job files: what RFC 8259 allows is read, in file order, with
-// each value's line and column; everything else is an error naming line and column.
+// each value's line and column; everything else is an error naming line and column. And the
+// two helpers of fixed-layout files (sessions): the writer, whose numbers read back exactly,
+// and the member reader, whose errors name the key's path.
 
 #include "compute/io/Json.h"
+#include "compute/io/JsonFields.h"
+#include "compute/io/JsonWriter.h"
 #include "compute/model/Error.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -140,6 +149,137 @@ class TestJson : public QObject {
         const std::string text = "a\"b\\c\n\t\x01 \xc3\xa9";
         const JsonValue back = parse(("[" + bv::io::jsonQuoted(text) + "]").c_str());
         QCOMPARE(back.elements()[0].text(), text);
+    }
+
+    // ---- JsonWriter ---------------------------------------------------------------------------
+    void writerLaysOutAsDocumented() {
+        bv::io::JsonWriter w;
+        w.beginObject();
+        w.key("distance").number(0.1);
+        w.key("axis").beginArray().number(0).number(0).number(1).endArray();
+        w.key("automatic").null();
+        w.key("rows").beginArray();
+        w.beginArray().integer(1).string("a\"b").endArray();
+        w.beginObject().key("on").boolean(true).endObject();
+        w.endArray();
+        w.key("empty").beginObject().endObject();
+        w.endObject();
+        QCOMPARE(QString::fromStdString(w.text()),
+                 QStringLiteral("{\n"
+                                "  \"distance\": 0.1,\n"
+                                "  \"axis\": [0, 0, 1],\n"
+                                "  \"automatic\": null,\n"
+                                "  \"rows\": [\n"
+                                "    [1, \"a\\\"b\"],\n"
+                                "    {\n"
+                                "      \"on\": true\n"
+                                "    }\n"
+                                "  ],\n"
+                                "  \"empty\": {}\n"
+                                "}\n"));
+    }
+
+    void writtenNumbersReadBackExactly_data() {
+        QTest::addColumn<double>("value");
+        QTest::newRow("a tenth") << 0.1;
+        QTest::newRow("0.1 + 0.2") << 0.1 + 0.2;
+        QTest::newRow("a third") << 1.0 / 3.0;
+        QTest::newRow("a wavelength") << 1.2345678901234567e-10;
+        QTest::newRow("smallest denormal") << std::numeric_limits<double>::denorm_min();
+        QTest::newRow("largest") << std::numeric_limits<double>::max();
+        QTest::newRow("negative zero") << -0.0;
+        QTest::newRow("a fluence") << 125932015286227086360700780544.0;
+    }
+    void writtenNumbersReadBackExactly() {
+        QFETCH(double, value);
+        bv::io::JsonWriter w;
+        w.beginArray().number(value).endArray();
+        const double back = parse(w.text().c_str()).elements()[0].number();
+        QCOMPARE(std::memcmp(&back, &value, sizeof value), 0);
+    }
+
+    void notANumberIsRefusedWithItsKey() {
+        bv::io::JsonWriter w;
+        w.beginObject().key("distance");
+        try {
+            w.number(std::nan(""));
+            QFAIL("no error");
+        } catch (const bv::Error& e) {
+            QVERIFY2(QString(e.what()).startsWith("\"distance\": "), e.what());
+            QVERIFY2(QString(e.what()).contains("JSON has no NaN or infinity"), e.what());
+        }
+    }
+
+    void writerMisuseIsALogicError() {
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, bv::io::JsonWriter().beginObject().number(1));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, bv::io::JsonWriter().beginArray().key("x"));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, bv::io::JsonWriter().beginArray().text());
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, bv::io::JsonWriter().beginArray().endObject());
+    }
+
+    void aParsedValueIsWrittenAsItWas() {
+        const JsonValue v = parse("{\"n\": 1E5, \"s\": \"\\u00e9\", \"a\": [true, null]}");
+        bv::io::JsonWriter w;
+        w.value(v);
+        QCOMPARE(QString::fromStdString(w.text()),
+                 QString::fromUtf8("{\n  \"n\": 1E5,\n  \"s\": \"\xc3\xa9\",\n  \"a\": [true, null]\n}\n"));
+    }
+
+    // ---- JsonFields ---------------------------------------------------------------------------
+    void fieldsReadByName() {
+        const JsonValue root = parse("{\"detector\": {\"distance\": 0.1, \"beamX\": null,\n"
+                                     " \"axis\": [0, -1, 0], \"steps\": 3, \"curved\": false}}");
+        const bv::io::JsonFields detector = bv::io::JsonFields(root, "view.json").object("detector");
+        QCOMPARE(detector.number("distance", bv::io::JsonFields::Positive), 0.1);
+        QVERIFY(!detector.optionalNumber("beamX"));
+        QCOMPARE(detector.vector("axis").y, -1.0);
+        QCOMPARE(detector.whole("steps", 0, 10), 3LL);
+        QCOMPARE(detector.boolean("curved"), false);
+        QVERIFY(detector.has("axis") && !detector.has("unknown"));
+    }
+
+    void fieldErrorsNamePlaceAndPath_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("wrong kind") << "{\"d\": {\"distance\": \"far\"}}"
+                                    << "view.json:1:20: d.distance: expected a number greater than 0, got 'far'";
+        QTest::newRow("out of range") << "{\"d\": {\"distance\": -2}}"
+                                      << "view.json:1:20: d.distance: expected a number greater than 0, got -2";
+        QTest::newRow("missing") << "{\"d\": {}}" << "view.json:1:7: d: \"distance\" is missing";
+        QTest::newRow("not an object") << "{\"d\": [1]}" << "view.json:1:7: d: expected an object, got an array";
+    }
+    void fieldErrorsNamePlaceAndPath() {
+        QFETCH(QString, text);
+        QFETCH(QString, message);
+        const JsonValue root = parse(text.toUtf8().constData());
+        try {
+            bv::io::JsonFields(root, "view.json").object("d").number("distance", bv::io::JsonFields::Positive);
+            QFAIL("no error");
+        } catch (const bv::Error& e) {
+            QCOMPARE(QString(e.what()), message);
+        }
+    }
+
+    void wholeNumbersKeepTheirRange_data() {
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<bool>("accepted");
+        QTest::newRow("inside") << "7" << true;
+        QTest::newRow("bound") << "-10" << true;
+        QTest::newRow("fraction") << "2.5" << false;
+        QTest::newRow("beyond long long") << "1e300" << false;
+        QTest::newRow("below") << "-11" << false;
+    }
+    void wholeNumbersKeepTheirRange() {
+        QFETCH(QString, value);
+        QFETCH(bool, accepted);
+        const JsonValue root = parse(("{\"n\": " + value + "}").toUtf8().constData());
+        bool ok = true;
+        try {
+            bv::io::JsonFields(root, "view.json").whole("n", -10, 10);
+        } catch (const bv::Error&) {
+            ok = false;
+        }
+        QCOMPARE(ok, accepted);
     }
 };
 

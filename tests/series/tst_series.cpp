@@ -7,6 +7,7 @@
 #include "compute/headless/Batch.h"
 #include "compute/headless/Headless.h"
 #include "compute/headless/Series.h"
+#include "compute/headless/SessionFile.h"
 #include "compute/io/CbfImage.h"
 #include "compute/io/FloatImageFile.h"
 #include "compute/io/Smv.h"
@@ -16,6 +17,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -340,9 +342,10 @@ class TestSeries : public QObject {
         QTest::newRow("frame changes the precision")
             << QByteArray("{" + base + " f_#.img\", \"frames\": [{}, {\"-precision\": \"fast\"}]}")
             << "frame 2: -device and -precision are the job's";
-        QTest::newRow("session not yet")
-            << QByteArray("{\"session\": \"view.json\", \"frames\": 1}")
-            << "\"session\": view.json: reading a viewer session";
+        QTest::newRow("no such session")
+            << QByteArray("{\"session\": \"view.json\", \"base\": \"-floatfile f_#.bin\", "
+                          "\"frames\": 1}")
+            << "job.json: \"session\": cannot read JSON file 'view.json'";
     }
     void badJobsWriteNothing() {
         QFETCH(QByteArray, job);
@@ -352,6 +355,117 @@ class TestSeries : public QObject {
         QCOMPARE(r.status, 1);
         QVERIFY2(r.err.find(message.toStdString()) != std::string::npos, r.err.c_str());
         QCOMPARE(filesHere(), QStringList{"job.json"});
+    }
+
+    // A session saved from a command line's experiment is that experiment exactly: a job on
+    // it renders the headless run's images bit for bit, and a frame's options override it as
+    // they would override the command line.
+    void aJobOnASessionIsTheHeadlessRun_data() {
+        QTest::addColumn<QString>("precision");
+        QTest::newRow("precise") << "precise";
+        QTest::newRow("fast") << "fast";
+    }
+    void aJobOnASessionIsTheHeadlessRun() {
+        QFETCH(QString, precision);
+        const QString experiment =
+            "-seed 5 -phi 3 -osc 0.5 -mosaic 0.2 -mosaic_dom 2 -precision " + precision;
+        const std::vector<std::string> args = with(kSmall, experiment);
+        bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
+        std::ostringstream log;
+        bv::cli::loadInputs(cl, log);
+        QVERIFY(QDir().mkpath("views"));
+        writeText("views/view.json", QByteArray::fromStdString(bv::headless::sessionText(cl)));
+        writeText("job.json", "{\"session\": \"views/view.json\",\n"
+                              " \"base\": \"-floatfile s_#.bin -noisefile s_#.img\",\n"
+                              " \"frames\": [{}, {\"-distance\": 80, \"-phi\": 4}]}");
+        const Run job = headless({"--job", "job.json", "-noprogress"});
+        QVERIFY2(job.status == 0, job.err.c_str());
+
+        const Run one = headless(with(args, "-floatfile one.bin -noisefile one.img -nopgm"));
+        QVERIFY2(one.status == 0, one.err.c_str());
+        // frame 2: its options, and the session's seed + 1
+        const Run two = headless(
+            with(args, "-distance 80 -phi 4 -seed 6 -floatfile two.bin -noisefile two.img -nopgm"));
+        QVERIFY2(two.status == 0, two.err.c_str());
+        QVERIFY(!bytes("s_1.bin").isEmpty());
+        QCOMPARE(bytes("s_1.bin"), bytes("one.bin"));
+        QCOMPARE(bytes("s_1.img"), bytes("one.img"));
+        QCOMPARE(bytes("s_2.bin"), bytes("two.bin"));
+        QCOMPARE(bytes("s_2.img"), bytes("two.img"));
+        QVERIFY(bytes("s_1.bin") != bytes("s_2.bin"));
+    }
+
+    void aSessionReadsItsHklFileBesideIt() {
+        QVERIFY(QDir().mkpath("views"));
+        QVERIFY(QFile::copy(QStringLiteral(BV_TEST_DATA "/inputs/test_pattern.hkl"),
+                            "views/pattern.hkl"));
+        const std::vector<std::string> args = with(kSmall, "-hkl views/pattern.hkl -seed 2");
+        bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
+        std::ostringstream log;
+        bv::cli::loadInputs(cl, log);
+        // the session names its HKL file relative to itself
+        QString text = QString::fromStdString(bv::headless::sessionText(cl));
+        const QString absolute = QFileInfo("views/pattern.hkl").absoluteFilePath();
+        QVERIFY(text.contains("\"hkl\": \"" + absolute + "\""));
+        text.replace("\"hkl\": \"" + absolute + "\"", "\"hkl\": \"pattern.hkl\"");
+        writeText("views/view.json", text.toUtf8());
+        // frames 2 and 4 change -default_F, which the HKL table's missing points hold: the
+        // file is read again (and frame 4 does not take frame 3's table, the session's)
+        writeText("job.json", "{\"session\": \"views/view.json\", \"base\": \"-floatfile s_#.bin\",\n"
+                              " \"frames\": [{}, {\"-default_F\": 7}, {}, {\"-default_F\": 7}]}");
+        const Run job = headless({"--job", "job.json"});
+        QVERIFY2(job.status == 0, job.err.c_str());
+        const Run one = headless(with(args, "-floatfile one.bin -nonoise -nopgm"));
+        const Run two = headless(with(args, "-default_F 7 -floatfile two.bin -nonoise -nopgm"));
+        QVERIFY2(one.status == 0 && two.status == 0, (one.err + two.err).c_str());
+        QCOMPARE(bytes("s_1.bin"), bytes("one.bin"));
+        QCOMPARE(bytes("s_2.bin"), bytes("two.bin"));
+        QCOMPARE(bytes("s_3.bin"), bytes("one.bin"));
+        QCOMPARE(bytes("s_4.bin"), bytes("two.bin"));
+        QVERIFY(bytes("s_1.bin") != bytes("s_2.bin"));
+    }
+
+    void aBadSessionJobWritesNothing_data() {
+        QTest::addColumn<QByteArray>("job");
+        QTest::addColumn<QString>("from"); // in the session's text
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("message");
+        const QByteArray job = "{\"session\": \"view.json\", \"base\": \"-floatfile f_#.bin\", ";
+        QTest::newRow("a bad value")
+            << job + "\"frames\": 2}" << "\"distance\": 0.06" << "\"distance\": -1"
+            << "job.json: \"session\": view.json:";
+        QTest::newRow("the key of the bad value")
+            << job + "\"frames\": 2}" << "\"distance\": 0.06" << "\"distance\": -1"
+            << ": experiment.detector.distance: expected a number greater than 0, got -1";
+        QTest::newRow("a missing HKL file")
+            << job + "\"frames\": 1}" << "\"hkl\": \"\"" << "\"hkl\": \"gone.hkl\""
+            << "job.json: \"session\": view.json: files.hkl: cannot read HKL file";
+        QTest::newRow("a mask on top")
+            << job + "\"frames\": [{\"-mask\": \"m.img\"}]}" << "" << ""
+            << "job.json:1:67: frame 1: -mask: a job based on a session cannot read an image header";
+        QTest::newRow("a bad frame")
+            << job + "\"frames\": [{}, {\"-distance\": -5}]}" << "" << ""
+            << "frame 2: -distance: expected a number greater than 0";
+    }
+    void aBadSessionJobWritesNothing() {
+        QFETCH(QByteArray, job);
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, message);
+        bv::cli::CommandLine cl = bv::cli::parseCommandLine(kSmall);
+        std::ostringstream log;
+        bv::cli::loadInputs(cl, log);
+        QString session = QString::fromStdString(bv::headless::sessionText(cl));
+        if (!from.isEmpty()) {
+            QVERIFY2(session.contains(from), qPrintable(from));
+            session.replace(from, to);
+        }
+        writeText("view.json", session.toUtf8());
+        writeText("job.json", job);
+        const Run r = headless({"--job", "job.json"});
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.find(message.toStdString()) != std::string::npos, r.err.c_str());
+        QCOMPARE(filesHere(), (QStringList{"job.json", "view.json"}));
     }
 
     void jobMustComeFirst() {

@@ -1,0 +1,58 @@
+#pragma once
+// Viewer sessions without Qt: the part of a session file that states the experiment, written
+// and read here for both the viewer (app/Session.cpp adds its "view" member on top) and job
+// files whose base is a session (Job.h), so that `braggview --headless --job` on the GPU
+// machine, which has no Qt, renders what the viewer showed. The layout:
+//
+//   { "format": "braggview session", "version": 1,
+//     "experiment": { every Experiment field, SI units (m, rad), null for "automatic" },
+//     "files": { "hkl", "mat", "sourceFile", "mask", "dump" },   ("" for none)
+//     "outputs": { "intScale", "pgmScale", "adcOffset" },
+//     "precision": "fast" | "precise",
+//     "view": { ...the viewer's colormap, levels, overlays, zoom; not read here } }
+//
+// Numbers are written with the shortest text that reads back to the same double, so a session
+// read back is the same experiment bit for bit. The orientation matrix and the source list are
+// stored with their values; the HKL table and the mask are read again from their files (they
+// can be large). The viewer writes absolute file names; a relative one is taken relative to
+// the directory of the file the session is in (the job file, for a session inside a job).
+//
+//     std::ostringstream log;
+//     bv::cli::CommandLine cl = bv::headless::readSession("view.json", log);
+//     // cl.experiment is the session's experiment, its HKL table and mask loaded
+//
+// Everything wrong throws bv::Error naming the file, line, column and key:
+// "view.json:14:19: experiment.detector.distance: expected a number greater than 0, got 'far'".
+
+#include "compute/cli/CommandLine.h"
+#include "compute/io/Json.h"
+#include "compute/io/JsonWriter.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace bv::headless {
+
+// Writes "format", "version", "experiment", "files", "outputs" and "precision" into the object
+// that `w` has open (the viewer then adds "view"). File names are written absolute.
+void writeSessionMembers(io::JsonWriter& w, const cli::CommandLine& cl);
+// A whole session without a view: what a job file embeds.
+std::string sessionText(const cli::CommandLine& cl);
+
+// Reads those members of a session object `root` (its "view" is not looked at) into a command
+// line: the experiment, the file names (relative ones joined to `directory`), the output
+// scales and the precision. Reads no file: the HKL table and the mask are loadSessionInputs'.
+// `source` names the text in messages.
+cli::CommandLine parseSession(const io::JsonValue& root, const std::string& source,
+                              const std::string& directory);
+// Reads what the session's files hold: the HKL file's structure factors (warnings on `log`)
+// and the mask's pixels, which must fit the session's detector.
+void loadSessionInputs(cli::CommandLine& cl, std::ostream& log);
+// readJsonFile + parseSession + loadSessionInputs; relative names relative to the file's
+// directory.
+cli::CommandLine readSession(const std::string& path, std::ostream& log);
+
+// The directory of a file name, for relative names inside it ("" for a bare name).
+std::string directoryOf(const std::string& path);
+
+} // namespace bv::headless
