@@ -3,6 +3,7 @@
 #include "compute/cli/Flags.h"
 #include "compute/cli/ParseContext.h"
 #include "compute/io/Fdump.h"
+#include "compute/io/FileIdentity.h"
 #include "compute/io/HklFile.h"
 #include "compute/io/InputFile.h"
 #include "compute/io/MatrixFile.h"
@@ -17,6 +18,7 @@
 #include <cmath>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <ostream>
 #include <sstream>
 
@@ -277,7 +279,7 @@ std::string wrapped(const std::string& text, const std::string& indent, std::siz
 // (docs/reference-quirks.md). Values are read as C's atof would: a leading number, else 0.
 void imitateSubstringMatches(ParseContext& c, const std::vector<std::string>& args, const Occurrence& o) {
     const std::size_t i = o.position;
-    auto atofLike = [](const std::string& token) { return std::strtod(token.c_str(), nullptr); };
+    auto atofLike = [](const std::string& token) { return io::parseLeadingDouble(token); };
     if (o.flag == findFlag("-misset_seed") && i + 3 < args.size()) {
         Crystal& crystal = c.cl.experiment.crystal;
         crystal.misset = MissetKind::Angles;
@@ -306,6 +308,11 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
     CommandLine cl;
     cl.experiment.seed = -static_cast<long>(std::time(nullptr));
     cl.experiment.customAxes = conventionAxes(Convention::Custom);
+    return parseCommandLine(args, std::move(cl));
+}
+
+CommandLine parseCommandLine(const std::vector<std::string>& args, CommandLine start) {
+    CommandLine cl = std::move(start);
     for (const std::string& arg : args) {
         if (isHelp(arg)) {
             cl.help = true;
@@ -315,6 +322,10 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
 
     const std::vector<Occurrence> options = splitOptions(args);
     ParseContext context(cl);
+    if (!cl.experiment.mask.empty()) { // the start's mask, checked against the final detector
+        context.maskWidth = cl.experiment.detector.fastPixels();
+        context.maskHeight = cl.experiment.detector.slowPixels();
+    }
 
     // headers first, the mask's then the image's; the last -mask / -img names the file
     const FlagValues* mask = nullptr;
@@ -374,11 +385,16 @@ void loadInputs(CommandLine& cl, std::ostream& log) {
     const double defaultF = e.structureFactors.defaultF;
     if (!cl.hkl.empty()) {
         e.structureFactors = withOption("-hkl", [&] { return io::readHkl(cl.hkl, defaultF, log); });
-        try {
-            io::writeFdump(cl.dumpFile, e.structureFactors);
-        } catch (const Error& error) {
-            log << "WARNING: unable to write the structure-factor cache " << cl.dumpFile << ": "
-                << error.what() << "\n";
+        if (!cacheOutput(cl)) {
+            log << "WARNING: not writing the structure-factor cache " << cl.dumpFile
+                << ": it is the same file as an input (-dump names another cache file)\n";
+        } else {
+            try {
+                io::writeFdump(cl.dumpFile, e.structureFactors);
+            } catch (const Error& error) {
+                log << "WARNING: unable to write the structure-factor cache " << cl.dumpFile
+                    << ": " << error.what() << "\n";
+            }
         }
     } else if (haveDump) {
         e.structureFactors = withOption("reading the structure-factor cache (no -hkl given)",
@@ -394,6 +410,85 @@ void loadInputs(CommandLine& cl, std::ostream& log) {
         e.beam.sourceFile.clear();
         for (const io::SourceRecord& r : records)
             e.beam.sourceFile.push_back(SourceRecord{r.X, r.Y, r.Z, r.weight, r.lambda});
+    }
+}
+
+namespace {
+// how messages name the structure-factor cache: "default -dump" while it is Fdump.bin
+std::string dumpRole(const CommandLine& cl) {
+    return cl.dumpFile == CommandLine().dumpFile ? "default -dump" : "-dump";
+}
+} // namespace
+
+std::vector<NamedFile> inputFiles(const CommandLine& cl) {
+    std::vector<NamedFile> files;
+    const std::pair<const char*, const std::string*> named[] = {
+        {"-hkl", &cl.hkl},   {"-mat", &cl.mat}, {"-sourcefile", &cl.sourceFile},
+        {"-stol", &cl.stol}, {"-img", &cl.img}, {"-mask", &cl.mask}};
+    for (const auto& [role, path] : named)
+        if (!path->empty())
+            files.push_back({role, *path, ""});
+    std::error_code ignored;
+    if (cl.hkl.empty() && std::filesystem::exists(cl.dumpFile, ignored))
+        files.push_back(
+            {dumpRole(cl), cl.dumpFile, "the structure-factor cache, read as no -hkl is given"});
+    return files;
+}
+
+std::optional<NamedFile> cacheOutput(const CommandLine& cl) {
+    if (cl.hkl.empty())
+        return std::nullopt;
+    const std::string cache = io::fileIdentity(cl.dumpFile);
+    for (const NamedFile& input : inputFiles(cl))
+        if (io::fileIdentity(input.path) == cache)
+            return std::nullopt;
+    return NamedFile{dumpRole(cl), cl.dumpFile, "the structure-factor cache that -hkl writes"};
+}
+
+std::vector<NamedFile> outputFiles(const CommandLine& cl) {
+    const OutputOptions& o = cl.outputs;
+    const OutputOptions defaults;
+    // "-intfile", or "default -intfile" for the name the user did not choose
+    auto role = [](const char* option, const std::string& path, const std::string& byDefault) {
+        return (path == byDefault ? std::string("default ") : std::string()) + option;
+    };
+    std::vector<NamedFile> files;
+    auto add = [&](const char* option, const std::string& path, const std::string& byDefault) {
+        files.push_back({role(option, path, byDefault), path, ""});
+    };
+    add("-floatfile", o.floatFile, defaults.floatFile);
+    add("-intfile", o.intFile, defaults.intFile);
+    if (o.writePgm)
+        add("-pgmfile", o.pgmFile, defaults.pgmFile);
+    if (o.writeNoise)
+        add("-noisefile", o.noiseFile, defaults.noiseFile);
+    if (o.writeCbf)
+        add("-cbffile", o.cbfFile, defaults.cbfFile);
+    if (const auto cache = cacheOutput(cl))
+        files.push_back(*cache);
+    return files;
+}
+
+void checkOutputFiles(const std::vector<NamedFile>& inputs, const std::vector<NamedFile>& outputs) {
+    auto shownFile = [](const NamedFile& f) {
+        // as typed (non-ASCII names stay readable), in quotes when it has a space
+        return f.role + " " +
+               (f.path.find(' ') == std::string::npos ? f.path : "'" + f.path + "'") +
+               (f.context.empty() ? "" : " (" + f.context + ")");
+    };
+    std::map<std::string, const NamedFile*> readers, writers; // identity -> who names it
+    for (const NamedFile& input : inputs)
+        readers.emplace(io::fileIdentity(input.path), &input);
+    for (const NamedFile& output : outputs) {
+        const std::string identity = io::fileIdentity(output.path);
+        if (const auto input = readers.find(identity); input != readers.end())
+            throw Error(shownFile(output) + " is the same file as the " +
+                        shownFile(*input->second) +
+                        ": braggview does not write over its inputs; name another output file");
+        const auto [other, inserted] = writers.emplace(identity, &output);
+        if (!inserted)
+            throw Error(shownFile(output) + " is the same file as the " +
+                        shownFile(*other->second) + ": give each output file its own name");
     }
 }
 

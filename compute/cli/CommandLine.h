@@ -84,6 +84,9 @@ private:
 // `args` without the program name. Reads nothing but the headers (and mask pixels) of -img
 // and -mask. The run seed defaults to -time(nullptr), as the reference's.
 CommandLine parseCommandLine(const std::vector<std::string>& args);
+// The options of `args` applied on top of `start` (a viewer session's command line, inputs
+// loaded), left to right as above: what they do not set stays as `start` has it.
+CommandLine parseCommandLine(const std::vector<std::string>& args, CommandLine start);
 
 // Reads -mat into experiment.crystal.mosflmMatrix, -sourcefile into experiment.beam.sourceFile
 // and the structure factors: from -hkl (then caches them in dumpFile; a cache that cannot be
@@ -94,5 +97,34 @@ void loadInputs(CommandLine& commandLine, std::ostream& log);
 
 // Every option with its synonyms, values, units and default, generated from the table.
 std::string usageText();
+
+// ---- inputs and outputs of a run --------------------------------------------------------
+
+// A file a run reads or writes, and what names it: an option ("-hkl", "-floatfile"), or words
+// ("the job file", "the structure-factor cache").
+struct NamedFile {
+    std::string role;
+    std::string path;
+    std::string context; // for messages, e.g. "frame 3" (may be empty)
+};
+
+// What the run reads: -hkl, -mat, -sourcefile, -stol, -img, -mask, and the structure-factor
+// cache (-dump, default Fdump.bin) when loadInputs will read it (no -hkl and the file exists).
+std::vector<NamedFile> inputFiles(const CommandLine& cl);
+
+// What a single run (not a series or job) writes: the float and int images, the PGM, noise
+// and CBF images when on, and the structure-factor cache that -hkl writes (as nanoBragg
+// writes its Fdump.bin) unless that file is one of the inputs (loadInputs then keeps the
+// input and skips the cache, with a warning).
+std::vector<NamedFile> outputFiles(const CommandLine& cl);
+
+// The cache loadInputs writes (cl.dumpFile), or nothing: without -hkl, or when the cache
+// names the same file as one of the inputs.
+std::optional<NamedFile> cacheOutput(const CommandLine& cl);
+
+// Throws bv::Error, naming both, when an output is the same file as an input or as an
+// earlier output (compared by file identity, compute/io/FileIdentity.h, so "./a.img", a link
+// to a.img and a.img are one file). Nothing is read or written by the check but stat().
+void checkOutputFiles(const std::vector<NamedFile>& inputs, const std::vector<NamedFile>& outputs);
 
 } // namespace bv::cli

@@ -7,6 +7,7 @@
 #include "compute/headless/Progress.h"
 #include "compute/headless/Series.h"
 #include "compute/headless/Summary.h"
+#include "compute/io/FileIdentity.h"
 #include "compute/io/FileTemplate.h"
 #include "compute/io/NumberText.h"
 #include "compute/io/PrintfFormat.h"
@@ -273,6 +274,15 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
         throw Error("-restart: only a job (--job) resumes and restarts; a -series always renders "
                     "every frame");
     std::vector<SeriesFrame> series = seriesFrames(cl, args);
+    {   // no frame's file may be an input, another frame's file or the cache -hkl writes
+        std::vector<cli::NamedFile> outputs;
+        for (const SeriesFrame& f : series)
+            for (const auto& [option, path] : f.files.named())
+                outputs.push_back({option, path, "frame " + std::to_string(f.number)});
+        if (const auto cache = cli::cacheOutput(cl))
+            outputs.push_back(*cache);
+        cli::checkOutputFiles(cli::inputFiles(cl), outputs);
+    }
     printHeader(out, cl);
     cli::loadInputs(cl, out);
 
@@ -329,19 +339,39 @@ InputsKey inputsKey(const cli::CommandLine& cl) {
             cl.dumpFile, cl.stol, cl.experiment.structureFactors.defaultF};
 }
 
+// A frame's command line: its arguments alone, or on top of the job's session.
+cli::CommandLine frameCommandLine(const std::vector<std::string>& args,
+                                  const cli::CommandLine* session) {
+    return session ? cli::parseCommandLine(args, *session) : cli::parseCommandLine(args);
+}
+
+// A frame on top of a session keeps the session's tables (HKL, matrix, sources, as the viewer
+// has them) unless it names other inputs; -default_F changes the table only where there is
+// an HKL file to fill in.
+bool keepsSessionInputs(const cli::CommandLine& frame, const cli::CommandLine& session) {
+    InputsKey a = inputsKey(frame), b = inputsKey(session);
+    if (session.hkl.empty())
+        a.defaultF = b.defaultF;
+    return a == b;
+}
+
 class JobSource : public FrameSource {
   public:
     JobSource(const Job& job, std::vector<std::string> extra, std::vector<long> seeds,
-              std::ostream& log)
-        : m_job(job), m_extra(std::move(extra)), m_seeds(std::move(seeds)), m_log(log) {}
+              const cli::CommandLine* session, std::ostream& log)
+        : m_job(job), m_extra(std::move(extra)), m_seeds(std::move(seeds)), m_session(session),
+          m_log(log) {}
 
     const cli::CommandLine& prepare(std::size_t index, long& noiseSeed) override {
         try {
-            cli::CommandLine next = cli::parseCommandLine(m_job.arguments(index, m_extra));
+            cli::CommandLine next =
+                frameCommandLine(m_job.arguments(index, m_extra), m_session);
             next.experiment.seed = m_seeds.at(index);
             // the structure factors, matrix and sources of the frame before when the frame
             // names the same inputs: a long job reads its HKL file once
-            if (m_loaded && inputsKey(next) == m_key) {
+            if (m_session && keepsSessionInputs(next, *m_session)) {
+                m_loaded = false; // the session's, copied with it: not the frame before's
+            } else if (m_loaded && inputsKey(next) == m_key) {
                 next.experiment.structureFactors = std::move(m_cl.experiment.structureFactors);
                 next.experiment.crystal.mosflmMatrix = m_cl.experiment.crystal.mosflmMatrix;
                 next.experiment.beam.sourceFile = std::move(m_cl.experiment.beam.sourceFile);
@@ -365,6 +395,7 @@ class JobSource : public FrameSource {
     const Job& m_job;
     std::vector<std::string> m_extra;
     std::vector<long> m_seeds;
+    const cli::CommandLine* m_session; // the start of every frame, or none
     std::ostream& m_log;
     cli::CommandLine m_cl;
     InputsKey m_key;
@@ -376,19 +407,33 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
         throw Error(args.front() + ": missing value (" + args.front() + " <file.json>)");
     const std::string path = args[1];
     const std::vector<std::string> extra(args.begin() + 2, args.end());
-    const Job job = readJob(path);
-    std::vector<std::string> base = job.base;
-    if (!job.session.empty())
-        base = sessionArguments(job.session);
-    Job resolvedJob = job;
-    resolvedJob.base = base;
+    const Job resolvedJob = readJob(path);
+    std::optional<cli::CommandLine> session;
+    if (resolvedJob.hasSession()) {
+        // a header would be read under the session's values: refused rather than guessed
+        const auto refuseHeaders = [](const std::vector<std::string>& tokens,
+                                      const std::string& where) {
+            for (const std::string& token : tokens)
+                if (const cli::Flag* flag = cli::findFlag(token);
+                    flag && (flag == cli::findFlag("-img") || flag == cli::findFlag("-mask")))
+                    throw Error(where + ": " + token +
+                                ": a job based on a session cannot read an image header on top "
+                                "of it; open the mask in the viewer and save the session again");
+        };
+        refuseHeaders(resolvedJob.base, path + ": base");
+        refuseHeaders(extra, path);
+        for (std::size_t i = 0; i < resolvedJob.frames.size(); ++i)
+            refuseHeaders(resolvedJob.frames[i].overrides, resolvedJob.where(i));
+        session = sessionBase(resolvedJob, out);
+    }
+    const cli::CommandLine* start = session ? &*session : nullptr;
 
     // the base alone: its seed is the seed of frame 1
-    std::vector<std::string> baseArgs = base;
+    std::vector<std::string> baseArgs = resolvedJob.base;
     baseArgs.insert(baseArgs.end(), extra.begin(), extra.end());
     cli::CommandLine baseLine = [&] {
         try {
-            return cli::parseCommandLine(baseArgs);
+            return frameCommandLine(baseArgs, start);
         } catch (const Error& e) {
             throw Error(path + ": base: " + e.what());
         }
@@ -402,12 +447,18 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
     // every frame's command line and files, checked before anything is rendered
     std::vector<BatchFrame> frames;
     std::vector<long> seeds;
-    std::map<std::string, std::pair<std::size_t, std::string>> owners; // file -> frame, option
+    // file identity (compute/io/FileIdentity.h) -> the frame and option that write it
+    std::map<std::string, std::pair<std::size_t, std::string>> owners;
+    // what any frame reads, and the structure-factor caches the frames write
+    std::vector<cli::NamedFile> inputs = {{"job file", path, ""}};
+    std::vector<cli::NamedFile> caches;
+    std::set<std::string> inputPaths;      // as named: each is checked once
+    std::set<std::string> cacheIdentities; // frames may share one cache
     for (std::size_t i = 0; i < resolvedJob.frames.size(); ++i) {
         const std::vector<std::string> frameArgs = resolvedJob.arguments(i, extra);
         cli::CommandLine cl = [&] {
             try {
-                return cli::parseCommandLine(frameArgs);
+                return frameCommandLine(frameArgs, start);
             } catch (const Error& e) {
                 throw Error(resolvedJob.where(i) + ": " + e.what());
             }
@@ -448,14 +499,34 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
             } catch (const Error& e) {
                 fail(std::string(options[k]) + " " + e.what());
             }
-            const auto [it, inserted] = owners.emplace(*slots[k], std::make_pair(i, options[k]));
+            const auto [it, inserted] =
+                owners.emplace(io::fileIdentity(*slots[k]), std::make_pair(i, options[k]));
             if (!inserted)
                 fail(std::string(options[k]) + " " + *slots[k] + " is also the " +
                      it->second.second + " of frame " + std::to_string(it->second.first + 1) +
                      ": give the name a run of # for the frame number (e.g. frame_####.img)");
         }
         frame.label = joined(resolvedJob.frames[i].overrides);
+        for (cli::NamedFile& input : cli::inputFiles(cl))
+            if (inputPaths.insert(input.path).second) {
+                input.context += (input.context.empty() ? "" : ", ") + std::string("frame ") +
+                                 std::to_string(frame.number);
+                inputs.push_back(std::move(input));
+            }
+        if (auto cache = cli::cacheOutput(cl))
+            if (cacheIdentities.insert(io::fileIdentity(cache->path)).second) {
+                cache->context += ", frame " + std::to_string(frame.number);
+                caches.push_back(std::move(*cache));
+            }
         frames.push_back(std::move(frame));
+    }
+    {   // no frame may write over what any frame reads, nor over the cache -hkl writes
+        std::vector<cli::NamedFile> outputs;
+        for (const BatchFrame& frame : frames)
+            for (const auto& [option, file] : frame.files.named())
+                outputs.push_back({option, file, "frame " + std::to_string(frame.number)});
+        outputs.insert(outputs.end(), caches.begin(), caches.end());
+        cli::checkOutputFiles(inputs, outputs);
     }
 
     printHeader(out, baseLine);
@@ -467,7 +538,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
     settings.resume = !baseLine.restart;
     settings.progress = baseLine.progress;
     settings.verbose = baseLine.verbose;
-    JobSource source(resolvedJob, extra, std::move(seeds), out);
+    JobSource source(resolvedJob, extra, std::move(seeds), start, out);
     return renderFrames(frames, source, settings, out, err);
 }
 

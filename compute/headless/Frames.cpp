@@ -3,6 +3,7 @@
 #include "compute/engine/SerialOrder.h"
 #include "compute/io/FloatImageFile.h"
 #include "compute/io/IntImage.h"
+#include "compute/io/NumberText.h"
 #include "compute/io/PgmFile.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/model/Error.h"
@@ -15,6 +16,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 namespace bv::headless {
@@ -75,10 +77,10 @@ io::CbfHeader cbfHeader(const ResolvedExperiment& r, const std::string& path, do
 
 double runStartSeconds() {
     if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH")) {
-        char* end = nullptr;
-        const double value = std::strtod(epoch, &end);
-        if (end != epoch && *end == '\0' && std::isfinite(value) && value >= 0.0)
-            return value;
+        // parsed as in the C locale, whatever the process's locale is
+        const std::optional<double> value = io::parseDouble(epoch);
+        if (value && std::isfinite(*value) && *value >= 0.0)
+            return *value;
     }
     using namespace std::chrono;
     return duration<double>(system_clock::now().time_since_epoch()).count();

@@ -3,9 +3,11 @@
 #include "compute/io/PrintfFormat.h"
 #include "compute/model/Units.h"
 
+#include <charconv>
 #include <cstdio>
 #include <ostream>
 #include <string>
+#include <string_view>
 
 namespace bv::headless {
 namespace {
@@ -124,10 +126,13 @@ void printSummary(std::ostream& out, const cli::CommandLine& cl, const ResolvedE
                 out << "divergence deviation: " << g(hdiv) << " " << g(vdiv) << "\n";
             }
         for (int k = 0; k < r.dispersion.steps; ++k) {
+            // printf("%.15g") in the C locale, whatever the process's locale is
             char text[64];
-            std::snprintf(text, sizeof(text), "%.15g",
-                          r.wavelength * (1.0 + r.dispersion.step * k - r.dispersion.range / 2.0));
-            out << "lambda" << k << " = " << text << "\n";
+            const double lambda =
+                r.wavelength * (1.0 + r.dispersion.step * k - r.dispersion.range / 2.0);
+            const auto printed = std::to_chars(text, text + sizeof(text), lambda,
+                                               std::chars_format::general, 15);
+            out << "lambda" << k << " = " << std::string_view(text, printed.ptr - text) << "\n";
         }
     }
     out << "  created a total of " << r.sources.size() << " sources:\n";

@@ -5,6 +5,7 @@
 
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #include <ostream>
 
 namespace bv {
@@ -342,9 +343,14 @@ ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom
     r.crystalSize = edges * r.cells;
     const double sizeMax = std::max(r.crystalSize.x, std::max(r.crystalSize.y, r.crystalSize.z));
     const double reciprocalPixel = beam.wavelength * r.detector.distance / det.pixelSize;
-    r.recommendedOversample = static_cast<int>(std::ceil(3.0 * sizeMax / reciprocalPixel));
-    if (r.recommendedOversample <= 0)
-        r.recommendedOversample = 1;
+    // The reference converts the ratio to int as it is; a ratio that is not a number (no
+    // crystal and no distance yet, 0/0) or beyond int is undefined behaviour there, and on x86
+    // gives INT_MIN, hence 1 below: that 1 is kept, without the undefined conversion.
+    const double ratio = std::ceil(3.0 * sizeMax / reciprocalPixel);
+    r.recommendedOversample =
+        ratio >= 1.0 && ratio <= static_cast<double>(std::numeric_limits<int>::max())
+            ? static_cast<int>(ratio)
+            : 1;
     r.oversample = sampling.oversample && *sampling.oversample > 0 ? *sampling.oversample : r.recommendedOversample;
     if (r.oversample < r.recommendedOversample) {
         log << "WARNING: maximum dimension of sample is " << sizeMax * 1e10 << " A\n"

@@ -13,7 +13,9 @@ Buffer::Buffer(const Device& device, VkDeviceSize size, VkBufferUsageFlags usage
     : m_size(size), m_label(label) {
     checkBufferRequest(device.info(), size, usage, label).value();
     const std::string outOfMemory = "the GPU has not enough memory for " + label + " (" +
-                                    std::to_string(mebibytes(size)) + " MiB requested)";
+                                    std::to_string(mebibytes(size)) +
+                                    " MiB requested): use a smaller detector or fewer "
+                                    "sources/mosaic domains, or close other programs using the GPU";
 
     VkBufferCreateInfo bufferInfo{};
     bufferInfo.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
