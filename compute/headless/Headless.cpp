@@ -2,11 +2,13 @@
 
 #include "compute/cli/CommandLine.h"
 #include "compute/engine/SerialOrder.h"
+#include "compute/engine/PixelTrace.h"
 #include "compute/engine/Simulator.h"
 #include "compute/engine/SolidAngle.h"
 #include "compute/headless/Batch.h"
 #include "compute/headless/Frames.h"
 #include "compute/headless/Summary.h"
+#include "compute/io/AtomicFile.h"
 #include "compute/io/FloatImageFile.h"
 #include "compute/io/ImageStatistics.h"
 #include "compute/io/IntImage.h"
@@ -25,6 +27,8 @@
 #include <cmath>
 #include <future>
 #include <iostream>
+#include <locale>
+#include <memory>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -101,6 +105,23 @@ const char* cacheUseName(vk::ComputePipeline::CacheUse use) {
     }
 }
 
+// -printout_pixel F S: how that pixel's value comes about, from the shader's trace variant
+// (compute/engine/PixelTrace.h); the reference prints its own few lines for it. A pixel off
+// the detector prints nothing, as in the reference, and says why.
+void printPixelTrace(std::ostream& out, std::ostream& err, const engine::Simulator& simulator,
+                     int fast, int slow) {
+    if (fast < 0 || slow < 0 || fast >= simulator.fastPixels() ||
+        slow >= simulator.slowPixels()) {
+        err << "braggview: warning: -printout_pixel " << fast << " " << slow
+            << " is not on the " << simulator.fastPixels() << "x" << simulator.slowPixels()
+            << " detector: nothing to print\n";
+        return;
+    }
+    engine::PixelTracer tracer(simulator);
+    out << "pixel trace (" << engine::precisionName(simulator.precision()) << " shader):\n"
+        << engine::formatTrace(tracer.trace(fast, slow));
+}
+
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
         Timing& timing) {
     vk::PhaseTimer& times = timing.timer;
@@ -115,6 +136,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         out << cli::usageText();
         return 0;
     }
+    // before anything is read or written (loadInputs writes the structure-factor cache)
+    cli::checkOutputFiles(cli::inputFiles(cl), cli::outputFiles(cl));
     out << "braggview " BRAGGVIEW_VERSION " - nanoBragg-compatible diffraction simulator (physics of nanoBragg by James Holton and Ken Frankel)\n";
     for (const std::string& notice : cl.notices)
         out << "WARNING: " << notice << "\n";
@@ -137,47 +160,58 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     const vk::Device device(deviceOptions);
     times.mark("device");
     timing.notes.push_back("device: " + phaseList(device.creationTimes()));
-    engine::SimulatorOptions options;
-    options.precision = cl.precision;
-    engine::Simulator simulator(device, options);
-    times.mark("simulator");
-    timing.notes.push_back("simulator: " + phaseList(simulator.constructionTimes()));
-    out << "  GPU: " << device.description() << ", " << engine::precisionName(simulator.precision())
-        << " precision" << (device.validationEnabled() ? ", Vulkan validation on" : "") << "\n";
-    if (!simulator.notice().empty())
-        err << "braggview: warning: " << simulator.notice() << "\n";
-    // the reference's serial loop, as run by as many OpenMP threads as OMP_NUM_THREADS says
-    simulator.setPlan(plan, {engine::phiAngles(r), engine::referenceThreads()});
-    times.mark("set plan");
-    timing.notes.push_back("set plan: " + phaseList(simulator.lastPlanTimes()));
-    timing.notes.push_back(
-        std::string("pipeline cache: ") + cacheUseName(simulator.pipelineCacheUse()) + ", " +
-        std::to_string(simulator.pipelineCacheLoadedBytes()) + " bytes loaded, file " +
-        (simulator.pipelineCacheSaved() ? "rewritten" : "unchanged"));
-    for (const std::string& warning : simulator.warnings()) // pipeline cache, slicing
-        err << "braggview: warning: " << warning << "\n";
-    const bool bar = cl.progress && err.rdbuf() == std::cerr.rdbuf() && isatty(STDERR_FILENO);
-    ProgressBar progress(err);
-    if (bar)
-        simulator.run([&](int done, int total) { progress.update(done, total); });
-    else
-        simulator.run();
-    progress.finish();
-    times.mark("run");
-    const std::vector<float> image = simulator.image();
-    times.mark("readback");
-    // with BRAGGVIEW_VALIDATION=1: what the Vulkan validation layer said (nothing, normally)
-    for (const std::string& message : device.validationMessages())
-        err << "braggview: validation: " << message << "\n";
+    // The Simulator in its own scope: it and its host-visible readback buffer are gone before
+    // the output images are made, so the process never holds both (docs/performance.md,
+    // "Memory"). The device and the instance stay to the end: destroying them takes tens of
+    // milliseconds on some drivers, which would delay the files.
+    std::vector<float> image;
+    {
+        engine::SimulatorOptions options;
+        options.precision = cl.precision;
+        engine::Simulator simulator(device, options);
+        times.mark("simulator");
+        timing.notes.push_back("simulator: " + phaseList(simulator.constructionTimes()));
+        out << "  GPU: " << device.description() << ", " << engine::precisionName(simulator.precision())
+            << " precision" << (device.validationEnabled() ? ", Vulkan validation on" : "") << "\n";
+        if (!simulator.notice().empty())
+            err << "braggview: warning: " << simulator.notice() << "\n";
+        // the reference's serial loop, as run by as many OpenMP threads as OMP_NUM_THREADS says
+        simulator.setPlan(plan, {engine::phiAngles(r), engine::referenceThreads()});
+        times.mark("set plan");
+        timing.notes.push_back("set plan: " + phaseList(simulator.lastPlanTimes()));
+        timing.notes.push_back(
+            std::string("pipeline cache: ") + cacheUseName(simulator.pipelineCacheUse()) + ", " +
+            std::to_string(simulator.pipelineCacheLoadedBytes()) + " bytes loaded, file " +
+            (simulator.pipelineCacheSaved() ? "rewritten" : "unchanged"));
+        for (const std::string& warning : simulator.warnings()) // pipeline cache, slicing
+            err << "braggview: warning: " << warning << "\n";
+        const bool bar = cl.progress && err.rdbuf() == std::cerr.rdbuf() && isatty(STDERR_FILENO);
+        ProgressBar progress(err);
+        if (bar)
+            simulator.run([&](int done, int total) { progress.update(done, total); });
+        else
+            simulator.run();
+        progress.finish();
+        times.mark("run");
+        image = simulator.image();
+        times.mark("readback");
+        // with BRAGGVIEW_VALIDATION=1: what the Vulkan validation layer said (nothing, normally)
+        for (const std::string& message : device.validationMessages())
+            err << "braggview: validation: " << message << "\n";
 
-    if (cl.verbose) {
-        out << "  GPU time " << io::formatG(simulator.gpuMilliseconds()) << " ms in "
-            << simulator.sliceCount() << " dispatch" << (simulator.sliceCount() == 1 ? "" : "es")
-            << " (" << simulator.stepsPerPixel() << " steps per pixel):";
-        for (double ms : simulator.dispatchMilliseconds())
-            out << " " << io::formatG(ms);
-        out << " ms\n";
+        if (cl.printoutPixel)
+            printPixelTrace(out, err, simulator, cl.printoutPixel->first, cl.printoutPixel->second);
+
+        if (cl.verbose) {
+            out << "  GPU time " << io::formatG(simulator.gpuMilliseconds()) << " ms in "
+                << simulator.sliceCount() << " dispatch" << (simulator.sliceCount() == 1 ? "" : "es")
+                << " (" << simulator.stepsPerPixel() << " steps per pixel):";
+            for (double ms : simulator.dispatchMilliseconds())
+                out << " " << io::formatG(ms);
+            out << " ms\n";
+        }
     }
+    times.mark("release simulator");
 
     out << "\n";
     const double omegaSum = omegaSumLater.get();
@@ -191,52 +225,61 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     const cli::OutputOptions& o = cl.outputs;
     const std::vector<std::uint16_t>& mask = cl.experiment.mask;
 
-    // everything is computed before the first file is written, so that an error (a bad
-    // value, memory) leaves no output behind; each file then appears whole or not at all
+    // Each output image goes to its temporary file as soon as it is made, and its buffer is
+    // freed; all files are renamed into place together at the end (io::AtomicFile). So an
+    // error on the way (a bad value, memory, a full disk) leaves no output behind, and the
+    // process holds the float image and one other image at a time (docs/performance.md,
+    // "Memory").
     const io::ImageStatistics stats =
         io::statistics(image, width, height, roi, mask, d.pixelSize, r.oversample);
     const double intScale = io::intImageScale(o.intScale, stats.maxI);
-    const std::vector<std::uint16_t> intPixels =
-        io::intImage(image, width, height, intScale, o.adcOffset, roi);
     const io::SmvHeader header = smvHeader(cl, r);
     const double pgmScale = io::pgmScale(o.pgmScale, intScale, stats.rmsd);
     // -cbffile (braggview's own): the noise image's deviates from a copy of the generator
     const CbfOutput cbf = o.writeCbf ? prepareCbf(cl, r, image, rng, cl.experiment.seed, o.cbfFile,
                                                   runStartSeconds())
                                      : CbfOutput{};
-    io::NoiseImage noise;
-    if (o.writeNoise) {
-        long seed = cl.experiment.seed; // the run's generator continues after the mosaic domains
-        noise = io::noiseImage(rng, seed, image, width, height, o.adcOffset, roi);
-    }
     times.mark("statistics");
+    std::vector<std::unique_ptr<io::AtomicFile>> staged;
+    auto stage = [&staged](const std::string& path) -> io::AtomicFile& {
+        staged.push_back(std::make_unique<io::AtomicFile>(path));
+        return *staged.back();
+    };
 
     out << "writing " << o.floatFile << " as " << image.size() << " " << sizeof(float)
         << "-byte floats\n";
     times.restart(); // printing is not a phase
-    io::writeFloatImage(o.floatFile, image);
+    io::writeFloatImage(stage(o.floatFile), image);
     times.mark("write " + o.floatFile);
     out << io::formatStatistics(stats);
     out << "intfile_scale = " << io::formatG(intScale) << "\n";
     out << "writing " << o.intFile << " as " << sizeof(std::uint16_t) << "-byte integers\n";
     times.restart();
-    io::writeSmv(o.intFile, header, intPixels);
+    io::writeSmv(stage(o.intFile), header,
+                 io::intImage(image, width, height, intScale, o.adcOffset, roi));
     times.mark("write " + o.intFile);
     if (o.writePgm) {
         out << "pgm_scale = " << io::formatG(pgmScale) << "\n";
         out << "writing " << o.pgmFile << " as 1-byte integers\n";
         times.restart();
-        io::writePgm(o.pgmFile, width, height, image, pgmScale, roi);
+        io::writePgm(stage(o.pgmFile), width, height, image, pgmScale, roi);
         times.mark("write " + o.pgmFile);
     }
     if (o.writeNoise) {
+        times.restart();
+        long seed = cl.experiment.seed; // the run's generator continues after the mosaic domains
+        const io::NoiseImage noise =
+            io::noiseImage(rng, seed, image, width, height, o.adcOffset, roi);
         out << io::formatFixed(noise.photons, 0) << " photons on noise image (" << noise.overloads
             << " overloads)\n";
         out << "writing " << o.noiseFile << " as " << sizeof(std::uint16_t) << "-byte integers\n";
-        times.restart();
-        io::writeSmv(o.noiseFile, header, noise.data);
+        io::writeSmv(stage(o.noiseFile), header, noise.data);
         times.mark("write " + o.noiseFile);
     }
+    times.restart();
+    for (const std::unique_ptr<io::AtomicFile>& file : staged)
+        file->commit();
+    times.mark("rename");
     if (o.writeCbf) {
         times.restart();
         writeCbfOutput(out, o.cbfFile, cbf);
@@ -249,7 +292,28 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
 } // namespace
 
+namespace {
+
+// The reference prints its numbers in the C locale ("1.5e-10", "1024"); a stream takes the
+// program's global locale when it is made, and under de_DE that gives "1,5e-10" and "1.024".
+// The streams print in the classic locale for the run and get their own back after it.
+class ClassicLocale {
+  public:
+    explicit ClassicLocale(std::ostream& stream)
+        : m_stream(stream), m_previous(stream.imbue(std::locale::classic())) {}
+    ~ClassicLocale() { m_stream.imbue(m_previous); }
+    ClassicLocale(const ClassicLocale&) = delete;
+    ClassicLocale& operator=(const ClassicLocale&) = delete;
+
+  private:
+    std::ostream& m_stream;
+    std::locale m_previous;
+};
+
+} // namespace
+
 int runHeadless(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+    const ClassicLocale classicOut(out), classicErr(err);
     try {
         Timing timing;
         const int status = run(args, out, err, timing);

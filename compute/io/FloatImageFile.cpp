@@ -14,6 +14,11 @@ static_assert(sizeof(float) == 4, "float images are 32-bit IEEE floats");
 
 void writeFloatImage(const std::string& path, const std::vector<float>& image) {
     AtomicFile file(path);
+    writeFloatImage(file, image);
+    file.commit();
+}
+
+void writeFloatImage(AtomicFile& file, const std::vector<float>& image) {
     if (hostIsLittleEndian()) {
         file.write(image.data(), image.size() * sizeof(float));
     } else {
@@ -23,7 +28,6 @@ void writeFloatImage(const std::string& path, const std::vector<float>& image) {
             word = swapBytes(word);
         file.write(words.data(), words.size() * sizeof(std::uint32_t));
     }
-    file.commit();
 }
 
 std::vector<float> readFloatImage(const std::string& path, std::size_t expectedPixels) {

@@ -8,8 +8,12 @@
 
 namespace bv::io {
 
+class AtomicFile;
+
 // Throws bv::Error on I/O failure; the file appears atomically.
 void writeFloatImage(const std::string& path, const std::vector<float>& image);
+// The same bytes into a file the caller commits (several outputs renamed together).
+void writeFloatImage(AtomicFile& file, const std::vector<float>& image);
 
 // Reads a file written by writeFloatImage (or the reference on a little-endian host).
 // Throws bv::Error "<path>: ..." when its size is not expectedPixels*4 bytes (any multiple

@@ -14,6 +14,14 @@ double pgmScale(double requestedScale, double intImageScale, double rmsd) {
 
 void writePgm(const std::string& path, int width, int height, const std::vector<float>& image,
               double scale, const Roi& roi) {
+    AtomicFile file(path);
+    writePgm(file, width, height, image, scale, roi);
+    file.commit();
+}
+
+void writePgm(AtomicFile& file, int width, int height, const std::vector<float>& image,
+              double scale, const Roi& roi) {
+    const std::string& path = file.targetPath();
     checkImageSize(image.size(), width, height, ("PGM image '" + path + "'").c_str());
     std::vector<unsigned char> pixels(image.size(), 0);
     for (int slow = 0; slow < height; ++slow)
@@ -31,10 +39,8 @@ void writePgm(const std::string& path, int width, int height, const std::vector<
 
     const std::string header = "P5\n" + std::to_string(width) + " " + std::to_string(height) +
                                "\n# pixels scaled by " + formatG(scale) + "\n255\n";
-    AtomicFile file(path);
     file.write(header);
     file.write(pixels.data(), pixels.size());
-    file.commit();
 }
 
 } // namespace bv::io

@@ -13,6 +13,8 @@
 
 namespace bv::io {
 
+class AtomicFile;
+
 // The -pgmscale rule: a requested scale > 0 is kept; otherwise the int image's scale,
 // replaced by 250/(5*rmsd) when rmsd > 0 (ImageStatistics::rmsd): 5 sigma is white.
 double pgmScale(double requestedScale, double intImageScale, double rmsd);
@@ -21,6 +23,9 @@ double pgmScale(double requestedScale, double intImageScale, double rmsd);
 // negative double to unsigned char is undefined). Throws bv::Error when image does not hold
 // width*height pixels and on I/O failure.
 void writePgm(const std::string& path, int width, int height, const std::vector<float>& image,
+              double scale, const Roi& roi);
+// The same bytes into a file the caller commits (several outputs renamed together).
+void writePgm(AtomicFile& file, int width, int height, const std::vector<float>& image,
               double scale, const Roi& roi);
 
 } // namespace bv::io

@@ -114,17 +114,21 @@ std::string smvHeaderText(const SmvHeader& h) {
 
 void writeSmv(const std::string& path, const SmvHeader& header,
               const std::vector<std::uint16_t>& data) {
+    AtomicFile file(path);
+    writeSmv(file, header, data);
+    file.commit();
+}
+
+void writeSmv(AtomicFile& file, const SmvHeader& header, const std::vector<std::uint16_t>& data) {
+    const std::string& path = file.targetPath();
     if (header.fpixels <= 0 || header.spixels <= 0 ||
         data.size() !=
             static_cast<std::size_t>(header.fpixels) * static_cast<std::size_t>(header.spixels))
         throw Error("cannot write '" + path + "': " + std::to_string(data.size()) +
                     " pixels do not make a " + std::to_string(header.fpixels) + "x" +
                     std::to_string(header.spixels) + " image");
-    const std::string text = smvHeaderText(header);
-    AtomicFile file(path);
-    file.write(text);
+    file.write(smvHeaderText(header));
     file.write(data.data(), data.size() * sizeof(std::uint16_t));
-    file.commit();
 }
 
 std::optional<std::string> SmvImage::field(std::string_view key) const {

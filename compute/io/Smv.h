@@ -15,6 +15,8 @@
 
 namespace bv::io {
 
+class AtomicFile;
+
 // What nanoBragg records in the header of the images it writes (nanoBragg.c:3167-3181).
 // The caller computes the values; writeSmv only formats them, each with printf's "%g".
 struct SmvHeader {
@@ -49,6 +51,8 @@ std::string smvHeaderText(const SmvHeader& header);
 // Throws bv::Error for a data size that does not match the header, and on I/O failure.
 void writeSmv(const std::string& path, const SmvHeader& header,
               const std::vector<std::uint16_t>& data);
+// The same bytes into a file the caller commits (several outputs renamed together).
+void writeSmv(AtomicFile& file, const SmvHeader& header, const std::vector<std::uint16_t>& data);
 
 struct SmvImage {
     std::string header;  // the header block (HEADER_BYTES bytes, cut at the first NUL)
