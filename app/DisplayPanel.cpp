@@ -204,12 +204,23 @@ void DisplayPanel::setImageRange(float minimum, float maximum) {
     showSettings();
 }
 
+void DisplayPanel::autoContrast(const render::ImageHistogram& histogram) {
+    if (histogram.empty())
+        return;
+    setLevels(histogram.percentile(kBlackPercentile), histogram.percentile(kWhitePercentile));
+}
+
 void DisplayPanel::autoContrast(const std::vector<float>& image,
                                 const std::vector<std::uint8_t>& skipped) {
     if (image.empty())
         return;
-    m_settings.black = percentile(image, skipped, kBlackPercentile);
-    m_settings.white = percentile(image, skipped, kWhitePercentile);
+    setLevels(percentile(image, skipped, kBlackPercentile),
+              percentile(image, skipped, kWhitePercentile));
+}
+
+void DisplayPanel::setLevels(float black, float white) {
+    m_settings.black = black;
+    m_settings.white = white;
     if (m_settings.white <= m_settings.black)
         m_settings.white = m_settings.black + 1.0f;
     showSettings();

@@ -121,6 +121,35 @@ void ExperimentDocument::openMask(const std::string& path) {
     emit changed();
 }
 
+void ExperimentDocument::openImageHeader(const std::string& path) {
+    // nanoBragg's own reading of the header (errors name -img, the file and the key)
+    const cli::CommandLine header = cli::parseCommandLine({"-img", path});
+    const Detector& from = header.experiment.detector;
+    Experiment& e = m_commandLine.experiment;
+    Detector& d = e.detector;
+    const bool resized =
+        from.fastPixels() != d.fastPixels() || from.slowPixels() != d.slowPixels();
+    d.pixelSize = from.pixelSize;
+    d.sizeFast = from.sizeFast;
+    d.sizeSlow = from.sizeSlow;
+    d.distance = from.distance;
+    d.closeDistance = from.closeDistance;
+    d.beamX = from.beamX;
+    d.beamY = from.beamY;
+    d.orgX = from.orgX;
+    d.orgY = from.orgY;
+    e.beam.wavelength = header.experiment.beam.wavelength;
+    e.crystal.phi0 = header.experiment.crystal.phi0;
+    e.crystal.phi.range = header.experiment.crystal.phi.range;
+    if (resized && !e.mask.empty()) {
+        e.mask.clear();
+        m_commandLine.mask.clear();
+    }
+    m_commandLine.img = path;
+    emit replaced();
+    emit changed();
+}
+
 void ExperimentDocument::clearMask() {
     m_commandLine.experiment.mask.clear();
     m_commandLine.mask.clear();

@@ -47,6 +47,12 @@ class ExperimentDocument : public QObject {
     void openMatrix(const std::string& path);
     void openSourceFile(const std::string& path);
     void openMask(const std::string& path);
+    // An SMV image's header, as nanoBragg's -img: the detector's pixel counts, pixel size,
+    // distance (and close distance), beam centre (and XDS origin), the wavelength, phi and
+    // the oscillation range become what `-img FILE` alone gives (the header's values, or
+    // nanoBragg's defaults for those it lacks; read by cli::parseCommandLine). A mask of the
+    // old size is dropped when the detector changes size.
+    void openImageHeader(const std::string& path);
     void clearMask();
     void clearSourceFile();
 

@@ -8,6 +8,7 @@
 #include "app/PlotPanel.h"
 #include "app/ReadoutPanel.h"
 #include "app/SimulationController.h"
+#include "app/TracePanel.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/model/Error.h"
 #include "compute/model/Units.h"
@@ -22,6 +23,7 @@
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QPainter>
 #include <QScrollArea>
 #include <QStatusBar>
@@ -61,18 +63,34 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
     m_timing->setObjectName(QStringLiteral("timing"));
     m_state = new QLabel(this);
     m_state->setObjectName(QStringLiteral("state"));
-    statusBar()->addWidget(m_state);
+    statusBar()->addWidget(m_state, 1); // the room it needs as its text changes ("step k/n")
     statusBar()->addPermanentWidget(m_timing);
+    m_restartButton = new QPushButton(tr("Restart engine"), this);
+    m_restartButton->setObjectName(QStringLiteral("restartEngine"));
+    m_restartButton->setToolTip(m_restartAction->toolTip());
+    m_restartButton->hide(); // shown while the engine is stopped
+    connect(m_restartButton, &QPushButton::clicked, this, &MainWindow::restartEngine);
+    statusBar()->addPermanentWidget(m_restartButton);
 
     connect(m_controller, &SimulationController::imageReady, this, &MainWindow::onImageReady);
     connect(m_controller, &SimulationController::runStarted, this, &MainWindow::updateStatus);
     connect(m_controller, &SimulationController::progress, this, [this](int finished, int total) {
-        m_state->setText(tr("computing… %1 of %2 dispatches done").arg(finished).arg(total));
+        // a heavy setting refines on screen, one slice (step) at a time
+        m_state->setText(tr("computing… step %1/%2").arg(finished).arg(total));
     });
     connect(m_controller, &SimulationController::simulatorChanged, this, &MainWindow::updateStatus);
     connect(m_controller, &SimulationController::failed, this, [this](const QString& message) {
+        if (m_controller->isEngineStopped())
+            return; // engineStopped() says it, with the way out
         showError(tr("The image cannot be computed"),
                   message + tr("\n\nThe last good image stays on screen."));
+        updateStatus();
+    });
+    connect(m_controller, &SimulationController::engineStopped, this, [this](const QString& message) {
+        m_restartButton->show();
+        showError(tr("The GPU engine stopped"),
+                  message + tr("\n\nNo image is computed until the engine is restarted: "
+                               "Engine > Restart engine (the parameters are kept)."));
         updateStatus();
     });
     connect(m_document, &ExperimentDocument::changed, this, &MainWindow::onDocumentChanged);
@@ -141,6 +159,14 @@ void MainWindow::buildDocks() {
     plots->setWidget(m_plots);
     addDockWidget(Qt::RightDockWidgetArea, plots);
 
+    // why the pinned pixel has its value: under the parameters, while a pixel is pinned
+    m_tracePanel = new TracePanel(*m_controller, this);
+    m_traceDock = new QDockWidget(tr("Pixel trace"), this);
+    m_traceDock->setObjectName(QStringLiteral("traceDock"));
+    m_traceDock->setWidget(m_tracePanel);
+    addDockWidget(Qt::LeftDockWidgetArea, m_traceDock);
+    m_traceDock->hide();
+
     m_display->setAutoContrastOnNewImage(true);
     m_imageWindow->setDisplaySettings(m_display->settings());
     m_overlays.setSettings(m_display->overlays());
@@ -153,7 +179,7 @@ void MainWindow::buildDocks() {
         m_imageWindow->invalidateOverlay();
     });
     connect(m_display, &DisplayPanel::autoContrastRequested, this,
-            [this] { m_display->autoContrast(m_controller->image(), m_controller->skipped()); });
+            [this] { autoContrast(); });
 }
 
 void MainWindow::buildMenus() {
@@ -168,6 +194,11 @@ void MainWindow::buildMenus() {
         const QString path = askSavePath(tr("Save session"), tr("braggview sessions (*.json)"), QStringLiteral("json"));
         if (!path.isEmpty())
             runGuarded(tr("Cannot save the session"), [&] { saveSession(path); });
+    });
+    file->addAction(tr("Save as &job file…"), this, [this] {
+        const QString path = askSavePath(tr("Save as job file"), tr("braggview job files (*.json)"), QStringLiteral("json"));
+        if (!path.isEmpty())
+            runGuarded(tr("Cannot save the job file"), [&] { saveJob(path); });
     });
     file->addSeparator();
     auto openInput = [this](const QString& title, const QString& filter,
@@ -189,6 +220,10 @@ void MainWindow::buildMenus() {
         openInput(tr("Open mask"), tr("SMV images (*.img *.smv);;All files (*)"), &ExperimentDocument::openMask);
     });
     file->addAction(tr("Clear mask"), this, [this] { m_document->clearMask(); });
+    file->addAction(tr("Open &detector header (-img)…"), this, [=] {
+        openInput(tr("Open detector header"), tr("SMV images (*.img *.smv);;All files (*)"),
+                  &ExperimentDocument::openImageHeader);
+    });
     file->addSeparator();
     QMenu* exports = file->addMenu(tr("&Export image"));
     const struct {
@@ -247,8 +282,7 @@ void MainWindow::buildMenus() {
     tools->setObjectName(QStringLiteral("toolbar"));
     tools->addAction(tr("Fit"), this, [this] { m_imageWindow->fitToWindow(); });
     tools->addAction(tr("1:1"), this, [this] { m_imageWindow->showOneToOne(); });
-    tools->addAction(tr("Auto contrast"), this,
-                     [this] { m_display->autoContrast(m_controller->image(), m_controller->skipped()); });
+    tools->addAction(tr("Auto contrast"), this, [this] { autoContrast(); });
     tools->addSeparator();
     m_playAction = tools->addAction(tr("▶ Play phi"));
     m_playAction->setCheckable(true);
@@ -263,6 +297,12 @@ void MainWindow::buildMenus() {
     tools->addWidget(m_phiStep);
     tools->addSeparator();
     tools->addAction(copy);
+
+    QMenu* engine = menuBar()->addMenu(tr("E&ngine"));
+    m_restartAction = engine->addAction(tr("&Restart engine"), this, &MainWindow::restartEngine);
+    m_restartAction->setObjectName(QStringLiteral("restartEngineAction"));
+    m_restartAction->setToolTip(tr("Give the Vulkan device up and start a new device and "
+                                   "simulator (after a lost device), keeping the parameters"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("nanoBragg &options…"), this, [this] {
@@ -311,7 +351,7 @@ void MainWindow::onImageReady() {
         m_display->setImageRange(*lo, *hi);
     }
     if (m_firstImage || m_display->autoContrastOnNewImage())
-        m_display->autoContrast(image, m_controller->skipped());
+        autoContrast();
     m_firstImage = false;
     if (m_pendingView) {
         m_imageWindow->setView(*m_pendingView);
@@ -334,6 +374,11 @@ void MainWindow::onImageReady() {
 
 void MainWindow::updateStatus() {
     const engine::Simulator* simulator = m_controller->simulator();
+    if (m_controller->isEngineStopped()) {
+        m_timing->setText(tr("engine stopped"));
+        m_state->setText(tr("error: %1 (Engine > Restart engine)").arg(m_controller->lastError()));
+        return;
+    }
     if (!simulator) {
         m_timing->setText(tr("waiting for the Vulkan device"));
         m_state->setText(QString());
@@ -358,6 +403,21 @@ void MainWindow::updateStatus() {
     if (!simulator->notice().empty())
         state += QStringLiteral(" · ") + QString::fromStdString(simulator->notice());
     m_state->setText(state);
+}
+
+void MainWindow::autoContrast() {
+    const render::ImageHistogram& histogram = m_controller->histogram();
+    if (!histogram.empty())
+        m_display->autoContrast(histogram);
+    else
+        m_display->autoContrast(m_controller->image(), m_controller->skipped());
+}
+
+void MainWindow::restartEngine() {
+    m_restartButton->hide();
+    statusBar()->showMessage(tr("Restarting the GPU engine…"), 5000);
+    m_controller->restartEngine();
+    updateStatus();
 }
 
 void MainWindow::updateReadout() {
@@ -395,6 +455,13 @@ void MainWindow::pinPixel(const std::optional<QPoint>& pixel) {
     m_overlays.setPinned(pixel);
     m_imageWindow->invalidateOverlay();
     updateReadout();
+    m_tracePanel->setPixel(pixel);
+    if (pixel && !m_traceDock->isVisible()) {
+        m_traceDock->show();
+        resizeDocks({m_traceDock}, {height() / 2}, Qt::Vertical);
+    } else if (!pixel) {
+        m_traceDock->hide();
+    }
 }
 
 void MainWindow::setProfileLine(QPointF from, QPointF to) {
@@ -469,6 +536,11 @@ Session MainWindow::currentSession() const {
 void MainWindow::saveSession(const QString& path) {
     app::saveSession(path, currentSession());
     statusBar()->showMessage(tr("Session saved to %1").arg(path), 5000);
+}
+
+void MainWindow::saveJob(const QString& path) {
+    app::saveJob(path, currentSession());
+    statusBar()->showMessage(tr("Job file saved to %1: braggview --headless --job %1").arg(path), 8000);
 }
 
 void MainWindow::openSession(const QString& path) {

@@ -21,9 +21,11 @@
 #include <vector>
 
 class QAction;
+class QDockWidget;
 class QDoubleSpinBox;
 class QLabel;
 class QMessageBox;
+class QPushButton;
 class QTabWidget;
 class QVulkanInstance;
 
@@ -39,6 +41,7 @@ class ParameterPanel;
 class PlotPanel;
 class ReadoutPanel;
 class SimulationController;
+class TracePanel;
 
 enum class ExportFormat { Float, IntImage, NoiseImage, Pgm, Png };
 
@@ -55,6 +58,7 @@ class MainWindow : public QMainWindow {
     QWidget* imageContainer() const { return m_container; }
     DisplayPanel& displayPanel() { return *m_display; }
     ReadoutPanel& readout() { return *m_readout; }
+    TracePanel& tracePanel() { return *m_tracePanel; }
     PlotPanel& plots() { return *m_plots; }
     QTabWidget* parameterTabs() const { return m_parameterTabs; }
     // "Beam", "Detector", "Crystal", "Sampling"
@@ -70,6 +74,8 @@ class MainWindow : public QMainWindow {
     void openSession(const QString& path);
     void saveSession(const QString& path);
     Session currentSession() const;
+    // "Save as job file": a job based on the current session, one frame (app/Session.h)
+    void saveJob(const QString& path);
 
     // Waits for the image of the current parameters, then writes it; throws bv::Error.
     void exportImage(ExportFormat format, const QString& path);
@@ -91,6 +97,10 @@ class MainWindow : public QMainWindow {
     // The view (container size) drawn by the CPU colour path, overlays included.
     QImage renderViewOnCpu();
 
+    // Engine > Restart engine: a new Vulkan device and Simulator after the engine stopped.
+    void restartEngine();
+    QAction* restartEngineAction() const { return m_restartAction; }
+
   signals:
     void errorShown(const QString& message);
 
@@ -102,6 +112,7 @@ class MainWindow : public QMainWindow {
     void refreshPanels();
     void updateStatus();
     void updateReadout();
+    void autoContrast(); // from the GPU histogram, else the host image
     void showError(const QString& title, const QString& message);
     void runGuarded(const QString& title, const std::function<void()>& action);
     QString askSavePath(const QString& title, const QString& filter, const QString& suffix);
@@ -112,6 +123,8 @@ class MainWindow : public QMainWindow {
     SimulationController* m_controller = nullptr;
     DisplayPanel* m_display = nullptr;
     ReadoutPanel* m_readout = nullptr;
+    TracePanel* m_tracePanel = nullptr; // in m_traceDock, shown while a pixel is pinned
+    QDockWidget* m_traceDock = nullptr;
     PlotPanel* m_plots = nullptr;
     QTabWidget* m_parameterTabs = nullptr;
     std::vector<ParameterPanel*> m_panels;
@@ -119,6 +132,8 @@ class MainWindow : public QMainWindow {
     QLabel* m_state = nullptr;
     QPointer<QMessageBox> m_errorBox;
     QAction* m_playAction = nullptr;
+    QAction* m_restartAction = nullptr;
+    QPushButton* m_restartButton = nullptr;
     QDoubleSpinBox* m_phiStep = nullptr;
 
     Overlays m_overlays;

@@ -37,14 +37,18 @@ glm::dvec3 PixelGeometry::cellAxis(int axis, double phi) const {
     return phi != 0.0 ? rotateAbout(v, m_spindle, phi) : v;
 }
 
+double PixelGeometry::twoThetaAt(double fast, double slow) const {
+    const glm::dvec3 position = m_pix0 + fast * m_pixel * m_fdet + slow * m_pixel * m_sdet;
+    return std::acos(std::clamp(glm::dot(unitOrZero(position), m_incident), -1.0, 1.0));
+}
+
 PixelInfo PixelGeometry::at(double fast, double slow) const {
     PixelInfo info;
     info.fast = static_cast<int>(std::floor(fast));
     info.slow = static_cast<int>(std::floor(slow));
     info.position = m_pix0 + fast * m_pixel * m_fdet + slow * m_pixel * m_sdet;
     const glm::dvec3 diffracted = unitOrZero(info.position);
-    const double cos2theta = std::clamp(glm::dot(diffracted, m_incident), -1.0, 1.0);
-    info.twoTheta = std::acos(cos2theta);
+    info.twoTheta = twoThetaAt(fast, slow);
     const double sinTheta = std::sin(info.twoTheta / 2.0);
     info.dSpacing = sinTheta > 0.0 ? m_lambda / (2.0 * sinTheta)
                                    : std::numeric_limits<double>::infinity();
@@ -130,11 +134,18 @@ std::vector<PredictedSpot> PixelGeometry::predictedSpots(double scale, std::size
     const double extent = std::min({m_cells.x * glm::length(m_a), m_cells.y * glm::length(m_b),
                                     m_cells.z * glm::length(m_c)});
     const double base = extent > 0.0 ? 1.0 / extent : 0.0;
-    const int hMax = static_cast<int>(std::ceil(glm::length(m_a) * sMax));
-    const int kMax = static_cast<int>(std::ceil(glm::length(m_b) * sMax));
-    const int lMax = static_cast<int>(std::ceil(glm::length(m_c) * sMax));
-    if (static_cast<double>(2 * hMax + 1) * (2 * kMax + 1) * (2 * lMax + 1) > 2e7)
+    const double hLimit = std::ceil(glm::length(m_a) * sMax);
+    const double kLimit = std::ceil(glm::length(m_b) * sMax);
+    const double lLimit = std::ceil(glm::length(m_c) * sMax);
+    // NaN before an experiment is resolved; the int conversion needs them in range
+    for (const double limit : {hLimit, kLimit, lLimit})
+        if (!std::isfinite(limit) || limit < 0.0 || limit > 1e6)
+            return spots;
+    if ((2.0 * hLimit + 1.0) * (2.0 * kLimit + 1.0) * (2.0 * lLimit + 1.0) > 2e7)
         return spots; // a cell so large that the overlay would be a carpet anyway
+    const int hMax = static_cast<int>(hLimit);
+    const int kMax = static_cast<int>(kLimit);
+    const int lMax = static_cast<int>(lLimit);
 
     const double phis[3] = {m_phi0, m_phi0 + m_oscillation / 2.0, m_phi0 + m_oscillation};
     const int phiCount = m_oscillation > 0.0 ? 3 : 1;

@@ -65,6 +65,9 @@ class PixelGeometry {
     // The quantities at an image point; at the centre of pixel (i, j) call at(i + 0.5, j + 0.5).
     PixelInfo at(double fast, double slow) const;
     PixelInfo atPixelCentre(int fast, int slow) const { return at(fast + 0.5, slow + 0.5); }
+    // at(fast, slow).twoTheta alone (the radial profile needs it for every pixel of every
+    // image; the Miller indices cost three times as much)
+    double twoThetaAt(double fast, double slow) const;
 
     // Where a ray from the sample along `direction` meets the detector plane (image point),
     // nullopt when it runs parallel to or away from the plane.

@@ -17,7 +17,7 @@ Profile radialProfile(const std::vector<float>& image, const std::vector<std::ui
     double largest = 0.0;
     for (int s = 0; s < slow; ++s)
         for (int f = 0; f < fast; ++f) {
-            const double t = g.atPixelCentre(f, s).twoTheta;
+            const double t = g.twoThetaAt(f + 0.5, s + 0.5);
             twoTheta[static_cast<std::size_t>(s) * static_cast<std::size_t>(fast) + static_cast<std::size_t>(f)] = t;
             largest = std::max(largest, t);
         }

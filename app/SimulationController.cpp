@@ -10,6 +10,7 @@
 #include <QCoreApplication>
 #include <QVulkanInstance>
 
+#include <algorithm>
 #include <new>
 #include <sstream>
 
@@ -17,9 +18,33 @@ namespace bv::app {
 
 namespace {
 constexpr int kPollMilliseconds = 5;
-// the longest a finished image waits for its frame before the next run starts anyway
+// the longest a finished image (or a partial one) waits for its frame before the next run
+// (or slice) is submitted anyway
 constexpr int kFrameWaitMilliseconds = 100;
+
+// one byte per pixel, non-zero where the simulation skips the pixel (masked, or outside the
+// region of interest); empty when none is skipped
+std::vector<std::uint8_t> skippedPixels(const ResolvedExperiment& resolved,
+                                        const std::vector<std::uint16_t>& mask, int fast,
+                                        int slow) {
+    const std::size_t count = static_cast<std::size_t>(fast) * static_cast<std::size_t>(slow);
+    std::vector<std::uint8_t> skipped(count, 0);
+    bool any = false;
+    const bool haveMask = mask.size() == count;
+    for (int s = 0; s < slow; ++s)
+        for (int f = 0; f < fast; ++f) {
+            const std::size_t i = static_cast<std::size_t>(s) * static_cast<std::size_t>(fast) +
+                                  static_cast<std::size_t>(f);
+            if ((haveMask && mask[i] == 0) || !resolved.roi.contains(f, s)) {
+                skipped[i] = 1;
+                any = true;
+            }
+        }
+    if (!any)
+        skipped.clear();
+    return skipped;
 }
+} // namespace
 
 SimulationController::SimulationController(ExperimentDocument& document,
                                            render::ImageWindow& window, QObject* parent)
@@ -34,7 +59,7 @@ SimulationController::SimulationController(ExperimentDocument& document,
     connect(&m_window, &render::ImageWindow::deviceReleasing, this,
             &SimulationController::onDeviceReleasing);
     connect(&m_window, &render::ImageWindow::frameRendered, this,
-            &SimulationController::startPending);
+            &SimulationController::onFrameRendered);
 }
 
 SimulationController::~SimulationController() {
@@ -46,14 +71,15 @@ QString SimulationController::deviceDescription() const {
 }
 
 bool SimulationController::isComplete() const {
-    return m_simulator && !m_inFlight && !m_dirty && !m_failedState && m_resolved.has_value();
+    return m_simulator && !m_inFlight && !m_dirty && !m_failedState && !m_engineStopped &&
+           m_resolved.has_value();
 }
 
 bool SimulationController::waitForComplete(int timeoutMs) {
     QElapsedTimer clock;
     clock.start();
     while (!isComplete()) {
-        if (m_failedState && !m_inFlight && !m_dirty)
+        if (m_engineStopped || (m_failedState && !m_inFlight && !m_dirty))
             return false;
         if (clock.elapsed() > timeoutMs)
             return false;
@@ -69,7 +95,29 @@ std::optional<float> SimulationController::valueAt(int fast, int slow) const {
                    static_cast<std::size_t>(fast)];
 }
 
+void SimulationController::setWorkPerSlice(std::uint64_t pixelSteps) {
+    m_workPerSlice = pixelSteps;
+    if (!m_device || m_engineStopped)
+        return; // the next Simulator gets it
+    buildSimulator();
+    schedule();
+}
+
+void SimulationController::restartEngine() {
+    m_engineStopped = false;
+    m_simulateLoss = false;
+    m_failedState = false;
+    m_lastError.clear();
+    destroySimulator();
+    m_device.reset();
+    m_dirty = true;
+    // deviceReleasing(), then deviceReady() on the new device: a new Simulator, a new run
+    m_window.recreateDevice();
+}
+
 void SimulationController::onDeviceReady() {
+    if (m_engineStopped)
+        return;
     buildSimulator();
     schedule();
 }
@@ -81,7 +129,7 @@ void SimulationController::onDeviceReleasing() {
 }
 
 void SimulationController::onPrecisionChanged() {
-    if (!m_device)
+    if (!m_device || m_engineStopped)
         return;
     buildSimulator();
 }
@@ -101,10 +149,19 @@ void SimulationController::buildSimulator() {
         }
         engine::SimulatorOptions options;
         options.precision = m_document.precision();
+        options.workPerSlice = m_workPerSlice;
         m_simulator = std::make_unique<engine::Simulator>(*m_device, options);
     } catch (const std::exception& e) {
         m_simulator.reset();
         fail(QString::fromStdString(e.what()));
+    }
+    if (m_simulator) {
+        try {
+            m_histogramCounter = std::make_unique<render::GpuHistogram>(*m_device);
+        } catch (const std::exception& e) {
+            // auto-contrast falls back to the host copy of the image
+            qWarning("braggview: no GPU histogram: %s", e.what());
+        }
     }
     m_dirty = true;
     emit simulatorChanged();
@@ -113,7 +170,7 @@ void SimulationController::buildSimulator() {
 void SimulationController::destroySimulator() {
     if (m_simulator) {
         try {
-            m_simulator->finish();
+            m_simulator->cancel(); // the slice on the GPU ends; nothing more is submitted
         } catch (const Error&) {
             // a lost device: the destructor below still releases what it can
         }
@@ -125,8 +182,11 @@ void SimulationController::destroySimulator() {
         }
     }
     const bool had = m_simulator != nullptr;
+    m_histogramCounter.reset();
     m_simulator.reset();
     m_inFlight = false;
+    m_interruptPending = false;
+    m_waitingForFrame = false;
     m_poll.stop();
     m_window.setImageSource({});
     m_window.setRenderHeld(false);
@@ -138,14 +198,41 @@ void SimulationController::schedule() {
     if (m_inFlight && m_dirty)
         ++m_skippedStates; // the value waiting for the run to end is superseded
     m_dirty = true;
-    if (!m_inFlight && !m_startAfterFrame && m_simulator)
+    if (m_engineStopped || !m_simulator)
+        return;
+    if (m_inFlight) {
+        if (interruptible())
+            m_interruptPending = true; // poll() cancels it when the slice on the GPU is done
+        return;
+    }
+    if (!m_startAfterFrame)
         startRun();
+}
+
+bool SimulationController::interruptible() const {
+    const int total = m_simulator->sliceCount();
+    return total > 1 && m_simulator->lastSubmissionCount() < total;
 }
 
 void SimulationController::fail(const QString& message) {
     m_failedState = true;
     m_lastError = message;
     emit failed(message);
+}
+
+void SimulationController::stopEngine(const QString& message) {
+    m_poll.stop();
+    m_inFlight = false;
+    m_interruptPending = false;
+    m_waitingForFrame = false;
+    m_startAfterFrame = false;
+    m_engineStopped = true;
+    m_running.reset();
+    // no more frames of a buffer that no run will complete (nor, after a lost device, hold
+    // anything): the last frame stays on screen until restartEngine()
+    m_window.setRenderHeld(true);
+    fail(tr("the GPU engine stopped: %1").arg(message));
+    emit engineStopped(message);
 }
 
 void SimulationController::startRun() {
@@ -167,6 +254,8 @@ void SimulationController::startRun() {
         }
         // the reference's serial loop, as the headless mode runs it (same numbers)
         m_simulator->setPlan(plan, {engine::phiAngles(resolved), engine::referenceThreads()});
+        m_runningSkipped =
+            skippedPixels(resolved, experiment.mask, plan.fastPixels, plan.slowPixels);
         m_running = std::move(resolved);
         m_runningLog = log.str();
     } catch (const cli::UsageError& e) {
@@ -185,13 +274,14 @@ void SimulationController::startRun() {
     try {
         m_window.setRenderHeld(true);
         m_runClock.start();
+        m_shownSlices = 0;
+        m_reportedSlices = -1;
         m_simulator->start();
         m_inFlight = true;
         m_poll.start();
         emit runStarted();
     } catch (const std::exception& e) {
-        m_window.setRenderHeld(false);
-        fail(QString::fromStdString(e.what()));
+        stopEngine(QString::fromStdString(e.what()));
     }
 }
 
@@ -200,20 +290,51 @@ void SimulationController::poll() {
         m_poll.stop();
         return;
     }
-    if (!m_simulator->isFinished()) {
+    try {
+        if (m_simulateLoss) {
+            m_simulateLoss = false;
+            throw Error("VK_ERROR_DEVICE_LOST: the Vulkan device was lost (simulated)");
+        }
         const int total = m_simulator->sliceCount();
+        const int submitted = std::min(m_simulator->lastSubmissionCount(), total);
+        // slices done: by their end timestamps (a slice's query is reset when the run's first
+        // slice executes, so before that one this may count a slice still on the GPU: a frame
+        // or cancel() then waits for it); without timestamps, those before the last submitted
+        const int done = m_simulator->hasTimestamps()
+                             ? std::min(m_simulator->finishedSlices(), submitted)
+                             : std::max(0, submitted - 1);
+        if (m_waitingForFrame) {
+            if (m_frameClock.elapsed() < kFrameWaitMilliseconds && !m_interruptPending)
+                return;
+            m_waitingForFrame = false; // no frame came (a hidden window): go on without it
+            m_window.setRenderHeld(true);
+        }
+        if (m_interruptPending) {
+            // at the end of the slice on the GPU
+            if (done >= submitted || !m_simulator->hasTimestamps())
+                interrupt();
+            return;
+        }
         if (total > 1) {
-            const int finished = m_simulator->finishedSlices();
-            if (finished != m_reportedSlices) {
-                m_reportedSlices = finished;
-                emit progress(finished, total);
+            if (done != m_reportedSlices) {
+                m_reportedSlices = done;
+                emit progress(done, total);
+            }
+            if (done > m_shownSlices && done < total) {
+                m_shownSlices = done;
+                showPartialImage();
+                return;
             }
         }
+        if (!m_simulator->isFinished())
+            return;
+    } catch (const std::exception& e) { // bv::Error: a lost device, ...
+        stopEngine(QString::fromStdString(e.what()));
         return;
     }
     m_reportedSlices = -1;
     finishRun();
-    if (m_dirty) {
+    if (m_dirty && !m_engineStopped) {
         // the newest state next, once the frame showing this image is on its way (a frame
         // submitted after the next run would have to wait for it)
         m_startAfterFrame = true;
@@ -221,11 +342,49 @@ void SimulationController::poll() {
     }
 }
 
+void SimulationController::showPartialImage() {
+    // the next slice waits until this frame is submitted: the frame reads the partial sum of
+    // the slices done, ordered after their writes and before the next slice's
+    const engine::Simulator& s = *m_simulator;
+    const render::ImageWindow::ImageSource& shown = m_window.imageSource();
+    if (shown.buffer != s.imageBuffer() || shown.fast != s.fastPixels() ||
+        shown.slow != s.slowPixels())
+        m_window.setImageSource({s.imageBuffer(), s.fastPixels(), s.slowPixels()});
+    m_window.setSkipped(m_runningSkipped);
+    m_waitingForFrame = true;
+    m_frameClock.start();
+    m_window.setRenderHeld(false);
+    m_window.scheduleRender();
+}
+
+void SimulationController::onFrameRendered() {
+    if (m_waitingForFrame) {
+        m_waitingForFrame = false;
+        ++m_partialFrames;
+        if (m_inFlight)
+            m_window.setRenderHeld(true);
+    }
+    startPending();
+}
+
+void SimulationController::interrupt() {
+    m_interruptPending = false;
+    m_lastInterruption = {std::min(m_simulator->lastSubmissionCount(), m_simulator->sliceCount()),
+                          m_simulator->sliceCount()};
+    m_simulator->cancel(); // waits for the slice on the GPU (done, normally) and no more
+    m_inFlight = false;
+    m_poll.stop();
+    m_running.reset();
+    m_reportedSlices = -1;
+    ++m_interruptedRuns;
+    startRun(); // m_dirty: the newest state, at once
+}
+
 void SimulationController::startPending() {
     if (!m_startAfterFrame)
         return;
     m_startAfterFrame = false;
-    if (m_dirty && !m_inFlight && m_simulator)
+    if (m_dirty && !m_inFlight && m_simulator && !m_engineStopped)
         startRun();
 }
 
@@ -235,7 +394,15 @@ void SimulationController::finishRun() {
     try {
         m_simulator->finish();
         m_image = m_simulator->image();
-    } catch (const std::exception& e) { // bv::Error (a lost device), bad_alloc
+        // the histogram for auto-contrast, counted where the image is
+        m_histogram = m_histogramCounter
+                          ? m_histogramCounter->compute(m_simulator->imageBuffer(), m_image.size(),
+                                                        m_runningSkipped)
+                          : render::ImageHistogram{};
+    } catch (const Error& e) { // a lost device
+        stopEngine(QString::fromStdString(e.what()));
+        return;
+    } catch (const std::exception& e) { // bad_alloc
         m_window.setRenderHeld(false);
         fail(QString::fromStdString(e.what()));
         return;
@@ -248,26 +415,8 @@ void SimulationController::finishRun() {
     m_running.reset();
     m_resolveLog = m_runningLog;
     ++m_completedRuns;
-
-    // pixels the simulation skipped: masked, or outside the region of interest
-    const std::vector<std::uint16_t>& mask = m_document.experiment().mask;
-    const Roi& roi = m_resolved->roi;
-    std::vector<std::uint8_t> skipped(m_image.size(), 0);
-    bool any = false;
-    const bool haveMask = mask.size() == m_image.size();
-    for (int s = 0; s < m_slow; ++s)
-        for (int f = 0; f < m_fast; ++f) {
-            const std::size_t i = static_cast<std::size_t>(s) * static_cast<std::size_t>(m_fast) +
-                                  static_cast<std::size_t>(f);
-            if ((haveMask && mask[i] == 0) || !roi.contains(f, s)) {
-                skipped[i] = 1;
-                any = true;
-            }
-        }
-    if (!any)
-        skipped.clear();
-    m_skipped = skipped;
-    m_window.setSkipped(std::move(skipped));
+    m_skipped = m_runningSkipped;
+    m_window.setSkipped(m_runningSkipped);
     m_window.setImageSource({m_simulator->imageBuffer(), m_fast, m_slow});
     m_window.setRenderHeld(false);
     m_window.scheduleRender();

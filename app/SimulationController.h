@@ -6,18 +6,36 @@
 // the experiment (resolve(), microseconds), flattens it (makePlan), hands the plan to the
 // Simulator (which uploads only the tables that changed and re-submits the command buffer it
 // recorded; a new recording only for a new detector size or pipeline variant) and submits
-// with start(). A timer polls isFinished(); when the run is done the host copy of the image
-// is refreshed (for the readout, plots and exports), the window draws the GPU buffer, and,
-// if the document changed meanwhile, the newest state is submitted at once. Intermediate
-// values that arrived during a run are never computed: a slider that moves faster than the
-// GPU skips to where it is now.
+// with start(). A timer polls; when the run is done the host copy of the image is refreshed
+// (for the readout, plots and exports), the GPU histogram of the image is counted (for
+// auto-contrast), the window draws the GPU buffer, and, if the document changed meanwhile,
+// the newest state is submitted at once. Intermediate values that arrived during a run are
+// never computed: a slider that moves faster than the GPU skips to where it is now.
 //
-// Errors (a value resolve() refuses, a plan the device cannot run, a lost device) are
-// reported by failed() with a message; the last good image stays on screen.
+// Progressive refinement: a heavy setting is cut by the Simulator into slices, one
+// submission each, after each of which the image buffer holds the partial sum scaled like
+// the final image. When a slice is done (its end timestamp is there) and before the next is
+// submitted, the controller lets the window draw one frame: the frame's command buffer goes
+// to the queue between the two slices, its barriers order it after the finished slice's
+// writes and before the next slice's (ImageRenderer.h), so it reads a complete partial image
+// and never one being written, and it waits for no slice. The next slice is submitted once
+// that frame was submitted (or after kFrameWaitMilliseconds, when no frame comes).
+//
+// Interruption: a change during such a run cancels it at the end of the slice on the GPU
+// (Simulator::cancel(); the slices not yet submitted never run) and the newest state starts
+// at once. A run whose last slice is already submitted is let finish, as is a run of one
+// slice (cancelling it would wait as long as finishing it).
+//
+// Errors: a value resolve() refuses or a plan the device cannot run is reported by failed()
+// with a message; the last good image stays on screen. A failure of the engine itself (any
+// bv::Error while a run is submitted or polled: VK_ERROR_DEVICE_LOST, ...) stops it:
+// engineStopped() and failed() report it, nothing more is submitted, and restartEngine()
+// gives the window's device up and builds a new device and Simulator.
 
 #include "app/ExperimentDocument.h"
 #include "compute/engine/Simulator.h"
 #include "compute/model/Resolve.h"
+#include "render/GpuHistogram.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -73,6 +91,31 @@ class SimulationController : public QObject {
     double lastWallMilliseconds() const { return m_wallMilliseconds; }
     int completedRuns() const { return m_completedRuns; }
     int skippedStates() const { return m_skippedStates; } // values superseded while in flight
+    // runs cancelled between slices for a newer state
+    int interruptedRuns() const { return m_interruptedRuns; }
+    // of the last interrupted run: the slices submitted, of the slices in its plan
+    struct Interruption {
+        int submittedSlices = 0;
+        int plannedSlices = 0;
+    };
+    const Interruption& lastInterruption() const { return m_lastInterruption; }
+    // frames drawn of a partial image (between two slices of a run)
+    int partialFrames() const { return m_partialFrames; }
+    // The histogram of the last complete image, counted on the GPU (empty until the first, or
+    // when it could not be counted).
+    const render::ImageHistogram& histogram() const { return m_histogram; }
+
+    // Pixel-steps per dispatch (SimulatorOptions::workPerSlice; 0: the device's default).
+    // Rebuilds the Simulator. Tests set it small to get several slices from a light setting.
+    void setWorkPerSlice(std::uint64_t pixelSteps);
+
+    // The engine stopped after a failure (restartEngine() brings it back).
+    bool isEngineStopped() const { return m_engineStopped; }
+    // A new Vulkan device for the window and a new Simulator on it; the current state is
+    // computed again once the device is there.
+    void restartEngine();
+    // Test hook: the run in flight, or the next one, fails as if the device were lost.
+    void simulateDeviceLoss() { m_simulateLoss = true; }
     const QString& lastError() const { return m_lastError; }
     QString deviceDescription() const;
 
@@ -82,6 +125,7 @@ class SimulationController : public QObject {
     // dispatches finished of the run in flight (heavy settings are cut into several)
     void progress(int finished, int total);
     void failed(const QString& message);
+    void engineStopped(const QString& message); // after failed(): restartEngine() is needed
     void simulatorChanged();    // built, rebuilt (precision) or gone
 
   public slots:
@@ -93,6 +137,7 @@ class SimulationController : public QObject {
     void onPrecisionChanged();
     void poll();
     void startPending();
+    void onFrameRendered();
 
   private:
     void buildSimulator();
@@ -100,11 +145,17 @@ class SimulationController : public QObject {
     void startRun();
     void finishRun();
     void fail(const QString& message);
+    void stopEngine(const QString& message);
+    // whether a change should cancel the run in flight (a slice not yet submitted)
+    bool interruptible() const;
+    void interrupt();
+    void showPartialImage();
 
     ExperimentDocument& m_document;
     render::ImageWindow& m_window;
     std::unique_ptr<vk::Device> m_device;
     std::unique_ptr<engine::Simulator> m_simulator;
+    std::unique_ptr<render::GpuHistogram> m_histogramCounter;
     QTimer m_poll;
     QElapsedTimer m_runClock;
 
@@ -114,6 +165,14 @@ class SimulationController : public QObject {
     bool m_startAfterFrame = false; // the next run waits for the frame of the last image
     std::optional<ResolvedExperiment> m_running; // resolved state of the run in flight
     std::string m_runningLog;
+    std::vector<std::uint8_t> m_runningSkipped;
+    bool m_interruptPending = false; // cancel the run in flight when its slice is done
+    bool m_waitingForFrame = false;  // a partial image's frame: the next slice waits for it
+    QElapsedTimer m_frameClock;
+    int m_shownSlices = 0; // slices of the run in flight whose partial image was drawn
+    std::uint64_t m_workPerSlice = 0;
+    bool m_engineStopped = false;
+    bool m_simulateLoss = false;
 
     std::vector<float> m_image;
     int m_fast = 0, m_slow = 0;
@@ -124,7 +183,11 @@ class SimulationController : public QObject {
     double m_wallMilliseconds = 0.0;
     int m_completedRuns = 0;
     int m_skippedStates = 0;
+    int m_interruptedRuns = 0;
+    Interruption m_lastInterruption;
+    int m_partialFrames = 0;
     int m_reportedSlices = -1;
+    render::ImageHistogram m_histogram;
     QString m_lastError;
 };
 

@@ -15,6 +15,7 @@
 #include <QVersionNumber>
 #include <QVulkanInstance>
 
+#include <atomic>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -102,6 +103,20 @@ class ScreenshotTaker : public QObject {
 
 } // namespace
 
+// With BRAGGVIEW_VALIDATION=1: the validation layer's errors and warnings (Qt prints them);
+// in screenshot mode any of them makes the exit status 1, as the tests want.
+namespace {
+std::atomic<int> g_validationProblems{0};
+
+bool countValidationProblem(VkDebugReportFlagsEXT flags, VkDebugReportObjectTypeEXT, uint64_t,
+                            size_t, int32_t, const char*, const char*) {
+    if (flags & (VK_DEBUG_REPORT_ERROR_BIT_EXT | VK_DEBUG_REPORT_WARNING_BIT_EXT |
+                 VK_DEBUG_REPORT_PERFORMANCE_WARNING_BIT_EXT))
+        ++g_validationProblems;
+    return false;
+}
+} // namespace
+
 bool haveDisplay() {
     return std::getenv("DISPLAY") || std::getenv("WAYLAND_DISPLAY") ||
            std::getenv("QT_QPA_PLATFORM");
@@ -133,8 +148,10 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
 
     QVulkanInstance instance;
     instance.setApiVersion(QVersionNumber(1, 1));
-    if (qEnvironmentVariableIntValue("BRAGGVIEW_VALIDATION") == 1) // as the headless mode
+    if (qEnvironmentVariableIntValue("BRAGGVIEW_VALIDATION") == 1) { // as the headless mode
         instance.setLayers({"VK_LAYER_KHRONOS_validation"});
+        instance.installDebugOutputFilter(countValidationProblem);
+    }
     if (!instance.create()) {
         std::cerr << "braggview: error: cannot create a Vulkan instance (VkResult "
                   << instance.errorCode() << "); install a Vulkan driver (mesa-vulkan-drivers "
@@ -161,7 +178,13 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
     window.show();
     if (screenshot) {
         ScreenshotTaker taker(window, options.screenshot, options.timeoutSeconds);
-        return QApplication::exec();
+        const int status = QApplication::exec();
+        if (status == 0 && g_validationProblems > 0) {
+            std::cerr << "braggview: error: the Vulkan validation layer reported "
+                      << g_validationProblems << " problem(s) (above)\n";
+            return 1;
+        }
+        return status;
     }
     return QApplication::exec();
 }

@@ -165,7 +165,16 @@ void ImageWindow::scheduleRender() {
     requestUpdate();
 }
 
+void ImageWindow::recreateDevice() {
+    setImageSource({});
+    // the platform surface goes: QVulkanWindow releases the swap chain, the renderer's
+    // resources and the device; showing the window again starts it on a new device
+    destroy();
+    show();
+}
+
 void ImageWindow::rendererReady() {
+    ++m_deviceGeneration;
     emit deviceReady();
 }
 

@@ -15,7 +15,8 @@
 // Frames are drawn only when something changed (scheduleRender). While the simulator's
 // commands are in flight the app holds rendering (setRenderHeld): a frame submitted behind
 // them on the same queue would only wait for them and block the GUI thread in the next
-// frame's fence; the held frame is drawn as soon as the run ends.
+// frame's fence; the held frame is drawn as soon as the run ends (and, for a run of several
+// slices, between two slices: app/SimulationController.h).
 
 #include "render/Colormap.h"
 #include "render/ViewTransform.h"
@@ -88,6 +89,14 @@ class ImageWindow : public QVulkanWindow {
     // Framebuffer size in device pixels (the swap chain's, or the window's times its ratio).
     QSize framebufferSize() const;
 
+    // Gives the Vulkan device up and makes a new one ("Restart engine", after a lost
+    // device): the native window is destroyed, which makes QVulkanWindow release everything
+    // (deviceReleasing()), and created again, which makes it choose a device anew
+    // (deviceReady()). Frames and the image source stop until then.
+    void recreateDevice();
+    // devices made so far (counts deviceReady())
+    int deviceGeneration() const { return m_deviceGeneration; }
+
   signals:
     void deviceReady();     // device(), graphicsQueue(), physicalDevice() are valid
     void deviceReleasing(); // destroy everything made on the device now
@@ -118,6 +127,7 @@ class ImageWindow : public QVulkanWindow {
     void changeView(const ViewTransform& view);
 
     bool m_float64Enabled = false;
+    int m_deviceGeneration = 0;
     ImageSource m_source;
     std::uint64_t m_sourceGeneration = 1;
     std::vector<std::uint8_t> m_skipped;

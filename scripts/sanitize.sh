@@ -12,8 +12,7 @@
 # -O1 with line tables only (stack traces keep file:line), assertions on. Only the programs
 # the selected tests run are built (no bench/, no DIALS). Left out: DIALS (an outside program
 # reading our files), headless.gpu_out_of_memory (ASan cannot run under ulimit -v), the soak
-# (its memory limit means nothing with ASan's quarantine), and tst_session until finding A1
-# (docs/robustness.md) is fixed. The parity cases run on braggview-headless-dev, the same
+# (its memory limit means nothing with ASan's quarantine). The parity cases run on braggview-headless-dev, the same
 # runHeadless() as "braggview --headless".
 set -uo pipefail
 
@@ -28,8 +27,7 @@ for tool in clang clang++ cmake ctest setsid timeout; do
   fi
 done
 
-# tst_session: UBSan finding A1 (app/PixelGeometry.cpp), see docs/robustness.md
-exclude='^(dials\..*|headless\.gpu_out_of_memory|soak\..*|tst_session)$'
+exclude='^(dials\..*|headless\.gpu_out_of_memory|soak\..*)$'
 if [ -n "${SANITIZE_EXCLUDE:-}" ]; then exclude="$exclude|$SANITIZE_EXCLUDE"; fi
 # the viewer's suites that open a window (each under a private Xvfb, GuiTestMain.h)
 gui='^(tst_viewer|tst_screenshots)$'

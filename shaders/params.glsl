@@ -56,7 +56,18 @@ const int kShapeTophat = 3;
 // ---- the parameter block (GpuLayout.h: GpuParams<real>) ----
 // Vectors are real4 with w unused; real4 first, then reals, then ints, so std140 adds no
 // padding and the C++ mirror is a plain struct.
+// A uniform buffer on GPUs (their constant caches serve it to every thread; as a storage
+// buffer the H100 ran 10-19% slower), a read-only storage buffer on CPU devices
+// (BV_PARAMS_IN_STORAGE, the *_cpu.comp variants): lavapipe (Mesa 22.3) "inlines"
+// uniform-buffer values that decide branches or are used often, compiling a new variant of
+// this large shader for every new set of values (each parameter change in the viewer) and
+// keeping every variant until the pipeline goes (about 0.3 MiB each: docs/robustness.md,
+// A2). Storage-buffer loads are never inlined. The layout is std140 either way.
+#if BV_PARAMS_IN_STORAGE
+layout(std140, set = 0, binding = 0) readonly buffer Params {
+#else
 layout(std140, set = 0, binding = 0) uniform Params {
+#endif
     real4 pix0;      // m, sample -> corner of the first pixel
     real4 fdet;      // unit detector axes
     real4 sdet;

@@ -61,6 +61,7 @@ VkDeviceSize roundUpCapacity(std::size_t bytes) {
 
 Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
     : m_device(device), m_options(options), m_precision(options.precision) {
+    m_paramsInStorage = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     if (m_options.maxSlices < 1)
         m_options.maxSlices = 1;
     if (m_options.workPerSlice == 0)
@@ -96,15 +97,19 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
         m_module = vk::ShaderModule(device, m_options.shaderCode.data(),
                                     m_options.shaderCode.size() * sizeof(std::uint32_t));
     else if (m_precision == Precision::Precise)
-        m_module = vk::ShaderModule(device, diffraction_precise_comp_spv,
-                                    diffraction_precise_comp_spv_size);
+        m_module = m_paramsInStorage ? vk::ShaderModule(device, diffraction_precise_cpu_comp_spv,
+                                                        diffraction_precise_cpu_comp_spv_size)
+                                     : vk::ShaderModule(device, diffraction_precise_comp_spv,
+                                                        diffraction_precise_comp_spv_size);
     else
-        m_module =
-            vk::ShaderModule(device, diffraction_fast_comp_spv, diffraction_fast_comp_spv_size);
+        m_module = m_paramsInStorage ? vk::ShaderModule(device, diffraction_fast_cpu_comp_spv,
+                                                        diffraction_fast_cpu_comp_spv_size)
+                                     : vk::ShaderModule(device, diffraction_fast_comp_spv,
+                                                        diffraction_fast_comp_spv_size);
     timer.mark("shader module");
 
     m_setLayout =
-        vk::DescriptorSetLayout(device, {{BindingParams, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
+        vk::DescriptorSetLayout(device, {{BindingParams, paramsDescriptorType()},
                                          {BindingOrientations, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingSources, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingAmplitudes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
@@ -116,7 +121,7 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
     m_pipelineLayout = vk::PipelineLayout(device, {m_setLayout.handle()}, sizeof(GpuPush));
     m_descriptorPool = vk::DescriptorPool(
         device, 1,
-        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 8}});
+        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9}});
     m_set = m_descriptorPool.allocate(m_setLayout);
     m_commandPool = vk::CommandPool(device);
     m_uploadCommands = vk::CommandBuffer(m_commandPool);
@@ -132,7 +137,9 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
     };
     const VkBufferUsageFlags storage =
         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    m_params = makeBuffer("the simulation parameters", VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+    // a uniform buffer on GPUs, a storage buffer on CPU devices (shaders/params.glsl)
+    m_params = makeBuffer("the simulation parameters",
+                          VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                           vk::MemoryUse::Upload);
     m_orientations =
         makeBuffer("the crystal orientation table", storage, vk::MemoryUse::DeviceLocal);
@@ -176,7 +183,7 @@ std::string Simulator::deviceDescription() const {
 void Simulator::writeDescriptors() {
     m_descriptorPool.write(
         m_set,
-        {{BindingParams, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, m_params->buffer.handle()},
+        {{BindingParams, paramsDescriptorType(), m_params->buffer.handle()},
          {BindingOrientations, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_orientations->buffer.handle()},
          {BindingSources, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_sources->buffer.handle()},
          {BindingAmplitudes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_amplitudes->buffer.handle()},
@@ -298,7 +305,7 @@ Simulator::KernelInputs Simulator::kernelInputs() const {
     if (!m_current)
         throw Error("nothing to trace: no plan was set (internal error)");
     return {m_setLayout.handle(), m_set, m_currentKey.bits,
-            specializationConstants(m_currentKey)};
+            specializationConstants(m_currentKey), m_paramsInStorage};
 }
 
 Simulator::Variant& Simulator::variant(const VariantKey& key) {

@@ -183,7 +183,10 @@ class Simulator {
         VkDescriptorSet set = VK_NULL_HANDLE;
         std::uint32_t variant = 0;
         vk::SpecializationConstants constants;
+        bool paramsInStorage = false; // the *_cpu shaders' parameter block (shaders/params.glsl)
     };
+    // whether the parameter block is a storage buffer (CPU devices) or a uniform buffer
+    bool paramsInStorage() const { return m_paramsInStorage; }
     KernelInputs kernelInputs() const;
     const vk::Device& device() const { return m_device; }
     bool isRunning() const { return m_inFlight; }
@@ -218,6 +221,12 @@ class Simulator {
     SimulatorOptions m_options;
     Precision m_precision = Precision::Precise;
     std::string m_notice;
+    // the parameter block is a storage buffer on CPU devices, a uniform buffer on GPUs
+    // (shaders/params.glsl: lavapipe recompiles the shader for new uniform values)
+    bool m_paramsInStorage = false;
+    VkDescriptorType paramsDescriptorType() const {
+        return m_paramsInStorage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+    }
     std::vector<std::string> m_warnings;
 
     vk::PipelineCache m_cache;

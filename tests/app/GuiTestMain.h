@@ -39,10 +39,14 @@ class PrivateXServer {
         const std::string fd = std::to_string(fds[1]);
         const char* args[] = {"Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1920x1200x24",
                               "-nolisten", "tcp", nullptr};
-        // its chatter about displays already taken goes nowhere
+        // its chatter about displays already taken goes nowhere, and it holds none of the
+        // test's pipes: a test that dies leaves ctest's pipes closed even while the orphaned
+        // Xvfb lives on (-displayfd writes to its own fd, fds[1])
         posix_spawn_file_actions_t actions;
         posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_addclose(&actions, fds[0]);
         const int spawned =
             posix_spawnp(&m_pid, "Xvfb", &actions, nullptr, const_cast<char**>(args), environ);
         posix_spawn_file_actions_destroy(&actions);

@@ -2,6 +2,11 @@
 // The viewer as a test drives it: a Vulkan instance, the real MainWindow on it, an experiment
 // loaded, shown, and waited for; plus image helpers (brightest pixel, centroid) for the
 // physics checks.
+//
+// With BRAGGVIEW_VALIDATION=1 (tests/app/CMakeLists.txt sets it for these suites) the
+// instance loads the Khronos validation layer, and every error or warning it reports about
+// the window's device (the renderer, the simulator and the histogram borrow it) lands in
+// takeValidationMessages(); each suite's cleanup() fails the test function when there is any.
 
 #include "app/ExperimentDocument.h"
 #include "app/MainWindow.h"
@@ -14,10 +19,56 @@
 
 #include <cmath>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 namespace bv::test {
+
+// What the validation layer said since the last take().
+class ValidationMessages {
+  public:
+    static ValidationMessages& instance() {
+        static ValidationMessages messages;
+        return messages;
+    }
+    void add(const QString& message) {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_messages << message;
+    }
+    QStringList take() {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        QStringList out;
+        out.swap(m_messages);
+        return out;
+    }
+
+  private:
+    std::mutex m_mutex;
+    QStringList m_messages;
+};
+
+inline QStringList takeValidationMessages() { return ValidationMessages::instance().take(); }
+
+// QVulkanInstance's debug output filter (VK_EXT_debug_report): keeps errors and warnings,
+// lets Qt print them too.
+inline bool collectValidation(VkDebugReportFlagsEXT flags, VkDebugReportObjectTypeEXT, uint64_t,
+                              size_t, int32_t, const char* prefix, const char* message) {
+    const VkDebugReportFlagsEXT problems = VK_DEBUG_REPORT_ERROR_BIT_EXT |
+                                           VK_DEBUG_REPORT_WARNING_BIT_EXT |
+                                           VK_DEBUG_REPORT_PERFORMANCE_WARNING_BIT_EXT;
+    if (flags & problems)
+        ValidationMessages::instance().add(QStringLiteral("%1: %2").arg(QString::fromUtf8(prefix),
+                                                                         QString::fromUtf8(message)));
+    return false;
+}
+
+// For a suite's cleanup(): fails the test function that made the layer speak.
+#define BV_VERIFY_NO_VALIDATION_MESSAGES()                                                       \
+    do {                                                                                         \
+        const QStringList said = bv::test::takeValidationMessages();                             \
+        QVERIFY2(said.isEmpty(), qPrintable(said.join(QLatin1Char('\n'))));                      \
+    } while (false)
 
 // lavapipe renders a test image in well under a minute; this is the limit, not the estimate
 constexpr int kImageTimeoutMs = 180000;
@@ -28,9 +79,17 @@ class ViewerHarness {
         m_instance.setApiVersion(QVersionNumber(1, 1));
         if (qEnvironmentVariableIntValue("BRAGGVIEW_VALIDATION") == 1)
             m_instance.setLayers({"VK_LAYER_KHRONOS_validation"});
+        m_instance.installDebugOutputFilter(collectValidation);
         m_created = m_instance.create();
     }
     ~ViewerHarness() { window.reset(); } // before the instance
+
+    // Whether the validation layer is on (BRAGGVIEW_VALIDATION=1 and the layer installed).
+    bool validating() const {
+        return m_instance.layers().contains("VK_LAYER_KHRONOS_validation") &&
+               m_instance.extensions().contains("VK_EXT_debug_report");
+    }
+    QVulkanInstance& vulkanInstance() { return m_instance; }
 
     // Opens the window on nanoBragg's arguments and waits for the complete image.
     bool open(const std::vector<std::string>& args, QSize size = QSize(1500, 950)) {

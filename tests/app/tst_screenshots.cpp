@@ -9,6 +9,7 @@
 #include "app/DisplayPanel.h"
 #include "app/ParameterPanels.h"
 #include "app/PlotPanel.h"
+#include "app/TracePanel.h"
 #include "app/Viewer.h"
 
 #include <QCoreApplication>
@@ -79,6 +80,8 @@ class TestScreenshots : public QObject {
     }
 
   private slots:
+    void cleanup() { BV_VERIFY_NO_VALIDATION_MESSAGES(); }
+
     void initTestCase() {
         // the built-in demo experiment, as `braggview` opens it
         QVERIFY(m_viewer.open(test::words(QStringLiteral(
@@ -156,6 +159,17 @@ class TestScreenshots : public QObject {
         m_viewer.window->pinPixel(std::nullopt);
     }
 
+    void pixelTrace() {
+        // a pinned spot pixel and why it has its value (the Pixel trace dock)
+        const QPoint brightest = test::brightestNear(m_viewer.image(), m_viewer.fast(), m_viewer.slow(),
+                                                     QPointF(256, 256), 256);
+        m_viewer.window->pinPixel(brightest);
+        QVERIFY2(m_viewer.window->tracePanel().trace().has_value(),
+                 qPrintable(m_viewer.window->tracePanel().statusText()));
+        QVERIFY(!shoot(QStringLiteral("viewer-pixel-trace.png")).isNull());
+        m_viewer.window->pinPixel(std::nullopt);
+    }
+
     void zoomedOneToOne() {
         m_viewer.window->imageWindow().showOneToOne();
         m_viewer.window->imageWindow().zoomBy(4.0);
@@ -167,6 +181,37 @@ class TestScreenshots : public QObject {
         const QImage png = m_viewer.window->exportedPng();
         QCOMPARE(png.size(), QSize(512, 512));
         png.save(folder() + QStringLiteral("/export-demo.png"), "PNG");
+    }
+
+    void refiningThenEngineStopped() {
+        // a heavy run, shown a third of the way (the status says which step)
+        app::SimulationController& controller = m_viewer.controller();
+        controller.setWorkPerSlice(1u << 18);
+        QVERIFY(m_viewer.waitImage());
+        QImage refining;
+        const QMetaObject::Connection watcher = connect(
+            &controller, &app::SimulationController::progress, this, [&](int finished, int total) {
+                if (refining.isNull() && finished >= total / 3)
+                    refining = app::grabMainWindow(*m_viewer.window);
+            });
+        m_viewer.document().edit([](Experiment& e) { e.crystal.phi0 += 0.02; });
+        QVERIFY(m_viewer.waitImage());
+        disconnect(watcher);
+        QVERIFY(!refining.isNull());
+        refining.save(folder() + QStringLiteral("/viewer-refining.png"), "PNG");
+        QVERIFY(coloursIn(refining, viewArea()) > 5);
+
+        // a lost device: the message and the way out
+        controller.setWorkPerSlice(0);
+        QVERIFY(m_viewer.waitImage());
+        controller.simulateDeviceLoss();
+        m_viewer.document().edit([](Experiment& e) { e.crystal.phi0 += 0.02; });
+        QTRY_VERIFY_WITH_TIMEOUT(controller.isEngineStopped(), 30000);
+        QCoreApplication::processEvents();
+        const QImage stopped = app::grabMainWindow(*m_viewer.window);
+        stopped.save(folder() + QStringLiteral("/viewer-engine-stopped.png"), "PNG");
+        m_viewer.window->restartEngine();
+        QVERIFY(!shoot(QStringLiteral("viewer-engine-restarted.png")).isNull());
     }
 };
 

@@ -3,6 +3,7 @@
 // screen shows the simulator's buffer through the same colours as the CPU path, the readout
 // and the exports give the headless mode's numbers, and a bad value never costs the image.
 
+#include "ExperimentCompare.h"
 #include "GuiTestMain.h"
 #include "ViewerHarness.h"
 #include "app/DisplayPanel.h"
@@ -12,6 +13,7 @@
 #include "app/PixelGeometry.h"
 #include "app/Profiles.h"
 #include "app/ReadoutPanel.h"
+#include "app/TracePanel.h"
 #include "compute/headless/Headless.h"
 #include "compute/io/FloatImageFile.h"
 #include "compute/io/Smv.h"
@@ -19,6 +21,9 @@
 #include "compute/plan/Plan.h"
 
 #include <QCheckBox>
+#include <QLabel>
+#include <QPushButton>
+#include <QVulkanDeviceFunctions>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFile>
@@ -26,6 +31,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QTemporaryDir>
+#include <QTreeWidget>
 #include <QWheelEvent>
 
 #include <sstream>
@@ -60,6 +66,35 @@ int runHeadless(const std::vector<std::string>& args) {
     return status;
 }
 
+// The float image `braggview --headless` computes for these arguments (empty on failure).
+std::vector<float> headlessImage(std::vector<std::string> args) {
+    QTemporaryDir dir;
+    const std::string floatFile = (dir.path() + QStringLiteral("/h.bin")).toStdString();
+    args.insert(args.end(), {"-floatfile", floatFile, "-intfile", (dir.path() + QStringLiteral("/h.img")).toStdString(),
+                             "-nonoise", "-nopgm", "-noprogress"});
+    if (runHeadless(args) != 0)
+        return {};
+    return io::readFloatImage(floatFile);
+}
+
+// ... and for the experiment on screen ("Copy headless command")
+std::vector<float> headlessImage(ViewerHarness& v) {
+    return headlessImage(app::headlessArguments(v.document().commandLine(), v.document().precision()));
+}
+
+// An ADSC-style SMV file whose header states a detector: 160 x 120 pixels of 0.25 mm at
+// 80 mm, beam centre (18, 16) mm, 1.3 A; `extra` lines go into the header too.
+void writeDetectorHeader(const QString& path, const QByteArray& extra = {}) {
+    QByteArray header = "{\nHEADER_BYTES=512;\nDIM=2;\nBYTE_ORDER=little_endian;\nTYPE=unsigned_short;\n"
+                        "SIZE1=160;\nSIZE2=120;\nPIXEL_SIZE=0.25;\nDISTANCE=80;\nWAVELENGTH=1.3;\n"
+                        "BEAM_CENTER_X=18;\nBEAM_CENTER_Y=16;\n" + extra + "}\f";
+    header.append(QByteArray(512 - header.size(), ' '));
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(header);
+    file.write(QByteArray(160 * 120 * 2, '\0'));
+}
+
 // 2θ (degrees) of the centroid of the radial profile's peak within [from, to] degrees
 double ringPosition(const app::Profile& profile, double from, double to) {
     double peak = 0.0, base = 1e300;
@@ -84,6 +119,8 @@ class TestViewer : public QObject {
     Q_OBJECT
 
   private slots:
+    void cleanup() { BV_VERIFY_NO_VALIDATION_MESSAGES(); }
+
     void screenShowsTheGpuBufferThroughTheCpuColours() {
         // the screen's pixels, read back from the swap chain, against render::colourImage
         // of the host copy: overloads red, skipped (ROI) pixels blue, the rest the table
@@ -464,6 +501,176 @@ class TestViewer : public QObject {
         process.start(QStringLiteral(BRAGGVIEW_BINARY), {QStringLiteral("--screenshot")});
         QVERIFY(process.waitForFinished(kScreenshotTimeoutMs));
         QVERIFY(process.exitCode() != 0);
+    }
+
+    void aChangeInterruptsAHeavyRunThatRefinesOnScreen() {
+        // 20 mosaic domains x 3 phi steps x 4 sub-pixels: 240 steps per pixel, 9.6 M
+        // pixel-steps, cut into slices of 2^20 (about ten)
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kSpots + QStringLiteral(
+            " -mosaic 0.5 -mosaic_dom 20 -mosaic_seed 2 -phi 0 -osc 1 -phisteps 3"))));
+        v.controller().setWorkPerSlice(1u << 20);
+        QVERIFY(v.waitImage());
+        const int slices = v.controller().simulator()->sliceCount();
+        QVERIFY2(slices >= 6, qPrintable(QString::number(slices)));
+        QVERIFY(v.controller().partialFrames() > 0); // it refined on screen
+
+        // a new distance while the run of another one is in flight, as soon as its first
+        // slice is on screen: that run stops there and the newest value starts
+        auto* state = v.window->findChild<QLabel*>(QStringLiteral("state"));
+        QString progressShown;
+        const QMetaObject::Connection watcher = connect(
+            &v.controller(), &app::SimulationController::progress, this, [&](int finished, int total) {
+                if (finished < 1 || !progressShown.isEmpty())
+                    return;
+                progressShown = state->text();
+                QCOMPARE(total, slices);
+                v.document().edit([](Experiment& e) { e.detector.distance = 0.120; });
+            });
+        v.document().edit([](Experiment& e) { e.detector.distance = 0.110; });
+        QVERIFY(v.waitImage());
+        disconnect(watcher);
+        QCOMPARE(progressShown, QStringLiteral("computing… step 1/%1").arg(slices));
+        QCOMPARE(v.controller().interruptedRuns(), 1);
+        QCOMPARE(v.controller().lastInterruption().plannedSlices, slices);
+        QVERIFY(v.controller().lastInterruption().submittedSlices < slices);
+        // the image is the last value's, the headless mode's to the bit
+        QCOMPARE(v.controller().resolved()->detector.distance, 0.120);
+        QVERIFY(headlessImage(v) == v.image());
+    }
+
+    void autoContrastReadsTheGpuHistogram() {
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kSpots + QStringLiteral(" -roi 0 149 0 199"))));
+        const render::ImageHistogram& h = v.controller().histogram();
+        QCOMPARE(h.count(), std::uint64_t(150 * 200)); // the ROI's pixels
+        const render::DisplaySettings s = v.window->displayPanel().settings();
+        QCOMPARE(s.black, h.percentile(app::DisplayPanel::kBlackPercentile));
+        QCOMPARE(s.white, h.percentile(app::DisplayPanel::kWhitePercentile));
+        // within one bin of the exact percentile of the host copy
+        const float host = app::percentile(v.image(), v.controller().skipped(), app::DisplayPanel::kWhitePercentile);
+        const auto [low, high] = h.binEdges(h.binOf(host));
+        QVERIFY2(std::fabs(s.white - host) <= 1.01f * (high - low),
+                 qPrintable(QStringLiteral("white %1, host %2").arg(s.white).arg(host)));
+    }
+
+    void detectorHeaderOpensLikeImg() {
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kSpots)));
+        QTemporaryDir dir;
+        const QString img = dir.path() + QStringLiteral("/detector.img");
+        writeDetectorHeader(img);
+        v.document().openImageHeader(img.toStdString());
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.fast(), 160);
+        QCOMPARE(v.slow(), 120);
+        QCOMPARE(v.controller().resolved()->detector.distance, 0.080);
+        QCOMPARE(v.controller().resolved()->wavelength, 1.3e-10);
+        // nanoBragg's -img with the same crystal: the same image, to the bit
+        std::vector<std::string> args = test::words(QStringLiteral(
+            "-cell 40 40 40 90 90 90 -N 6 -misset 5 10 15 -default_F 100 -oversample 2 -round_xtal -seed 7 -precision fast"));
+        args.insert(args.end(), {"-img", img.toStdString()});
+        QVERIFY(headlessImage(args) == v.image());
+
+        // errors: the reader's message, nothing changed
+        const Experiment before = v.document().experiment();
+        const QString bad = dir.path() + QStringLiteral("/bad.img");
+        writeDetectorHeader(bad, "PIXEL_SIZE=-1;\n");
+        for (const QString& path : {bad, dir.path() + QStringLiteral("/missing.img")}) {
+            try {
+                v.document().openImageHeader(path.toStdString());
+                QFAIL("no error");
+            } catch (const Error& e) {
+                QVERIFY2(QString::fromUtf8(e.what()).contains(path), e.what());
+            }
+        }
+        QVERIFY(test::ExperimentCompare().difference(before, v.document().experiment()).isEmpty());
+        QVERIFY(v.controller().isComplete());
+    }
+
+    void restartEngineAfterALostDevice() {
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kSpots)));
+        const int device = v.window->imageWindow().deviceGeneration();
+        QSignalSpy stopped(&v.controller(), &app::SimulationController::engineStopped);
+        QSignalSpy shown(v.window.get(), &app::MainWindow::errorShown);
+        v.controller().simulateDeviceLoss();
+        v.document().edit([](Experiment& e) { e.detector.distance = 0.110; });
+        QTRY_VERIFY_WITH_TIMEOUT(v.controller().isEngineStopped(), 30000);
+        // reported, not a crash: a message with the way out, a button for it
+        QCOMPARE(stopped.count(), 1);
+        QVERIFY(stopped.front().front().toString().contains(QStringLiteral("VK_ERROR_DEVICE_LOST")));
+        QCOMPARE(shown.count(), 1);
+        QVERIFY(shown.front().front().toString().contains(QStringLiteral("Restart engine")));
+        auto* button = v.window->findChild<QPushButton*>(QStringLiteral("restartEngine"));
+        QVERIFY(button && button->isVisible());
+        QVERIFY(!v.waitImage());
+        // a change meanwhile waits for the new engine
+        v.document().edit([](Experiment& e) { e.detector.distance = 0.120; });
+
+        v.window->restartEngineAction()->trigger();
+        QVERIFY(v.waitImage());
+        QVERIFY(v.window->imageWindow().deviceGeneration() > device); // a new device
+        QVERIFY(!button->isVisible());
+        QCOMPARE(v.controller().resolved()->detector.distance, 0.120);
+        QVERIFY(headlessImage(v) == v.image());
+        QVERIFY(v.waitFrame()); // and it is drawn
+    }
+
+    // A pinned pixel shows why it has its value: the trace (the shader's trace variant, on the
+    // window's device, in the precision of the image) ends in the value the image holds there,
+    // follows a new image, and goes with the pin.
+    void pinnedPixelShowsItsTrace() {
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kSpots)));
+        app::TracePanel& panel = v.window->tracePanel();
+        QVERIFY(!panel.isVisible());
+        const auto brightest = std::max_element(v.image().begin(), v.image().end()) - v.image().begin();
+        const QPoint pixel(int(brightest % v.fast()), int(brightest / v.fast()));
+        v.window->pinPixel(pixel);
+        QVERIFY(panel.isVisible());
+        QVERIFY2(panel.trace().has_value(), qPrintable(panel.statusText()));
+        QCOMPARE(panel.trace()->imageValue, test::at(v.image(), v.fast(), pixel.x(), pixel.y()));
+        QVERIFY(panel.trace()->precision == engine::Precision::Fast); // kSpots: -precision fast
+        QVERIFY(panel.trace()->stepsAdded > 0);
+        QStringList top;
+        for (int i = 0; i < panel.tree()->topLevelItemCount(); ++i)
+            top << panel.tree()->topLevelItem(i)->text(0);
+        QVERIFY2(top.contains(QStringLiteral("value")) && top.contains(QStringLiteral("unit 0")),
+                 qPrintable(top.join(QLatin1Char(','))));
+
+        // a new image: the trace follows it
+        v.document().edit([](Experiment& e) { e.crystal.phi0 += 0.01; });
+        QVERIFY(v.waitImage());
+        QVERIFY2(panel.trace().has_value(), qPrintable(panel.statusText()));
+        QCOMPARE(panel.trace()->imageValue, test::at(v.image(), v.fast(), pixel.x(), pixel.y()));
+
+        // off the detector: a message, not a crash; unpinned: gone
+        v.window->pinPixel(QPoint(v.fast() + 5, 3));
+        QVERIFY(!panel.trace().has_value());
+        QVERIFY2(panel.statusText().contains(QStringLiteral("not on the")), qPrintable(panel.statusText()));
+        v.window->pinPixel(std::nullopt);
+        QVERIFY(!panel.isVisible());
+        QVERIFY(!panel.trace().has_value());
+    }
+
+    void validationLayerReportsIntoTheTestLog() {
+        // the suites' cleanup() checks mean something: a call the layer refuses is caught
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kSpots)));
+        if (!v.validating())
+            QSKIP("BRAGGVIEW_VALIDATION=1 is not set, or the validation layer is not installed");
+        const VkDevice device = v.window->imageWindow().device();
+        QVulkanDeviceFunctions* f = v.vulkanInstance().deviceFunctions(device);
+        VkBufferCreateInfo info{};
+        info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
+        info.size = 16;
+        info.usage = 0; // must not be 0
+        info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+        VkBuffer buffer = VK_NULL_HANDLE;
+        if (f->vkCreateBuffer(device, &info, nullptr, &buffer) == VK_SUCCESS)
+            f->vkDestroyBuffer(device, buffer, nullptr);
+        QVERIFY(!test::takeValidationMessages().isEmpty());
     }
 
   private:

@@ -1,6 +1,7 @@
 // The viewer's pure parts, without a window: the colour transfer function and tables, the
 // zoom/pan arithmetic, the host-side geometry of the readout and the overlays, the profiles,
-// and the headless command (parsed back, it states the same experiment).
+// the headless command (parsed back, it states the same experiment), and the GPU histogram
+// of auto-contrast (on a device of its own).
 
 #include "ExperimentCompare.h"
 #include "app/HeadlessCommand.h"
@@ -10,13 +11,18 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/model/Resolve.h"
 #include "compute/model/Units.h"
+#include "compute/vk/Buffer.h"
+#include "compute/vk/Device.h"
 #include "render/Colormap.h"
+#include "render/GpuHistogram.h"
 #include "render/ViewTransform.h"
 
+#include <QApplication>
 #include <QTest>
 
 #include <charconv>
 #include <cmath>
+#include <random>
 #include <sstream>
 
 using namespace bv;
@@ -286,5 +292,94 @@ class TestViewerParts : public QObject {
     }
 };
 
-QTEST_MAIN(TestViewerParts)
+// A histogram counted on the GPU (lavapipe here) gives the host's percentiles to within one
+// of its bins: the images are uploaded as they are (the viewer counts the simulator's buffer).
+class TestGpuHistogram : public QObject {
+    Q_OBJECT
+
+    struct Image {
+        std::vector<float> pixels;
+        std::vector<std::uint8_t> skipped;
+    };
+
+  private slots:
+    void percentilesEqualTheHostsWithinABin_data() {
+        QTest::addColumn<int>("kind");
+        QTest::newRow("like a simulated image, with skipped pixels") << 0;
+        QTest::newRow("all zero") << 1;
+        QTest::newRow("one value") << 2;
+        QTest::newRow("negative values too") << 3;
+    }
+    void percentilesEqualTheHostsWithinABin() {
+        QFETCH(int, kind);
+        const Image image = make(kind);
+        vk::Device device; // BRAGGVIEW_VALIDATION=1 (CMake) puts the layer on it
+        if (qEnvironmentVariableIntValue("BRAGGVIEW_VALIDATION") == 1)
+            QVERIFY(device.validationEnabled());
+        vk::Buffer buffer(device, image.pixels.size() * sizeof(float),
+                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Upload, "the test image");
+        buffer.write(image.pixels.data(), image.pixels.size() * sizeof(float));
+        render::GpuHistogram counter(device);
+        const render::ImageHistogram h = counter.compute(buffer.handle(), image.pixels.size(), image.skipped);
+
+        const auto counted = static_cast<std::uint64_t>(
+            image.skipped.empty() ? image.pixels.size()
+                                  : std::count(image.skipped.begin(), image.skipped.end(), 0));
+        QCOMPARE(h.count(), counted);
+        for (double percent : {0.0, 10.0, 50.0, 90.0, 99.9, 100.0}) {
+            const float host = app::percentile(image.pixels, image.skipped, percent);
+            const float gpu = h.percentile(percent);
+            // one bin: a log-spaced one for a positive value, [minimum, 0] for the others
+            float width = -h.minimum;
+            if (host > 0.0f) {
+                const auto [low, high] = h.binEdges(h.binOf(host));
+                width = 1.01f * (high - low); // the next bin up is 0.5 % wider
+            }
+            QVERIFY2(std::fabs(gpu - host) <= width,
+                     qPrintable(QStringLiteral("%1th percentile: GPU %2, host %3, bin width %4")
+                                    .arg(percent).arg(gpu).arg(host).arg(width)));
+        }
+        QVERIFY(device.validationMessages().empty());
+    }
+
+  private:
+    static Image make(int kind) {
+        Image image;
+        image.pixels.assign(300 * 200, 0.0f);
+        std::mt19937 random(11);
+        std::uniform_real_distribution<double> decades(-3.0, 2.0);
+        for (std::size_t i = 0; i < image.pixels.size(); ++i) {
+            switch (kind) {
+            case 0:
+                // a third zero (outside the crystal's reach), a background over five decades,
+                // one spot in a thousand bright
+                if (i % 3 != 0)
+                    image.pixels[i] = static_cast<float>(std::pow(10.0, decades(random)));
+                if (i % 1000 == 1)
+                    image.pixels[i] = 5e4f + static_cast<float>(i);
+                break;
+            case 2: image.pixels[i] = 42.5f; break;
+            case 3: image.pixels[i] = static_cast<float>(std::pow(10.0, decades(random))) * (i % 2 ? 1.0f : -1.0f); break;
+            default: break;
+            }
+        }
+        if (kind == 0) {
+            // every seventh pixel skipped, and brighter than anything counted
+            image.skipped.assign(image.pixels.size(), 0);
+            for (std::size_t i = 0; i < image.pixels.size(); i += 7) {
+                image.skipped[i] = 1;
+                image.pixels[i] = 1e9f;
+            }
+        }
+        return image;
+    }
+};
+
+int main(int argc, char** argv) {
+    QApplication application(argc, argv);
+    TestViewerParts parts;
+    TestGpuHistogram histogram;
+    return QTest::qExec(&parts, argc, argv) | QTest::qExec(&histogram, argc, argv);
+}
+
 #include "tst_viewerparts.moc"
