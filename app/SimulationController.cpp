@@ -297,12 +297,8 @@ void SimulationController::poll() {
         }
         const int total = m_simulator->sliceCount();
         const int submitted = std::min(m_simulator->lastSubmissionCount(), total);
-        // slices done: by their end timestamps (a slice's query is reset when the run's first
-        // slice executes, so before that one this may count a slice still on the GPU: a frame
-        // or cancel() then waits for it); without timestamps, those before the last submitted
-        const int done = m_simulator->hasTimestamps()
-                             ? std::min(m_simulator->finishedSlices(), submitted)
-                             : std::max(0, submitted - 1);
+        // slices done, from the submissions' fences (never waits)
+        const int done = std::min(m_simulator->finishedSlices(), submitted);
         if (m_waitingForFrame) {
             if (m_frameClock.elapsed() < kFrameWaitMilliseconds && !m_interruptPending)
                 return;
@@ -311,7 +307,7 @@ void SimulationController::poll() {
         }
         if (m_interruptPending) {
             // at the end of the slice on the GPU
-            if (done >= submitted || !m_simulator->hasTimestamps())
+            if (done >= submitted)
                 interrupt();
             return;
         }

@@ -125,7 +125,7 @@ class Simulator {
     // a caller can stop between them: start() submits the first slice and returns;
     // isFinished() polls and, when a slice is done, submits the next one (so it must be
     // called until it answers true, or finish() or cancel() called); finishedSlices() counts
-    // the dispatches done so far (from their timestamps; 0 without timestamps); finish()
+    // the dispatches done so far (from the submissions' fences; it never waits); finish()
     // submits what is left at once, waits and reads the timestamps; cancel() waits for the
     // slice on the GPU and submits nothing more (the image then holds the partial sum).
     // setPlan() and image() are only allowed when no run is in flight.
@@ -277,6 +277,7 @@ class Simulator {
     bool m_freshUnitsChanged = true;
     bool m_inFlight = false; // submitted, fence not yet waited for
     int m_nextPart = 0;      // the next of the current variant's parts to submit
+    int m_partsDone = 0;     // parts known to have finished (finishedSlices)
     int m_submissions = 0;
     int partCount() const { return m_activeSlices + 1; } // the slices, then the copy
     // submits the current variant's parts [first, end) as one submission, fenced
