@@ -1,10 +1,9 @@
 #include "compute/engine/PixelTrace.h"
 
+#include "compute/engine/DiffractionShaders.h"
 #include "compute/engine/Simulator.h"
 #include "compute/model/Error.h"
 #include "compute/vk/Device.h"
-
-#include <shaders/braggview_shaders.h>
 
 #include <algorithm>
 #include <cmath>
@@ -45,17 +44,7 @@ template <typename Real> TraceStep stepFrom(const GpuTraceStep<Real>& g) {
 PixelTracer::PixelTracer(const Simulator& simulator)
     : m_simulator(simulator), m_precision(simulator.precision()) {
     const vk::Device& device = simulator.device();
-    const bool storage = simulator.paramsInStorage(); // shaders/params.glsl
-    if (m_precision == Precision::Precise)
-        m_module = storage ? vk::ShaderModule(device, diffraction_trace_precise_cpu_comp_spv,
-                                              diffraction_trace_precise_cpu_comp_spv_size)
-                           : vk::ShaderModule(device, diffraction_trace_precise_comp_spv,
-                                              diffraction_trace_precise_comp_spv_size);
-    else
-        m_module = storage ? vk::ShaderModule(device, diffraction_trace_fast_cpu_comp_spv,
-                                              diffraction_trace_fast_cpu_comp_spv_size)
-                           : vk::ShaderModule(device, diffraction_trace_fast_comp_spv,
-                                              diffraction_trace_fast_comp_spv_size);
+    m_module = diffractionShaderModule(device, {m_precision, simulator.paramsInStorage(), true});
     m_setLayout = vk::DescriptorSetLayout(device, {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
     m_descriptorPool = vk::DescriptorPool(device, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1}});
     m_set = m_descriptorPool.allocate(m_setLayout);

@@ -1,12 +1,11 @@
 #include "compute/engine/Simulator.h"
 
+#include "compute/engine/DiffractionShaders.h"
 #include "compute/engine/GpuLayout.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/model/Error.h"
 #include "compute/vk/Check.h"
 #include "compute/vk/Device.h"
-
-#include <shaders/braggview_shaders.h>
 
 #include <algorithm>
 #include <cmath>
@@ -96,16 +95,8 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
     if (!m_options.shaderCode.empty())
         m_module = vk::ShaderModule(device, m_options.shaderCode.data(),
                                     m_options.shaderCode.size() * sizeof(std::uint32_t));
-    else if (m_precision == Precision::Precise)
-        m_module = m_paramsInStorage ? vk::ShaderModule(device, diffraction_precise_cpu_comp_spv,
-                                                        diffraction_precise_cpu_comp_spv_size)
-                                     : vk::ShaderModule(device, diffraction_precise_comp_spv,
-                                                        diffraction_precise_comp_spv_size);
     else
-        m_module = m_paramsInStorage ? vk::ShaderModule(device, diffraction_fast_cpu_comp_spv,
-                                                        diffraction_fast_cpu_comp_spv_size)
-                                     : vk::ShaderModule(device, diffraction_fast_comp_spv,
-                                                        diffraction_fast_comp_spv_size);
+        m_module = diffractionShaderModule(device, {m_precision, m_paramsInStorage, false});
     timer.mark("shader module");
 
     m_setLayout =
