@@ -28,7 +28,6 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
-#include <map>
 #include <random>
 #include <sstream>
 #include <string>
@@ -133,13 +132,13 @@ int main(int argc, char** argv) {
 
         std::mt19937 random(20261122);
         std::vector<double> latency, gpu;
-        std::map<std::string, std::vector<double>> byParameter;
+        bv::bench::LatencyByParameter byParameter;
         for (int i = 0; i < changes; ++i) {
             const auto t0 = Clock::now();
             const std::string parameter = bv::bench::randomChange(experiment, start, random, i);
             render();
             latency.push_back(millisecondsSince(t0));
-            byParameter[parameter].push_back(latency.back());
+            byParameter.add(parameter, latency.back());
             gpu.push_back(simulator.gpuMilliseconds());
         }
         const bv::bench::Stats l = bv::bench::stats(latency), g = bv::bench::stats(gpu);
@@ -155,9 +154,7 @@ int main(int argc, char** argv) {
         std::printf("latency over %d changes, change -> image on the host: median %.2f ms, "
                     "p95 %.2f ms, min %.2f, max %.2f; GPU median %.3f ms; recordings %d\n",
                     changes, l.median, p95, l.min, l.max, g.median, simulator.recordCount());
-        for (const auto& [parameter, times] : byParameter)
-            std::printf("  %-10s median %.2f ms, max %.2f ms\n", parameter.c_str(),
-                        bv::bench::stats(times).median, bv::bench::stats(times).max);
+        byParameter.print();
         if (!jsonPath.empty()) {
             std::ofstream out(jsonPath);
             out << "{\"device\": \"" << simulator.deviceDescription() << "\", \"pixels\": ["

@@ -4,10 +4,14 @@
 // crystal size in turn) to a random value near the starting experiment's, from the caller's
 // generator, so two runs with the same seed make the same changes.
 
+#include "bench/BenchSupport.h"
 #include "compute/model/Experiment.h"
 
+#include <cstdio>
+#include <map>
 #include <random>
 #include <string>
+#include <vector>
 
 namespace bv::bench {
 
@@ -38,5 +42,21 @@ inline std::string randomChange(Experiment& e, const Experiment& start, std::mt1
         return "N";
     }
 }
+
+// Latencies by the field changed: one line each, median and maximum, for the reports.
+class LatencyByParameter {
+  public:
+    void add(const std::string& parameter, double milliseconds) {
+        m_times[parameter].push_back(milliseconds);
+    }
+    void print() const {
+        for (const auto& [parameter, times] : m_times)
+            std::printf("  %-10s median %.2f ms, max %.2f ms\n", parameter.c_str(),
+                        stats(times).median, stats(times).max);
+    }
+
+  private:
+    std::map<std::string, std::vector<double>> m_times;
+};
 
 } // namespace bv::bench

@@ -29,7 +29,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -132,7 +131,7 @@ int main(int argc, char** argv) {
         const bv::Experiment start = window.document().experiment();
         std::mt19937 random(20261122);
         std::vector<double> latency;
-        std::map<std::string, std::vector<double>> byParameter;
+        bv::bench::LatencyByParameter byParameter;
         const int runsBefore = window.controller().completedRuns();
         for (int i = 0; i < changes; ++i) {
             QElapsedTimer clock;
@@ -147,7 +146,7 @@ int main(int argc, char** argv) {
                 return 1;
             }
             latency.push_back(static_cast<double>(clock.nsecsElapsed()) / 1e6);
-            byParameter[parameter].push_back(latency.back());
+            byParameter.add(parameter, latency.back());
         }
         const bv::bench::Stats l = bv::bench::stats(latency);
         const auto* simulator = window.controller().simulator();
@@ -162,9 +161,7 @@ int main(int argc, char** argv) {
                     changes, l.median, bv::bench::percentile(latency, 0.95), l.min, l.max,
                     window.controller().completedRuns() - runsBefore,
                     window.controller().lastGpuMilliseconds());
-        for (const auto& [parameter, times] : byParameter)
-            std::printf("  %-10s median %.2f ms, max %.2f ms\n", parameter.c_str(),
-                        bv::bench::stats(times).median, bv::bench::stats(times).max);
+        byParameter.print();
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "braggview-bench-viewer: %s\n", e.what());
