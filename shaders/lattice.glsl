@@ -42,35 +42,26 @@ float sinPiRelativeCorrection(float z) {
 const float kSincgLimit = 1e-10;
 
 #if BV_PRECISE
-// Each axis's ratio is N times
-//   sin(pi r)/(N sin(pi f)) = (r (1 + u_r)) / (y (1 + u_f)),   y = N f, r = y - n.
-// On the spot's central lobe (n = 0, r = y) that is 1 + e with e = y (u_r - u_f)/(y (1 + u_f)),
-// small near the centre: those axes are kept as E = prod (1 + e) - 1, which float holds to
-// its relative precision however small E gets. Elsewhere (n != 0) the factor itself is
-// multiplied in, also in float. F_latt = Na Nb Nc * flank * (1 + E); the double work left is
-// f itself, one multiplication and one fma.
+// Precise: the ratio in double, sinPi (numerics.glsl) on the numerator's and the
+// denominator's arguments, one division. The float image then equals the reference's bit for
+// bit nearly everywhere, which the noise image needs: a Poisson deviate of a bright pixel
+// changes with the last bit of its mean, and every later deviate with it
+// (docs/numerics/lattice-factor-mixed-precision.md, "Precise: the reference's bits").
 double squareLatticeFactor(dvec3 f) {
-    float excess = 0.0; // E, over the axes on their central lobe
-    float flank = 1.0;  // the factors of the other axes
+    double numerator = 1.0LF;
+    double denominator = 1.0LF;
     for (int axis = 0; axis < 3; ++axis) {
-        const float N = float(P.cells[axis]);
-        if (N > 1.0 && abs(f[axis]) >= double(kSincgLimit)) {
-            const float x = float(f[axis]);
-            const float y = N * x;
-            const float r = reducedHalfFloat(y);
-            const float uNumerator = sinPiRelativeCorrection(r * r);
-            const float uDenominator = sinPiRelativeCorrection(x * x);
-            const float inverse = 1.0 / (y * (1.0 + uDenominator));
-            if (r == y) {
-                const float e = y * (uNumerator - uDenominator) * inverse;
-                excess = fma(excess, e, excess + e);
+        const double N = P.cells[axis];
+        if (N > 1.0LF) {
+            if (abs(f[axis]) < double(kSincgLimit)) {
+                numerator *= N;
             } else {
-                flank *= r * (1.0 + uNumerator) * inverse;
+                numerator *= sinPi(N * f[axis]);
+                denominator *= sinPi(f[axis]);
             }
         }
     }
-    const double scaled = P.cells.w * double(flank);
-    return fma(scaled, double(excess), scaled);
+    return numerator / denominator;
 }
 #else
 float squareLatticeFactor(vec3 f) {
