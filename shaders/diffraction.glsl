@@ -118,6 +118,28 @@ void main() {
         return;
 #endif
 
+    // A search slice (kSerialGridExit) walks the same loop only to find the pixel's first step
+    // whose tricubic neighbourhood leaves the grid: nothing to do in a pixel whose step is
+    // known, or one after a pixel already known to have one.
+#if BV_TRACE
+    const bool search = false;
+#else
+    const bool search = kSerialGridExit && range.search != 0u;
+    if (search && (uint(index) > gridExit.exitPixel || gridExit.firstExitStep[index] != ~0u))
+        return;
+#endif
+    // the image's slices: this pixel's steps before interpolateBefore interpolate; the pixel
+    // where the grid is left first reports its step
+    uint interpolateBefore = ~0u;
+    bool exitPixel = false;
+    if (kSerialGridExit && !search) {
+        const uint firstExit = gridExit.exitPixel;
+        exitPixel = uint(index) == firstExit;
+        interpolateBefore = uint(index) < firstExit ? ~0u
+                            : exitPixel             ? gridExit.firstExitStep[index]
+                                                    : 0u;
+    }
+
     const real3 pix0 = P.pix0.xyz;
     const real3 fdet = P.fdet.xyz;
     const real3 sdet = P.sdet.xyz;
@@ -150,6 +172,8 @@ void main() {
     uint unit = step / orientationCount;  // (layer, subS, subF, source)
     uint first = step % orientationCount; // first orientation of this unit in the slice
     while (step < range.end) {
+        if (search && uint(index) > gridExit.exitPixel)
+            return; // an earlier pixel leaves the grid: this one's steps do not matter
         const uint source = unit % sourceCount;
         const uint subpixelIndex = unit / sourceCount;
         const int subF = int(subpixelIndex % sides);
@@ -240,11 +264,29 @@ void main() {
                     continue;
 #endif
 
-                // tricubic where the 4x4x4 neighbourhood is on the grid, else nearest
-                // (docs/reference-quirks.md: the reference turns interpolation off for good)
-                const real cell = kInterpolate && interpolationInRange(hkl)
-                                      ? interpolatedAmplitude(hkl)
-                                      : nearestAmplitude(hkl0);
+                // tricubic where the 4x4x4 neighbourhood is on the grid, else nearest; with
+                // the reference's rule, nearest from its first step off the grid onwards
+                // (docs/reference-quirks.md, "Pixel loop")
+                const uint thisStep = step + (o - first);
+                bool interpolated = kInterpolate && interpolationInRange(hkl);
+                if (kSerialGridExit) {
+                    if (search) {
+                        if (interpolated)
+                            continue;
+                        gridExit.firstExitStep[index] = thisStep;
+                        atomicMin(gridExit.exitPixel, uint(index));
+                        return;
+                    }
+#if !BV_TRACE
+                    if (exitPixel && thisStep == interpolateBefore) { // the reference warns here
+                        gridExit.exitHkl = real4(hkl, RC(0.0));
+                        gridExit.exitStep = thisStep;
+                    }
+#endif
+                    interpolated = interpolated && thisStep < interpolateBefore;
+                }
+                const real cell =
+                    interpolated ? interpolatedAmplitude(hkl) : nearestAmplitude(hkl0);
                 const real amplitude = cell * latt;
                 I = fma(amplitude, amplitude, I);
                 if (kOversampleThick)
@@ -264,6 +306,8 @@ void main() {
         first = 0u;
     }
 
+    if (search)
+        return; // no step of this slice leaves the grid
     if (range.end < range.total)
         states[index] = real4(I, polar, omega, capture);
     // the finished pixel (the last slice) or the sum so far, scaled the same way, for a viewer

@@ -47,6 +47,10 @@ layout(constant_id = 11) const bool kWater = false;         // water background 
 layout(constant_id = 12) const bool kTable = false;         // an F(hkl) table exists
 layout(constant_id = 13) const bool kMask = false;          // a pixel mask exists
 layout(constant_id = 14) const bool kDmin = false;          // dmin > 0
+// with kInterpolate: the reference's rule at the grid's edge (the first step, in its serial
+// loop order, whose neighbourhood leaves the grid turns interpolation off for every later
+// step); false: nearest value only for the steps whose neighbourhood leaves it
+layout(constant_id = 15) const bool kSerialGridExit = false;
 
 const int kShapeSquare = 0;
 const int kShapeRound = 1;
@@ -146,7 +150,7 @@ struct SliceEntry {
     uint begin;   // first step of this slice
     uint end;     // one past its last step
     uint total;   // steps per pixel: the slice ending there finishes the pixel
-    uint unused0;
+    uint search;  // 1: a search slice (kSerialGridExit): find where the grid is left, no image
     uint unused1;
 };
 layout(std430, set = 0, binding = 6) readonly buffer Slices { SliceEntry slices[]; };
@@ -160,6 +164,20 @@ struct FreshUnit {
     uint unit;
 };
 layout(std430, set = 0, binding = 8) readonly buffer FreshUnits { FreshUnit freshUnits[]; };
+
+// Where the reference's loop first leaves the HKL grid (kSerialGridExit; docs/reference-quirks.md,
+// "Pixel loop"). The search slices, which run before the image's slices over the same step
+// ranges, record each pixel's first step whose 4x4x4 neighbourhood is off the grid and keep the
+// smallest such pixel index; the image's slices then interpolate in pixels before that one and
+// in its steps before that step. Filled with ~0u ("none") before every run.
+layout(std430, set = 0, binding = 9) buffer GridExit {
+    real4 exitHkl;         // h, k, l of the deciding step, for the reference's warning
+    coherent uint exitPixel; // the first pixel (slow * fast + fast) with a step off the grid
+    uint exitStep;         // that pixel's first step off the grid (written with exitHkl)
+    uint exitUnused0;
+    uint exitUnused1;
+    uint firstExitStep[];  // per pixel: its first step off the grid
+} gridExit;
 
 // which slot of the slice table this dispatch runs
 layout(push_constant) uniform Push {

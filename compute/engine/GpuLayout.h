@@ -39,8 +39,17 @@ template <typename Real> struct GpuSource { GpuVec4<Real> incident, u, v; };
 struct GpuSliceEntry {
     std::uint32_t groupsX = 0, groupsY = 0, groupsZ = 0;
     std::uint32_t begin = 0, end = 0, total = 0;
-    std::uint32_t unused0 = 0, unused1 = 0;
+    std::uint32_t search = 0; // 1: a search slice of the grid-exit rule (no image)
+    std::uint32_t unused1 = 0;
 };
+
+// the head of buffer GridExit (std430): where the reference's loop first leaves the HKL grid;
+// a uint per pixel (its first step off the grid) follows
+template <typename Real> struct GpuGridExit {
+    GpuVec4<Real> exitHkl;
+    std::uint32_t exitPixel = 0, exitStep = 0, unused0 = 0, unused1 = 0;
+};
+constexpr std::uint32_t kNoGridExit = 0xffffffffu; // the fill value: "none"
 
 // per-pixel state between slices: running sum, polar, omega, capture fraction (real4)
 template <typename Real> using GpuPixelState = GpuVec4<Real>;
@@ -118,6 +127,7 @@ enum SpecId : std::uint32_t {
     SpecTable = 12,
     SpecMask = 13,
     SpecDmin = 14,
+    SpecSerialGridExit = 15,
 };
 
 // descriptor bindings of set 0
@@ -131,6 +141,7 @@ enum Binding : std::uint32_t {
     BindingSlices = 6,
     BindingStates = 7,
     BindingFreshUnits = 8,
+    BindingGridExit = 9,
 };
 
 namespace layout_checks {
@@ -178,6 +189,10 @@ static_assert(sizeof(GpuSliceEntry) == 32 && offsetof(GpuSliceEntry, begin) == 1
 static_assert(offsetof(GpuSliceEntry, groupsX) == 0 && offsetof(GpuSliceEntry, groupsZ) == 8,
               "a slice entry starts with a VkDispatchIndirectCommand");
 static_assert(sizeof(GpuPush) == 4);
+static_assert(offsetof(GpuSliceEntry, search) == 24);
+static_assert(sizeof(GpuGridExit<double>) == 48 && offsetof(GpuGridExit<double>, exitPixel) == 32 &&
+              sizeof(GpuGridExit<float>) == 32 && offsetof(GpuGridExit<float>, exitPixel) == 16,
+              "GpuGridExit differs from params.glsl (std430): a real4, four uints, then the array");
 template <typename Real> constexpr bool traceLayoutMatches() {
     constexpr std::size_t v = 4 * sizeof(Real);
     constexpr std::size_t step = 3 * v + 32, unit = 4 * v + 32 + step;

@@ -35,10 +35,32 @@ struct Simulator::Variant {
 namespace {
 
 constexpr unsigned kSpecFlagCount = 13; // bits 0..1 shape, then one bit per flag
+constexpr unsigned kDminBit = kSpecFlagCount;
+constexpr unsigned kSerialGridExitBit = kSpecFlagCount + 1;
 
 template <typename Real> GpuVec4<Real> vec4(const glm::dvec3& v, double w = 0.0) {
     return {static_cast<Real>(v.x), static_cast<Real>(v.y), static_cast<Real>(v.z),
             static_cast<Real>(w)};
+}
+
+// the head of the GridExit buffer as read back
+template <typename Real> std::optional<GridExit> gridExitFrom(const void* bytes, int fast) {
+    GpuGridExit<Real> head;
+    std::memcpy(&head, bytes, sizeof head);
+    if (head.exitPixel == kNoGridExit || fast <= 0)
+        return std::nullopt;
+    GridExit exit;
+    exit.fast = static_cast<int>(head.exitPixel % static_cast<std::uint32_t>(fast));
+    exit.slow = static_cast<int>(head.exitPixel / static_cast<std::uint32_t>(fast));
+    exit.step = head.exitStep;
+    exit.hkl = {head.exitHkl.x, head.exitHkl.y, head.exitHkl.z};
+    return exit;
+}
+
+// whether the plan follows the reference's rule at the HKL grid's edge: search slices first
+bool serialGridExit(const plan::Plan& p) {
+    return p.interpolate && p.interpolationEdge == InterpolationEdge::Reference &&
+           p.structureFactors && p.structureFactors->hasTable();
 }
 
 // steps of each pixel's serial loop: layers x sub-pixels x sources x orientations
@@ -61,8 +83,9 @@ VkDeviceSize roundUpCapacity(std::size_t bytes) {
 Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
     : m_device(device), m_options(options), m_precision(options.precision) {
     m_paramsInStorage = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    if (m_options.maxSlices < 1)
-        m_options.maxSlices = 1;
+    // two: the grid-exit rule runs a search slice before the image's (uploadSlices)
+    if (m_options.maxSlices < 2)
+        m_options.maxSlices = 2;
     if (m_options.workPerSlice == 0)
         m_options.workPerSlice = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
                                      ? std::uint64_t(1) << 26
@@ -108,11 +131,12 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
                                          {BindingImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingSlices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingStates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
+                                         {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
     m_pipelineLayout = vk::PipelineLayout(device, {m_setLayout.handle()}, sizeof(GpuPush));
     m_descriptorPool = vk::DescriptorPool(
         device, 1,
-        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 9}});
+        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10}});
     m_set = m_descriptorPool.allocate(m_setLayout);
     m_commandPool = vk::CommandPool(device);
     m_uploadCommands = vk::CommandBuffer(m_commandPool);
@@ -147,10 +171,17 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
                           vk::MemoryUse::DeviceLocal);
     m_freshUnitsBuffer =
         makeBuffer("the table of fresh units", storage, vk::MemoryUse::DeviceLocal);
+    m_gridExit = makeBuffer("the search for the HKL grid's edge",
+                            storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::DeviceLocal);
+    m_gridExitReadback =
+        std::make_unique<vk::Buffer>(device, sizeof(GpuGridExit<double>),
+                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUse::Readback,
+                                     "the readback of the HKL grid's edge");
     // every binding needs a buffer before the first plan arrives
     for (DeviceBuffer* b :
          {m_params.get(), m_orientations.get(), m_sources.get(), m_amplitudes.get(), m_mask.get(),
-          m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get()})
+          m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get(),
+          m_gridExit.get()})
         b->buffer = vk::Buffer(device, 256, b->usage, b->use, b->label);
     writeDescriptors();
     timer.mark("layouts, pools, buffers");
@@ -183,7 +214,8 @@ void Simulator::writeDescriptors() {
          {BindingSlices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_slices->buffer.handle()},
          {BindingStates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_states->buffer.handle()},
          {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-          m_freshUnitsBuffer->buffer.handle()}});
+          m_freshUnitsBuffer->buffer.handle()},
+         {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_gridExit->buffer.handle()}});
 }
 
 void Simulator::invalidateRecordings() {
@@ -267,7 +299,8 @@ Simulator::VariantKey Simulator::variantKey(const plan::Plan& p) const {
     std::uint32_t bits = static_cast<std::uint32_t>(p.shape) & 3u;
     for (unsigned i = 0; i < kSpecFlagCount - 2; ++i)
         bits |= (flags[i] ? 1u : 0u) << (2 + i);
-    bits |= (p.dmin > 0.0 ? 1u : 0u) << kSpecFlagCount;
+    bits |= (p.dmin > 0.0 ? 1u : 0u) << kDminBit;
+    bits |= (serialGridExit(p) ? 1u : 0u) << kSerialGridExitBit;
     return VariantKey{bits};
 }
 
@@ -288,7 +321,8 @@ vk::SpecializationConstants Simulator::specializationConstants(const VariantKey&
         .add(SpecWater, bit(10))
         .add(SpecTable, bit(11))
         .add(SpecMask, bit(12))
-        .add(SpecDmin, bit(kSpecFlagCount));
+        .add(SpecDmin, bit(kDminBit))
+        .add(SpecSerialGridExit, bit(kSerialGridExitBit));
     return constants;
 }
 
@@ -326,6 +360,7 @@ Simulator::Variant& Simulator::variant(const VariantKey& key) {
 }
 
 void Simulator::record(Variant& v) {
+    const bool searchesGridExit = ((m_currentKey.bits >> kSerialGridExitBit) & 1u) != 0;
     const VkDeviceSize imageBytes =
         static_cast<VkDeviceSize>(m_fast) * static_cast<VkDeviceSize>(m_slow) * sizeof(float);
     for (std::uint32_t slot = 0; slot < static_cast<std::uint32_t>(m_options.maxSlices); ++slot) {
@@ -338,8 +373,13 @@ void Simulator::record(Variant& v) {
                         VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT);
             // pixels outside the ROI's box are never dispatched, masked ones never written: 0
             vkCmdFillBuffer(cmd.handle(), m_image->buffer.handle(), 0, imageBytes, 0u);
+            // the grid's edge: not found yet, in any pixel
+            if (searchesGridExit)
+                vkCmdFillBuffer(cmd.handle(), m_gridExit->buffer.handle(), 0, VK_WHOLE_SIZE,
+                                kNoGridExit);
             cmd.barrier(VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+                        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
             if (m_timer) {
                 m_timer->reset(cmd);
                 m_timer->writeTimestamp(cmd, 0, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
@@ -363,6 +403,8 @@ void Simulator::record(Variant& v) {
     copy.begin();
     copy.computeToTransferBarrier();
     copy.copyBuffer(m_image->buffer, *m_readback, imageBytes);
+    if (searchesGridExit)
+        copy.copyBuffer(m_gridExit->buffer, *m_gridExitReadback, gridExitHeaderBytes());
     copy.transferToHostBarrier();
     copy.end();
     v.recorded = true;
@@ -518,10 +560,13 @@ void Simulator::uploadSlices(const plan::Plan& p) {
     const std::uint64_t steps = stepsOf(p);
     m_stepsPerPixel = steps;
 
+    // with the reference's rule at the grid's edge, every slice of the image is preceded by a
+    // search slice over the same steps (shaders/params.glsl, GridExit): half the slots each
+    const bool search = serialGridExit(p);
+    const std::uint64_t slots = static_cast<std::uint64_t>(m_options.maxSlices) / (search ? 2 : 1);
     const std::uint64_t work = width * height * steps;
     std::uint64_t count = (work + m_options.workPerSlice - 1) / m_options.workPerSlice;
-    count = std::clamp<std::uint64_t>(
-        count, 1, std::min<std::uint64_t>(static_cast<std::uint64_t>(m_options.maxSlices), steps));
+    count = std::clamp<std::uint64_t>(count, 1, std::min<std::uint64_t>(slots, steps));
     if (count > 1) {
         // the state that carries each pixel's sums from one slice to the next
         const std::size_t bytes =
@@ -538,7 +583,18 @@ void Simulator::uploadSlices(const plan::Plan& p) {
             }
         }
     }
-    m_activeSlices = static_cast<int>(count);
+    if (search) {
+        // the header, then each pixel's first step off the grid
+        const std::size_t bytes = gridExitHeaderBytes() + static_cast<std::size_t>(m_fast) *
+                                                              static_cast<std::size_t>(m_slow) *
+                                                              sizeof(std::uint32_t);
+        if (m_gridExit->capacity() < bytes) {
+            m_gridExit->buffer =
+                vk::Buffer(m_device, bytes, m_gridExit->usage, m_gridExit->use, m_gridExit->label);
+            m_bindingsChanged = true;
+        }
+    }
+    m_activeSlices = static_cast<int>(search ? 2 * count : count);
 
     std::vector<GpuSliceEntry> table(static_cast<std::size_t>(m_options.maxSlices));
     const std::uint32_t groupsX =
@@ -553,6 +609,10 @@ void Simulator::uploadSlices(const plan::Plan& p) {
         e.begin = static_cast<std::uint32_t>(steps * i / count);
         e.end = static_cast<std::uint32_t>(steps * (i + 1) / count);
         e.total = static_cast<std::uint32_t>(steps);
+        if (search) { // the search slice runs first, over the same steps
+            table[i + count] = e;
+            e.search = 1;
+        }
     }
     m_bindingsChanged |= upload(*m_slices, table.data(), table.size() * sizeof(GpuSliceEntry));
 }
@@ -716,6 +776,7 @@ void Simulator::start() {
     if (m_inFlight)
         throw Error("the simulation is already running (internal error)");
     m_submissions = 0;
+    m_lastGridExit.reset();
     submitParts(0, 1);
 }
 
@@ -742,6 +803,21 @@ void Simulator::finish() {
     m_inFlight = false;
     m_partsDone = m_nextPart;
     readTimestamps();
+    readGridExit();
+}
+
+std::size_t Simulator::gridExitHeaderBytes() const {
+    return m_precision == Precision::Precise ? sizeof(GpuGridExit<double>)
+                                             : sizeof(GpuGridExit<float>);
+}
+
+void Simulator::readGridExit() {
+    m_lastGridExit.reset();
+    if (!m_current || ((m_currentKey.bits >> kSerialGridExitBit) & 1u) == 0)
+        return;
+    const void* head = m_gridExitReadback->map();
+    m_lastGridExit = m_precision == Precision::Precise ? gridExitFrom<double>(head, m_fast)
+                                                       : gridExitFrom<float>(head, m_fast);
 }
 
 void Simulator::cancel() {
@@ -751,6 +827,7 @@ void Simulator::cancel() {
     m_inFlight = false;
     m_partsDone = m_nextPart;
     m_nextPart = partCount();
+    m_lastGridExit.reset(); // the search may not have finished
 }
 
 void Simulator::run(const Progress& progress) {

@@ -45,6 +45,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <glm/vec3.hpp>
 #include <map>
 #include <memory>
 #include <optional>
@@ -69,12 +70,22 @@ struct ReferenceLoop {
     int threads = 1;
 };
 
+// Where the reference's serial loop first left the HKL grid with tricubic interpolation on
+// (InterpolationEdge::Reference): the pixel, the step of its loop (as in the slice table:
+// layers, sub-pixels, sources, orientations) and that step's fractional Miller indices, for
+// the reference's warning. From that step on the image uses the nearest grid value.
+struct GridExit {
+    int fast = 0, slow = 0;
+    std::uint32_t step = 0;
+    glm::dvec3 hkl{0.0};
+};
+
 struct SimulatorOptions {
     Precision precision = Precision::Precise;
     // where the VkPipelineCache file lives: nullopt is the default directory
     // ($XDG_CACHE_HOME/braggview or ~/.cache/braggview), "" keeps the cache in memory only
     std::optional<std::string> pipelineCacheDirectory;
-    int maxSlices = 32; // dispatch slots in the recorded command buffer
+    int maxSlices = 32; // dispatch slots in the recorded command buffer (at least 2)
     // pixel-steps (pixels x steps of each pixel's loop) per dispatch, about; more work than
     // this is cut into slices, at most maxSlices. 0: by the device, 2^28 on a GPU (2 ms on an
     // H100, tens of ms on a consumer GPU in precise mode), 2^26 on a CPU device such as
@@ -147,7 +158,13 @@ class Simulator {
 
     int fastPixels() const { return m_fast; }
     int slowPixels() const { return m_slow; }
-    // dispatches the current plan is cut into, and the steps of each pixel's loop
+    // Where the last finished run left the HKL grid (GridExit); nullopt when no step did, or
+    // when the plan does not follow the reference's rule (no table, no interpolation, or
+    // InterpolationEdge::Local).
+    const std::optional<GridExit>& gridExit() const { return m_lastGridExit; }
+
+    // dispatches the current plan is cut into (with the reference's grid-edge rule, half of
+    // them search slices), and the steps of each pixel's loop
     int sliceCount() const { return m_activeSlices; }
     std::uint64_t stepsPerPixel() const { return m_stepsPerPixel; }
     // GPU time of the last run (first dispatch start to last dispatch end) and of each
@@ -216,6 +233,8 @@ class Simulator {
     template <typename Real> void uploadAmplitudes(const plan::Plan& plan);
     void uploadSlices(const plan::Plan& plan);
     void readTimestamps();
+    void readGridExit();
+    std::size_t gridExitHeaderBytes() const;
 
     const vk::Device& m_device;
     SimulatorOptions m_options;
@@ -240,7 +259,9 @@ class Simulator {
     vk::Fence m_fence;
 
     std::unique_ptr<DeviceBuffer> m_params, m_orientations, m_sources, m_amplitudes, m_mask,
-        m_image, m_slices, m_states, m_freshUnitsBuffer;
+        m_image, m_slices, m_states, m_freshUnitsBuffer, m_gridExit;
+    std::unique_ptr<vk::Buffer> m_gridExitReadback;
+    std::optional<GridExit> m_lastGridExit;
     std::unique_ptr<vk::Buffer> m_readback;
     std::unique_ptr<vk::Buffer> m_staging;
     std::size_t m_stagingUsed = 0;

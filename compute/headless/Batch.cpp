@@ -129,6 +129,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
     const double startSeconds = runStartSeconds();
     const auto started = Clock::now();
     const std::string total = std::to_string(frames.size());
+    bool warnedGridExit = false; // the reference's interpolation warning, once per run
 
     auto say = [&](const std::string& line) { // a line, with the bar redrawn below it after
         progress.clear();
@@ -183,6 +184,11 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         const auto renderStart = Clock::now();
         std::vector<float> image = renderer->render(r, plan);
         const auto filesStart = Clock::now();
+        if (const auto& exit = renderer->simulator().gridExit(); exit && !warnedGridExit) {
+            say(name + ": " + gridExitWarning(exit->hkl) +
+                "(tricubic interpolation off from there on; this warning is not repeated)");
+            warnedGridExit = true;
+        }
         if (first) { // the pipeline cache's, from the first setPlan
             progress.clear();
             for (const std::string& warning : renderer->simulator().warnings())

@@ -29,6 +29,7 @@
 #include <iostream>
 #include <locale>
 #include <memory>
+#include <optional>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -165,6 +166,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     // "Memory"). The device and the instance stay to the end: destroying them takes tens of
     // milliseconds on some drivers, which would delay the files.
     std::vector<float> image;
+    std::optional<engine::GridExit> gridExit; // where interpolation stopped, if it did
     {
         engine::SimulatorOptions options;
         options.precision = cl.precision;
@@ -194,6 +196,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         progress.finish();
         times.mark("run");
         image = simulator.image();
+        gridExit = simulator.gridExit();
         times.mark("readback");
         // with BRAGGVIEW_VALIDATION=1: what the Vulkan validation layer said (nothing, normally)
         for (const std::string& message : device.validationMessages())
@@ -209,10 +212,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
             for (double ms : simulator.dispatchMilliseconds())
                 out << " " << io::formatG(ms);
             out << " ms\n";
+            if (gridExit)
+                out << "  tricubic interpolation off from pixel (fast, slow) " << gridExit->fast
+                    << ", " << gridExit->slow << ", step " << gridExit->step << " of its loop\n";
         }
     }
     times.mark("release simulator");
 
+    // printed by the reference from inside its pixel loop, where this blank line comes from
+    if (gridExit)
+        out << gridExitWarning(gridExit->hkl) << "\n" << kFurtherWarnings;
     out << "\n";
     const double omegaSum = omegaSumLater.get();
     const double steps = static_cast<double>(plan.steps);

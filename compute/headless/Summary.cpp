@@ -4,6 +4,7 @@
 #include "compute/model/Units.h"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <string>
@@ -200,6 +201,18 @@ void printSummary(std::ostream& out, const cli::CommandLine& cl, const ResolvedE
         out << "  seed: " << e.seed << "\n";
         out << "  water droplet size: " << g(r.waterThickness) << " m\n";
     }
+}
+
+} // namespace bv::headless
+
+namespace bv::headless {
+
+std::string gridExitWarning(const glm::dvec3& hkl) {
+    // h0 = ceil(h - 0.5), the nearest index as the reference rounds it
+    auto nearest = [](double x) { return std::to_string(static_cast<int>(std::ceil(x - 0.5))); };
+    return "WARNING: out of range for three point interpolation: h,k,l,h0,k0,l0: " + g(hkl.x) +
+           "," + g(hkl.y) + "," + g(hkl.z) + "," + nearest(hkl.x) + "," + nearest(hkl.y) + "," +
+           nearest(hkl.z) + " ";
 }
 
 } // namespace bv::headless

@@ -25,6 +25,7 @@ struct Sampling {
     std::optional<Roi> roi;        // nullopt: the whole detector
     double dmin = 0.0;             // m; skip scattering to resolution finer than this (0: off)
     Interpolation interpolation = Interpolation::Auto;
+    InterpolationEdge interpolationEdge = InterpolationEdge::Reference;
 };
 
 struct Experiment {

@@ -320,6 +320,7 @@ ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom
     case Interpolation::Tricubic: r.interpolate = true; break;
     case Interpolation::Nearest: r.interpolate = false; break;
     }
+    r.interpolationEdge = sampling.interpolationEdge;
 
     // orientation: a random misset is drawn first, then applied as three angles
     if (crystal.misset == MissetKind::Random) {

@@ -86,6 +86,7 @@ struct ResolvedExperiment {
     double exposure = 0.0;     // s
     double waterThickness = 0.0;
     bool interpolate = false;
+    InterpolationEdge interpolationEdge = InterpolationEdge::Reference;
     const StructureFactors* structureFactors = nullptr; // borrowed from the Experiment
 
     bool curved = false, pointPixel = false;

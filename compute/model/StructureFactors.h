@@ -11,6 +11,13 @@ namespace bv {
 
 enum class Interpolation { Auto, Nearest, Tricubic };
 
+// What tricubic interpolation does where a step's 4x4x4 neighbourhood of grid points is not all
+// on the grid. Reference: as nanoBragg, that step and every later one in its serial loop order
+// (pixels row by row, then layers, sub-pixels, sources, phi steps, mosaic domains) take the
+// nearest grid value: interpolation is off for the rest of the image. Local: only the steps
+// whose neighbourhood leaves the grid take the nearest value (docs/reference-quirks.md).
+enum class InterpolationEdge { Reference, Local };
+
 struct StructureFactors {
     int hMin = 0, hMax = -1;
     int kMin = 0, kMax = -1;

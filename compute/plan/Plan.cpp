@@ -83,6 +83,7 @@ Plan makePlan(const ResolvedExperiment& r, const std::vector<std::uint16_t>& mas
 
     p.structureFactors = r.structureFactors;
     p.interpolate = r.interpolate;
+    p.interpolationEdge = r.interpolationEdge;
 
     p.steps = r.steps();
     p.photonScale = kElectronRadiusSquared * r.fluence / static_cast<double>(p.steps);
@@ -112,7 +113,8 @@ unsigned changedParts(const Plan& x, const Plan& y) {
     if (x.orientations.size() != y.orientations.size() ||
         !std::equal(x.orientations.begin(), x.orientations.end(), y.orientations.begin(), sameOrientation))
         parts |= OrientationsChanged;
-    if (x.structureFactors != y.structureFactors || x.interpolate != y.interpolate)
+    if (x.structureFactors != y.structureFactors || x.interpolate != y.interpolate ||
+        x.interpolationEdge != y.interpolationEdge)
         parts |= StructureFactorsChanged;
     if (x.mask != y.mask)
         parts |= MaskChanged;

@@ -59,6 +59,7 @@ struct Plan {
     // structure factors
     const StructureFactors* structureFactors = nullptr; // borrowed
     bool interpolate = false;
+    InterpolationEdge interpolationEdge = InterpolationEdge::Reference;
 
     // photons: pixel = scale * sum / steps * (polar, omega, capture), sum starting at background
     long steps = 1;

@@ -24,6 +24,11 @@ struct ReferencePixelOptions {
     const std::vector<plan::Orientation>* rows = nullptr;      // nullptr: plan.orientations
     const std::vector<plan::Orientation>* freshRows = nullptr; // replaces the first rows
     long long freshUnit = -1;                                  // in this pixel; -1: none
+    // The reference's own variable "interpolate", shared by every pixel of the image and
+    // cleared for good by the first step whose 4x4x4 neighbourhood leaves the HKL grid
+    // (InterpolationEdge::Reference): call referencePixel for the pixels in the reference's
+    // order with the same flag. nullptr: every step interpolates where its neighbourhood fits.
+    bool* interpolating = nullptr;
     std::FILE* trace = nullptr;                                // intermediates, when given
 };
 
@@ -61,15 +66,19 @@ inline double referenceLagrange(const double y[4], double x) {
     return sum;
 }
 
+// nanoBragg's test for the tricubic neighbourhood of hkl: all 4x4x4 points on the grid
+inline bool referenceNeighbourhoodOnGrid(const StructureFactors* sf, const glm::dvec3& hkl) {
+    return sf && sf->hasTable() &&
+           !(hkl.x - sf->hMin + 3 > sf->hCount() || hkl.x - 2 < sf->hMin ||
+             hkl.y - sf->kMin + 3 > sf->kCount() || hkl.y - 2 < sf->kMin ||
+             hkl.z - sf->lMin + 3 > sf->lCount() || hkl.z - 2 < sf->lMin);
+}
+
 inline double referenceCellAmplitude(const StructureFactors* sf, bool interpolate,
                                      const glm::dvec3& hkl, const glm::dvec3& h0) {
     if (!sf)
         return 0.0;
-    const bool inRange =
-        sf->hasTable() && !(hkl.x - sf->hMin + 3 > sf->hCount() || hkl.x - 2 < sf->hMin ||
-                            hkl.y - sf->kMin + 3 > sf->kCount() || hkl.y - 2 < sf->kMin ||
-                            hkl.z - sf->lMin + 3 > sf->lCount() || hkl.z - 2 < sf->lMin);
-    if (interpolate && inRange) {
+    if (interpolate && referenceNeighbourhoodOnGrid(sf, hkl)) {
         const int h = static_cast<int>(std::floor(hkl.x)) - 1,
                   k = static_cast<int>(std::floor(hkl.y)) - 1,
                   l = static_cast<int>(std::floor(hkl.z)) - 1;
@@ -181,8 +190,13 @@ inline double referencePixel(const plan::Plan& p, int fpixel, int spixel,
                         }
                         if (latt == 0.0 && !p.waterPresent)
                             continue;
+                        bool interpolate = o.interpolating ? *o.interpolating : p.interpolate;
+                        if (interpolate && o.interpolating &&
+                            !referenceNeighbourhoodOnGrid(p.structureFactors, hkl) &&
+                            p.interpolationEdge == InterpolationEdge::Reference)
+                            *o.interpolating = interpolate = false; // for this step and after
                         const double cell =
-                            referenceCellAmplitude(p.structureFactors, p.interpolate, hkl, h0);
+                            referenceCellAmplitude(p.structureFactors, interpolate, hkl, h0);
                         I += cell * cell * latt * latt;
                         if (p.oversampleThick)
                             I *= capture;

@@ -78,6 +78,20 @@ bv::Experiment variant(const QString& name) {
         e.structureFactors = table();
         e.crystal.cells = {2, 2, 2};
         e.sampling.interpolation = bv::Interpolation::Tricubic;
+    } else if (name == "interpolated, grid left mid-image" ||
+               name == "interpolated, local at the edge") {
+        // a 20 A cell, the direct beam near pixel (0, 0): the first rows stay inside the
+        // grid's -6..6 neighbourhoods, the far corner leaves them; several steps per pixel
+        e.structureFactors = table();
+        e.crystal.cell = bv::UnitCell{30, 30, 30, 0, 0, 0};
+        e.crystal.cells = {2, 2, 2};
+        e.sampling.interpolation = bv::Interpolation::Tricubic;
+        e.sampling.oversample = 2;
+        e.beam.dispersion = {0.01, {}, 2};
+        e.detector.beamX = 2e-3;
+        e.detector.beamY = 9.6e-3;
+        if (name == "interpolated, local at the edge")
+            e.sampling.interpolationEdge = bv::InterpolationEdge::Local;
     } else if (name == "oversample flags") {
         e.sampling.oversample = 2;
         e.sampling.oversampleThick = e.sampling.oversamplePolar = e.sampling.oversampleOmega = true;
@@ -129,6 +143,8 @@ const QStringList kVariants = {"square",
                                "tophat",
                                "table",
                                "interpolated",
+                               "interpolated, grid left mid-image",
+                               "interpolated, local at the edge",
                                "oversample flags",
                                "thick sensor",
                                "curved",
@@ -161,10 +177,12 @@ struct Case {
         const bv::engine::OrderedOrientations ordered =
             bv::engine::orderOrientations(plan, loop.phiAngles, loop.threads);
         std::vector<double> image;
+        bool interpolating = plan.interpolate; // the reference's variable, one for the image
         for (int s = 0; s < plan.slowPixels; ++s)
             for (int f = 0; f < plan.fastPixels; ++f) {
                 bv::testing::ReferencePixelOptions o;
                 o.rows = &ordered.rows;
+                o.interpolating = &interpolating;
                 for (const auto& u : ordered.freshUnits)
                     if (u.pixel == static_cast<long long>(s) * plan.fastPixels + f) {
                         o.freshRows = &ordered.freshRows;
@@ -268,6 +286,76 @@ class TestSimulator : public QObject {
         qInfo("max |gpu - cpu| / max |cpu| = %.3g", worst / largest);
         QVERIFY2(worst <= bar * largest,
                  qPrintable(QString("max |gpu - cpu| / max |cpu| = %1").arg(worst / largest)));
+    }
+
+    // The reference stops interpolating for good at the first step, in its serial loop order,
+    // whose 4x4x4 neighbourhood leaves the HKL grid. The GPU finds that step with search slices
+    // before the image's slices; the CPU model walks the pixels in order with one shared flag,
+    // as the reference does. Same pixel; the step reported is really off the grid and the steps
+    // the GPU interpolated were not; slicing changes nothing; the local rule differs only after
+    // that pixel.
+    void gridExitFollowsTheSerialLoop_data() {
+        QTest::addColumn<int>("precision");
+        QTest::newRow("precise") << int(Precision::Precise);
+        QTest::newRow("fast") << int(Precision::Fast);
+    }
+    void gridExitFollowsTheSerialLoop() {
+        QFETCH(int, precision);
+        const Case c(variant("interpolated, grid left mid-image"));
+        // the CPU model: the first pixel after which the shared flag is down
+        long long cpuExit = -1;
+        {
+            bool interpolating = true;
+            for (int s = 0; s < c.plan.slowPixels && cpuExit < 0; ++s)
+                for (int f = 0; f < c.plan.fastPixels && cpuExit < 0; ++f) {
+                    bv::testing::ReferencePixelOptions o;
+                    o.interpolating = &interpolating;
+                    bv::testing::referencePixel(c.plan, f, s, o);
+                    if (!interpolating)
+                        cpuExit = static_cast<long long>(s) * c.plan.fastPixels + f;
+                }
+        }
+        QVERIFY2(cpuExit > c.plan.fastPixels, "the case must leave the grid after its first row");
+        QVERIFY(cpuExit < c.plan.fastPixels * (c.plan.slowPixels - 1)); // and before its last
+
+        Simulator whole(*m_device, options(Precision(precision)));
+        whole.setPlan(c.plan, c.loop);
+        QCOMPARE(whole.sliceCount(), 2); // a search slice, then the image's
+        whole.run();
+        QVERIFY(whole.gridExit().has_value());
+        const bv::engine::GridExit exit = *whole.gridExit();
+        QCOMPARE(static_cast<long long>(exit.slow) * c.plan.fastPixels + exit.fast, cpuExit);
+        QVERIFY(!bv::testing::referenceNeighbourhoodOnGrid(c.plan.structureFactors, exit.hkl));
+        QVERIFY(exit.step < whole.stepsPerPixel());
+
+        SimulatorOptions cut = options(Precision(precision));
+        cut.workPerSlice = 1;
+        cut.maxSlices = 8;
+        Simulator sliced(*m_device, cut);
+        sliced.setPlan(c.plan, c.loop);
+        QCOMPARE(sliced.sliceCount(), 8); // four search slices, four of the image
+        sliced.run();
+        const std::vector<float> a = whole.image(), b = sliced.image();
+        QVERIFY(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
+        QVERIFY(sliced.gridExit().has_value());
+        QCOMPARE(sliced.gridExit()->step, exit.step);
+        QCOMPARE(sliced.gridExit()->fast, exit.fast);
+        QCOMPARE(sliced.gridExit()->slow, exit.slow);
+
+        const Case local(variant("interpolated, local at the edge"));
+        Simulator keeps(*m_device, options(Precision(precision)));
+        keeps.setPlan(local.plan, local.loop);
+        QCOMPARE(keeps.sliceCount(), 1); // nothing to search for
+        keeps.run();
+        QVERIFY(!keeps.gridExit().has_value());
+        const std::vector<float> l = keeps.image();
+        const auto exitIndex = static_cast<std::size_t>(cpuExit);
+        QVERIFY(std::memcmp(a.data(), l.data(), exitIndex * sizeof(float)) == 0);
+        int differing = 0;
+        for (std::size_t i = exitIndex + 1; i < a.size(); ++i)
+            differing += a[i] != l[i] ? 1 : 0;
+        // rows 36-47: the pixels whose neighbourhoods still fit (47 of them here) interpolate
+        QVERIFY2(differing > 10, qPrintable(QString("%1 pixels differ").arg(differing)));
     }
 
     // However the work is cut into dispatches, every pixel comes out the same, bit for bit:
