@@ -210,6 +210,8 @@ std::vector<std::string> headlessArguments(const cli::CommandLine& cl, engine::P
         a.flag("-interpolate");
     else if (s.interpolation == Interpolation::Nearest)
         a.flag("-nointerpolate");
+    if (s.interpolationEdge == InterpolationEdge::Local)
+        a.flag("-interpolate_local");
     if (e.waterThickness > 0.0)
         a.number("-water", e.waterThickness * 1e6);
 

@@ -402,6 +402,12 @@ void MainWindow::updateStatus() {
         state = tr("%1 × %2 pixels, ready").arg(m_controller->fastPixels()).arg(m_controller->slowPixels());
     if (!simulator->notice().empty())
         state += QStringLiteral(" · ") + QString::fromStdString(simulator->notice());
+    if (const auto& exit = simulator->gridExit(); exit && !m_controller->isBusy())
+        // nanoBragg's warning: its loop left the HKL grid there and stopped interpolating
+        state += tr(" · WARNING: tricubic interpolation off from pixel %1, %2 on (the HKL grid "
+                    "ends there; -interpolate_local keeps it on)")
+                     .arg(exit->fast)
+                     .arg(exit->slow);
     m_state->setText(state);
 }
 

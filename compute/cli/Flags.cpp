@@ -588,6 +588,13 @@ std::vector<Flag> buildTable() {
                  "see -interpolate", G::Sampling, [](ParseContext& c, const FlagValues&) {
                      experimentOf(c).sampling.interpolation = Interpolation::Nearest;
                  }));
+    add(makeFlag({"-interpolate_local"}, 0, "",
+                 "with interpolation: keep interpolating wherever the 4x4x4 neighbourhood is on "
+                 "the HKL grid (braggview's; nanoBragg, and braggview by default, take the "
+                 "nearest value for every step after the first one that leaves the grid, and warn)",
+                 "off", G::Braggview, [](ParseContext& c, const FlagValues&) {
+                     experimentOf(c).sampling.interpolationEdge = InterpolationEdge::Local;
+                 }));
     add(makeFlag({"-water"}, 1, "<um>", "thickness of water around the crystal (background)",
                  "0", G::Sampling, [](ParseContext& c, const FlagValues& v) {
                      experimentOf(c).waterThickness = v.number(0, Bound::NonNegative) / 1e6;

@@ -192,6 +192,8 @@ void writeExperiment(JsonWriter& w, const Experiment& e) {
         w.null();
     w.key("dmin").number(s.dmin);
     w.key("interpolation").string(interpolationKey(s.interpolation));
+    w.key("interpolationEdge")
+        .string(s.interpolationEdge == InterpolationEdge::Local ? "local" : "reference");
     w.endObject();
 
     w.key("defaultF").number(e.structureFactors.defaultF);
@@ -383,6 +385,11 @@ Experiment readExperiment(const JsonFields& r) {
                              {std::pair{"auto", Interpolation::Auto},
                               std::pair{"nearest", Interpolation::Nearest},
                               std::pair{"tricubic", Interpolation::Tricubic}});
+    // sessions written before braggview had the choice follow the reference
+    if (sampling.has("interpolationEdge"))
+        s.interpolationEdge = choose(sampling, "interpolationEdge",
+                                     {std::pair{"reference", InterpolationEdge::Reference},
+                                      std::pair{"local", InterpolationEdge::Local}});
     e.structureFactors.defaultF = r.number("defaultF", JsonFields::NonNegative);
     e.waterThickness = r.number("waterThickness", JsonFields::NonNegative);
     e.seed = static_cast<long>(r.whole("seed", -kMaxSeed, kMaxSeed));

@@ -102,6 +102,7 @@ class ExperimentCompare {
                  glm::dvec3(t.roi->xmin, t.roi->xmax, t.roi->ymin));
         same("sampling.dmin", s.dmin, t.dmin);
         same("sampling.interpolation", int(s.interpolation), int(t.interpolation));
+        same("sampling.interpolationEdge", int(s.interpolationEdge), int(t.interpolationEdge));
         same("structureFactors.defaultF", a.structureFactors.defaultF, b.structureFactors.defaultF);
         same("structureFactors.F.size", int(a.structureFactors.F.size()), int(b.structureFactors.F.size()));
         same("waterThickness", a.waterThickness, b.waterThickness);

@@ -145,6 +145,37 @@ class TestHeadless : public QObject {
         QVERIFY(r.out.find("GPU time ") != std::string::npos);
     }
 
+    // Where the reference's loop leaves the HKL grid it prints two warning lines in place of
+    // the blank line before "solid angle" (braggview's GPU line comes before them) (golden case interpolate_edge_mid, rendered by the
+    // reference with one thread); -interpolate_local keeps interpolating and prints nothing.
+    void gridExitWarningAsTheReferencePrintsIt() {
+        writeInputs();
+        const std::string golden =
+            std::string(BV_TEST_DATA) + "/golden/interpolate_edge_mid/stdout.txt";
+        const std::string reference = readBytes(golden);
+        const std::size_t at = reference.find("WARNING: out of range");
+        QVERIFY2(at != std::string::npos, "the golden case must leave the grid");
+        const std::string expected =
+            reference.substr(at, reference.find("solid angle", at) - at); // both lines
+        std::vector<std::string> args = {"-hkl", "in.hkl", "-mat", "A.mat", "-lambda", "1.0",
+                                         "-N", "2", "-distance", "60", "-Xbeam", "2", "-Ybeam",
+                                         "2", "-detpixels", "160", "-oversample", "2", "-mosaic",
+                                         "0.5", "-mosaic_dom", "3", "-interpolate", "-nopgm",
+                                         "-nonoise", "-noprogress"};
+        const Run r = run(args);
+        QVERIFY2(r.status == 0, r.err.c_str());
+        QVERIFY(r.out.find(" precision\n" + expected + "solid angle") != std::string::npos);
+
+        const std::vector<float> stopped = bv::io::readFloatImage("floatimage.bin");
+
+        args.push_back("-interpolate_local");
+        const Run local = run(args);
+        QVERIFY2(local.status == 0, local.err.c_str());
+        QVERIFY(local.out.find("WARNING: out of range") == std::string::npos);
+        QVERIFY(local.out.find(" precision\n\nsolid angle") != std::string::npos);
+        QVERIFY(bv::io::readFloatImage("floatimage.bin") != stopped);
+    }
+
     void helpPrintsUsage() {
         const Run r = run({"-h"});
         QCOMPARE(r.status, 0);

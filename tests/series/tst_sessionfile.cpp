@@ -94,6 +94,9 @@ class TestSessionFile : public QObject {
             "-twotheta 5 -point_pixel -detector_thick 450 -detector_abs 320 -thicksteps 3 "
             "-oversample 2 -oversample_omega -roi 10 200 20 150 -dmin 2.5 -nointerpolate -water 50 "
             "-default_F 10 -seed 42 -adc 10 -scale 2 -pgmscale 3 -precision fast");
+        QTest::newRow("interpolation kept on at the grid's edge") << QStringLiteral(
+            "-cell 30 30 30 -default_F 1 -N 2 -interpolate -interpolate_local -detpixels 32 "
+            "-seed 4");
         QTest::newRow("xds close distance") << QStringLiteral(
             "-cell 30 30 30 -default_F 1 -xds -close_distance 120 -ORGX 90 -ORGY 110 -detpixels 180 "
             "-nopolar -curved_det -seed 3");
