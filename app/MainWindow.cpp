@@ -404,8 +404,7 @@ void MainWindow::updateStatus() {
         state += QStringLiteral(" · ") + QString::fromStdString(simulator->notice());
     if (const auto& exit = simulator->gridExit(); exit && !m_controller->isBusy())
         // nanoBragg's warning: its loop left the HKL grid there and stopped interpolating
-        state += tr(" · WARNING: tricubic interpolation off from pixel %1, %2 on (the HKL grid "
-                    "ends there; -interpolate_local keeps it on)")
+        state += tr(" · WARNING: HKL grid left at pixel %1, %2: nearest F from there on")
                      .arg(exit->fast)
                      .arg(exit->slow);
     m_state->setText(state);
