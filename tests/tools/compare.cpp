@@ -89,9 +89,9 @@ Shape imageShape(std::size_t pixels, int fpixels) {
 std::vector<std::size_t> localMaxima(const std::vector<float>& v, Shape shape, std::size_t count,
                                      double margin) {
     const auto at = [&](int x, int y) {
-        return static_cast<double>(v[static_cast<std::size_t>(y) *
-                                         static_cast<std::size_t>(shape.width) +
-                                     static_cast<std::size_t>(x)]);
+        return static_cast<double>(
+            v[static_cast<std::size_t>(y) * static_cast<std::size_t>(shape.width) +
+              static_cast<std::size_t>(x)]);
     };
     std::vector<std::size_t> found;
     for (int y = 0; y < shape.height; ++y)
@@ -265,9 +265,10 @@ int comparePixels(const std::string& candPath, const std::string& refPath, const
     const bool headersMatch = headersAlike(cand, ref, fast);
     // fast: the pixels are reported, not judged (see the top of this file)
     const bool pass = headersMatch && sameSize && (fast || fraction >= minIdentical);
-    std::printf("identical_pixels=%.6f (%zu of %zu%s) headers=%s bar=%s %s\n", fraction,
-                identical, ref.pixels.size(), fast ? ", not judged in fast mode" : "",
-                cand.header == ref.header ? "identical" : (headersMatch ? "equivalent" : "DIFFERENT"),
+    std::printf("identical_pixels=%.6f (%zu of %zu%s) headers=%s bar=%s %s\n", fraction, identical,
+                ref.pixels.size(), fast ? ", not judged in fast mode" : "",
+                cand.header == ref.header ? "identical"
+                                          : (headersMatch ? "equivalent" : "DIFFERENT"),
                 bar.name, pass ? "PASS" : "FAIL");
     if (!sameSize)
         std::printf("candidate has %zu pixels, reference %zu\n", cand.pixels.size(),
@@ -279,11 +280,10 @@ int comparePixels(const std::string& candPath, const std::string& refPath, const
 }
 
 int usage() {
-    std::fprintf(stderr,
-                 "usage: braggview-compare CANDIDATE REFERENCE [--bar precise|fast] "
-                 "[--fpixels N]\n"
-                 "       braggview-compare --pixels CANDIDATE REFERENCE [--bar "
-                 "precise|fast] [--min-identical F]\n");
+    std::fprintf(stderr, "usage: braggview-compare CANDIDATE REFERENCE [--bar precise|fast] "
+                         "[--fpixels N]\n"
+                         "       braggview-compare --pixels CANDIDATE REFERENCE [--bar "
+                         "precise|fast] [--min-identical F]\n");
     return 2;
 }
 
