@@ -166,6 +166,17 @@ void TestCompare::floatImages_data() {
     QTest::newRow("precise: a clear spot one pixel over fails")
         << moved << clear << precise << 1 << 1.0 << 2;
 
+    // 64 x 32: 128 pairs of equal pixels (1000, unresolved: 256 maxima) and one clear pixel
+    // of 500 at (63, 31). Identical images have no shift, however many brighter maxima the
+    // candidate has (a cut at the candidate's 200 brightest would lose the 500).
+    Image pairs(64, 32);
+    for (int y = 1; y < 32; y += 4)
+        for (int x = 1; x < 64; x += 4)
+            pairs.set(x, y, 1000.0f).set(x + 1, y, 1000.0f);
+    const QByteArray manyTies = pairs.set(63, 31, 500.0f).bytes();
+    QTest::newRow("identical images with many brighter maxima than a resolved peak")
+        << manyTies << manyTies << (fast + QStringList{"--fpixels", "64"}) << 0 << 0.0 << 1;
+
     // 24 x 10 (not square): peaks at pixel 71 = (23, 2) and 72 = (0, 3), far apart in a
     // 24-wide image, side by side in any other width; so the wrong width merges them.
     const QByteArray wide = Image(24, 10).set(23, 2, 1000.0f).set(0, 3, 800.0f).bytes();
