@@ -138,22 +138,18 @@ public:
     HeaderReader(const FlagValues& option, const io::SmvImage& image)
         : m_option(option), m_image(image) {}
 
-    // the value of the first of `keys` that the header has, as a finite number
-    std::optional<double> number(std::initializer_list<const char*> keys, Bound bound) const {
+    // the value of the first of `keys` that the header has, within the limits of `quantity`
+    // (in the unit the header gives it) and `bound`
+    std::optional<double> number(std::initializer_list<const char*> keys, Quantity quantity,
+                                 Bound bound) const {
         for (const char* key : keys) {
             const auto text = m_image.field(key);
             if (!text)
                 continue;
             const auto value = io::parseDouble(*text);
-            const bool ok = value && std::isfinite(*value) &&
-                            (bound != Bound::Positive || *value > 0.0) &&
-                            (bound != Bound::NonNegative || *value >= 0.0);
-            if (!ok)
+            if (!value || !withinLimits(quantity, bound, *value))
                 throw Error(m_option.name() + " " + m_option.text(0) + ": header " + key + "=" +
-                            io::quoteToken(*text) + " is not " +
-                            (bound == Bound::Positive      ? "a number greater than 0"
-                             : bound == Bound::NonNegative ? "a number, 0 or more"
-                                                           : "a finite number"));
+                            io::quoteToken(*text) + " is not " + expectedValue(quantity, bound));
             return value;
         }
         return std::nullopt;
@@ -178,33 +174,67 @@ void applyHeader(ParseContext& c, const FlagValues& option, bool isMask) {
     Detector& d = c.cl.experiment.detector;
     c.fastPixels = image.width;
     c.slowPixels = image.height;
-    if (const auto pixel = header.number({"PIXEL_SIZE"}, Bound::Positive))
+    if (const auto pixel = header.number({"PIXEL_SIZE"}, Quantity::PixelSize, Bound::Positive))
         d.pixelSize = *pixel / 1000.0;
     d.sizeFast = d.pixelSize * image.width;
     d.sizeSlow = d.pixelSize * image.height;
-    if (const auto distance = header.number({"DISTANCE"}, Bound::Positive))
+    if (const auto distance =
+            header.number({"DISTANCE"}, Quantity::DetectorLength, Bound::Positive))
         d.distance = *distance / 1000.0;
-    if (const auto close = header.number({"CLOSE_DISTANCE"}, Bound::Positive))
+    if (const auto close =
+            header.number({"CLOSE_DISTANCE"}, Quantity::DetectorLength, Bound::Positive))
         d.closeDistance = *close / 1000.0;
-    if (const auto lambda = header.number({"WAVELENGTH"}, Bound::Positive))
+    if (const auto lambda = header.number({"WAVELENGTH"}, Quantity::Wavelength, Bound::Positive))
         c.cl.experiment.beam.wavelength = *lambda / 1e10;
-    if (const auto x = header.number({"BEAM_CENTER_X"}, Bound::Any))
+    if (const auto x = header.number({"BEAM_CENTER_X"}, Quantity::DetectorLength, Bound::Any))
         d.beamX = *x / 1000.0;
-    if (const auto y = header.number({"BEAM_CENTER_Y"}, Bound::Any))
+    if (const auto y = header.number({"BEAM_CENTER_Y"}, Quantity::DetectorLength, Bound::Any))
         d.beamY = isMask ? d.sizeSlow - *y / 1000.0 : *y / 1000.0;
-    if (const auto orgX = header.number({"XDS_ORGX", "ORGX"}, Bound::Any))
+    if (const auto orgX = header.number({"XDS_ORGX", "ORGX"}, Quantity::PixelPosition, Bound::Any))
         d.orgX = *orgX;
-    if (const auto orgY = header.number({"XDS_ORGY", "ORGY"}, Bound::Any))
+    if (const auto orgY = header.number({"XDS_ORGY", "ORGY"}, Quantity::PixelPosition, Bound::Any))
         d.orgY = *orgY;
     Crystal& crystal = c.cl.experiment.crystal;
-    if (const auto phi = header.number({"PHI"}, Bound::Any))
+    if (const auto phi = header.number({"PHI"}, Quantity::Angle, Bound::Any))
         crystal.phi0 = units::radiansFromDegrees(*phi);
-    if (const auto osc = header.number({"OSC_RANGE"}, Bound::NonNegative))
+    if (const auto osc = header.number({"OSC_RANGE"}, Quantity::Angle, Bound::NonNegative))
         crystal.phi.range = units::radiansFromDegrees(*osc);
     if (isMask) {
         c.cl.experiment.mask = std::move(image.data);
         c.maskWidth = image.width;
         c.maskHeight = image.height;
+    }
+}
+
+// -roi as given, against the final detector. Bounds are inclusive pixel indices and a
+// negative one means the detector's edge, which the reference (and braggview, so that its
+// summary line and the viewer's saved command lines say the same) stores as the pixel count:
+// so xmax may be the count, xmin at most the last pixel. A region further off the detector,
+// even in part, is refused: nanoBragg quietly clips it, but a pixel the detector does not
+// have is a typo or a wrong detector size.
+void checkRoi(const std::array<int, 4>& r, int fast, int slow) {
+    std::string given = "-roi";
+    for (const int bound : r)
+        given += " " + std::to_string(bound);
+    struct Axis {
+        const char *axis, *minName, *maxName;
+        int min, max, pixels;
+    };
+    for (const Axis& a : {Axis{"fast", "xmin", "xmax", r[0], r[1], fast},
+                          Axis{"slow", "ymin", "ymax", r[2], r[3], slow}}) {
+        if (a.min >= 0 && a.max >= 0 && a.min > a.max)
+            throw Error(given + ": " + a.minName + " " + std::to_string(a.min) +
+                        " is greater than " + a.maxName + " " + std::to_string(a.max) +
+                        ", so the region holds no pixel (bounds are inclusive pixel indices)");
+        const bool minOff = a.min >= a.pixels, maxOff = a.max > a.pixels;
+        if (minOff || maxOff)
+            throw Error(given + ": " + (minOff ? a.minName : a.maxName) + " " +
+                        std::to_string(minOff ? a.min : a.max) +
+                        " is off the detector, whose last " + a.axis + " pixel is " +
+                        std::to_string(a.pixels - 1) + " (" + std::to_string(fast) + "x" +
+                        std::to_string(slow) +
+                        " pixels; bounds are inclusive pixel indices, a negative bound means "
+                        "the detector's edge)");
     }
 }
 
@@ -240,6 +270,7 @@ void finish(ParseContext& c) {
     const int fast = d.fastPixels(), slow = d.slowPixels();
     if (c.roi) {
         const auto& r = *c.roi;
+        checkRoi(r, fast, slow);
         c.cl.experiment.sampling.roi =
             Roi{r[0] < 0 ? 0 : r[0], r[1] < 0 ? fast : r[1], r[2] < 0 ? 0 : r[2], r[3] < 0 ? slow : r[3]};
     }
@@ -282,6 +313,14 @@ void imitateSubstringMatches(ParseContext& c, const std::vector<std::string>& ar
     auto atofLike = [](const std::string& token) { return io::parseLeadingDouble(token); };
     if (o.flag == findFlag("-misset_seed") && i + 3 < args.size()) {
         Crystal& crystal = c.cl.experiment.crystal;
+        // the imitated angles meet the limits of every angle (a seed can exceed them)
+        for (std::size_t k = 1; k <= 3; ++k)
+            if (!withinLimits(Quantity::Angle, Bound::Any, atofLike(args[i + k])))
+                throw Error("as in nanoBragg, \"" + args[i] + " " + args[i + 1] +
+                            "\" followed by \"" + args[i + 2] + " " + args[i + 3] +
+                            "\" would also set the misset, but " + io::quoteToken(args[i + k]) +
+                            " is not " + expectedValue(Quantity::Angle, Bound::Any) +
+                            "; give -misset_seed before -misset (or last)");
         crystal.misset = MissetKind::Angles;
         crystal.missetAngles = {units::radiansFromDegrees(atofLike(args[i + 1])),
                                 units::radiansFromDegrees(atofLike(args[i + 2])),
@@ -379,6 +418,10 @@ void loadInputs(CommandLine& cl, std::ostream& log) {
 
     if (!cl.mat.empty()) {
         const io::MosflmMatrix m = withOption("-mat", [&] { return io::readMosflmMatrix(cl.mat); });
+        if (!vectorsFormCell(m.aStar, m.bStar, m.cStar))
+            throw Error("-mat " + cl.mat +
+                        ": the reciprocal cell vectors a*, b*, c* (its columns) lie in one plane "
+                        "or one is zero, so they cannot form a unit cell");
         e.crystal.mosflmMatrix = glm::dmat3(m.aStar, m.bStar, m.cStar); // columns a*, b*, c*
     }
 

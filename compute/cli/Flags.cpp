@@ -2,6 +2,7 @@
 
 #include "compute/cli/ParseContext.h"
 #include "compute/io/NumberText.h"
+#include "compute/model/Error.h"
 #include "compute/model/Units.h"
 
 #include <algorithm>
@@ -10,53 +11,6 @@
 #include <limits>
 
 namespace bv::cli {
-
-// ---- values of one option ----------------------------------------------------------------
-
-FlagValues::FlagValues(std::string spelled, const Flag& flag, std::vector<std::string> tokens)
-    : m_name(std::move(spelled)), m_flag(&flag), m_tokens(std::move(tokens)) {}
-
-void FlagValues::fail(std::size_t i, const std::string& expected) const {
-    std::string message = m_name + ": expected " + expected;
-    if (!m_flag->syntax.empty())
-        message += " (" + m_name + " " + m_flag->syntax + ")";
-    if (i < m_tokens.size())
-        message += ", got " + io::quoteToken(m_tokens[i]);
-    throw Error(message);
-}
-
-double FlagValues::number(std::size_t i, Bound bound) const {
-    const auto value = io::parseDouble(text(i));
-    if (!value || !std::isfinite(*value))
-        fail(i, bound == Bound::Positive      ? "a number greater than 0"
-                : bound == Bound::NonNegative ? "a number, 0 or more"
-                                              : "a finite number");
-    if (bound == Bound::Positive && !(*value > 0.0))
-        fail(i, "a number greater than 0");
-    if (bound == Bound::NonNegative && !(*value >= 0.0))
-        fail(i, "a number, 0 or more");
-    return *value;
-}
-
-int FlagValues::integer(std::size_t i, int minimum, int maximum) const {
-    const std::string range = minimum == 0 ? "a whole number, 0 or more"
-                              : minimum <= -kMaxCount ? "a whole number"
-                                                     : "a whole number from " +
-                                                           std::to_string(minimum);
-    const auto value = io::parseInteger(text(i));
-    if (!value)
-        fail(i, range);
-    if (*value < minimum || *value > maximum)
-        fail(i, range + " up to " + std::to_string(maximum));
-    return static_cast<int>(*value);
-}
-
-glm::dvec3 FlagValues::vector(bool allowZero) const {
-    const glm::dvec3 v{number(0), number(1), number(2)};
-    if (!allowZero && v == glm::dvec3(0.0))
-        fail(0, "a vector that is not zero");
-    return v;
-}
 
 namespace {
 
@@ -90,11 +44,31 @@ long seedValue(const FlagValues& v) {
                                         std::numeric_limits<int>::max()));
 }
 
-double cellAngle(const FlagValues& v, std::size_t i) {
-    const double degrees = v.number(i);
-    if (!(degrees > 0.0 && degrees < 180.0))
-        v.fail(i, "an angle between 0 and 180 degrees (exclusive)");
-    return fromDegrees(degrees);
+// -cell a [b c alpha beta gamma]: b and c default to a, angles to 90 degrees (0 here, as
+// UnitCell says). Angles that cannot close a cell are refused: the reference warns and
+// renders an arbitrary cell.
+void applyCell(ParseContext& c, const FlagValues& v) {
+    UnitCell cell;
+    double* lengths[] = {&cell.a, &cell.b, &cell.c};
+    double* angles[] = {&cell.alpha, &cell.beta, &cell.gamma};
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        if (i < 3)
+            *lengths[i] = v.number(i, Quantity::CellLength, Bound::Positive);
+        else
+            *angles[i - 3] = fromDegrees(v.number(i, Quantity::CellAngle, Bound::Positive));
+    }
+    if (!anglesFormCell(cell.alpha, cell.beta, cell.gamma)) {
+        std::string given;
+        const char* names[] = {"alpha", "beta", "gamma"};
+        for (std::size_t i = 0; i < 3; ++i)
+            given += std::string(i ? ", " : "") + names[i] + " " +
+                     (i + 3 < v.size() ? v.text(i + 3) : std::string("90"));
+        throw Error(v.name() + ": the angles " + given +
+                    " degrees cannot form a unit cell: its volume would be zero or imaginary "
+                    "(each angle must be less than the sum of the other two, and all three "
+                    "less than 360 degrees together)");
+    }
+    xtal(c).cell = cell;
 }
 
 // the file an option names: not empty
@@ -132,18 +106,7 @@ std::vector<Flag> buildTable() {
                  "unit cell, Angstrom and degrees (alternative to -mat); b and c default to a, "
                  "angles to 90; the numbers end at the next option",
                  "", G::Crystal,
-                 [](ParseContext& c, const FlagValues& v) {
-                     UnitCell cell;
-                     double* lengths[] = {&cell.a, &cell.b, &cell.c};
-                     double* angles[] = {&cell.alpha, &cell.beta, &cell.gamma};
-                     for (std::size_t i = 0; i < v.size(); ++i) {
-                         if (i < 3)
-                             *lengths[i] = v.number(i, Bound::Positive);
-                         else
-                             *angles[i - 3] = cellAngle(v, i);
-                     }
-                     xtal(c).cell = cell;
-                 },
+                 applyCell,
                  false, Arity::UpToSix));
     add(makeFlag({"-misset"}, 3, "<x> <y> <z> | random",
                  "crystal orientation: rotations about x, then y, then z (degrees), or a random "
@@ -155,8 +118,9 @@ std::vector<Flag> buildTable() {
                          return;
                      }
                      xtal(c).misset = MissetKind::Angles;
-                     xtal(c).missetAngles = {fromDegrees(v.number(0)), fromDegrees(v.number(1)),
-                                             fromDegrees(v.number(2))};
+                     xtal(c).missetAngles = {fromDegrees(v.number(0, Quantity::Angle)),
+                                             fromDegrees(v.number(1, Quantity::Angle)),
+                                             fromDegrees(v.number(2, Quantity::Angle))};
                  },
                  false, Arity::RandomOrThree));
     add(makeFlag({"-misset_seed"}, 1, "<n>", "random-number seed for -misset random",
@@ -176,24 +140,28 @@ std::vector<Flag> buildTable() {
     add(makeFlag({"-xtalsize", "-xtal_size", "-samplesize", "-sample_size"}, 1, "<mm>",
                  "crystal full width along a, b and c in mm (replaces -N; 0: use -N)", "0",
                  G::Crystal, [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).sampleSize = glm::dvec3(fromMillimetres(v.number(0, Bound::NonNegative)));
+                     xtal(c).sampleSize = glm::dvec3(
+                         fromMillimetres(v.number(0, Quantity::SampleLength, Bound::NonNegative)));
                  }));
-    add(makeFlag({"-xtal_thick", "-xtal_thickness", "-xtal_x", "-sample_thick",
-                  "-sample_thickness", "-sample_x"},
+    add(makeFlag({"-xtal_thick", "-xtal_thickness", "-xtal_x", "-sample_thick", "-sample_thickness",
+                  "-sample_x"},
                  1, "<mm>", "crystal size along a in mm (replaces -Na; 0: use -Na)", "0",
                  G::Crystal, [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).sampleSize.x = fromMillimetres(v.number(0, Bound::NonNegative));
+                     xtal(c).sampleSize.x =
+                         fromMillimetres(v.number(0, Quantity::SampleLength, Bound::NonNegative));
                  }));
     add(makeFlag({"-xtal_width", "-xtal_y", "-sample_width", "-sample_y", "-width"}, 1, "<mm>",
                  "crystal size along b in mm (replaces -Nb; 0: use -Nb)", "0", G::Crystal,
                  [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).sampleSize.y = fromMillimetres(v.number(0, Bound::NonNegative));
+                     xtal(c).sampleSize.y =
+                         fromMillimetres(v.number(0, Quantity::SampleLength, Bound::NonNegative));
                  }));
     add(makeFlag({"-xtal_height", "-xtal_heigh", "-xtal_z", "-sample_height", "-sample_heigh",
                   "-sample_z", "-height", "-heigh"},
                  1, "<mm>", "crystal size along c in mm (replaces -Nc; 0: use -Nc)", "0",
                  G::Crystal, [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).sampleSize.z = fromMillimetres(v.number(0, Bound::NonNegative));
+                     xtal(c).sampleSize.z =
+                         fromMillimetres(v.number(0, Quantity::SampleLength, Bound::NonNegative));
                  }));
     add(makeFlag({"-square_xtal"}, 0, "", "parallelepiped crystal: sinc-like lattice transform",
                  "on", G::Crystal, [](ParseContext& c, const FlagValues&) {
@@ -211,12 +179,13 @@ std::vector<Flag> buildTable() {
     add(makeFlag({"-fudge"}, 1, "<factor>",
                  "scales the spot-shape argument of -round_xtal, -gauss_xtal and -tophat_spots",
                  "1", G::Crystal, [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).fudge = v.number(0, Bound::Positive);
+                     xtal(c).fudge = v.number(0, Quantity::ShapeFactor, Bound::Positive);
                  }));
     add(makeFlag({"-mosaic", "-mosaicity", "-mosaic_spread"}, 1, "<deg>",
                  "isotropic mosaic spread in degrees (90 for a powder)", "0", G::Crystal,
                  [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).mosaicSpread = fromDegrees(v.number(0, Bound::NonNegative));
+                     xtal(c).mosaicSpread =
+                         fromDegrees(v.number(0, Quantity::Angle, Bound::NonNegative));
                  }));
     add(makeFlag({"-mosaic_domains", "-mosaic_dom"}, 1, "<n>",
                  "number of randomly oriented mosaic domains (0: 10 with a mosaic spread, else 1)",
@@ -229,15 +198,17 @@ std::vector<Flag> buildTable() {
                  }));
     add(makeFlag({"-phi"}, 1, "<deg>", "spindle rotation at the start of the exposure, degrees",
                  "0", G::Crystal, [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).phi0 = fromDegrees(v.number(0));
+                     xtal(c).phi0 = fromDegrees(v.number(0, Quantity::Angle));
                  }));
-    add(makeFlag({"-osc"}, 1, "<deg>", "spindle rotation range, degrees", "0 (a still)",
-                 G::Crystal, [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).phi.range = fromDegrees(v.number(0, Bound::NonNegative));
+    add(makeFlag({"-osc"}, 1, "<deg>", "spindle rotation range, degrees", "0 (a still)", G::Crystal,
+                 [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).phi.range =
+                         fromDegrees(v.number(0, Quantity::Angle, Bound::NonNegative));
                  }));
     add(makeFlag({"-phistep"}, 1, "<deg>", "spindle rotation step, degrees", "-osc / -phisteps",
                  G::Crystal, [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).phi.step = fromDegrees(v.number(0, Bound::NonNegative));
+                     xtal(c).phi.step =
+                         fromDegrees(v.number(0, Quantity::Angle, Bound::NonNegative));
                  }));
     add(makeFlag({"-phisteps"}, 1, "<n>", "number of spindle rotation steps",
                  "1 for a still, 2 with -osc", G::Crystal, [](ParseContext& c, const FlagValues& v) {
@@ -248,58 +219,67 @@ std::vector<Flag> buildTable() {
                  G::Crystal, [](ParseContext& c, const FlagValues& v) {
                      customAxes(c).spindle = v.vector(false);
                  }));
-    add(makeFlag({"-density", "-sample_density", "-sample_den"}, 1, "<g/cm^3>",
-                 "sample density", "1", G::Crystal,
-                 [](ParseContext&, const FlagValues& v) { v.number(0, Bound::Positive); }, true));
-    add(makeFlag({"-MW", "-molecular_weight", "-molec"}, 1, "<g/mol>",
-                 "molecular weight", "18", G::Crystal,
-                 [](ParseContext&, const FlagValues& v) { v.number(0, Bound::Positive); }, true));
+    add(makeFlag(
+        {"-density", "-sample_density", "-sample_den"}, 1, "<g/cm^3>", "sample density", "1",
+        G::Crystal,
+        [](ParseContext&, const FlagValues& v) { v.number(0, Quantity::Density, Bound::Positive); },
+        true));
+    add(makeFlag(
+        {"-MW", "-molecular_weight", "-molec"}, 1, "<g/mol>", "molecular weight", "18", G::Crystal,
+        [](ParseContext&, const FlagValues& v) {
+            v.number(0, Quantity::MolecularWeight, Bound::Positive);
+        },
+        true));
 
     // ---- beam ----
     add(makeFlag({"-lambda", "-wave", "-wavelength"}, 1, "<A>",
                  "incident X-ray wavelength in Angstrom (or -energy)", "1", G::Beam,
                  [](ParseContext& c, const FlagValues& v) {
-                     beam(c).wavelength = fromAngstroms(v.number(0, Bound::Positive));
+                     beam(c).wavelength =
+                         fromAngstroms(v.number(0, Quantity::Wavelength, Bound::Positive));
                  }));
     add(makeFlag({"-energy"}, 1, "<eV>", "incident X-ray photon energy in eV (or -lambda)",
                  "12398.42", G::Beam, [](ParseContext& c, const FlagValues& v) {
                      beam(c).wavelength =
-                         fromAngstroms(units::kElectronvoltAngstrom / v.number(0, Bound::Positive));
+                         fromAngstroms(units::kElectronvoltAngstrom /
+                                       v.number(0, Quantity::PhotonEnergy, Bound::Positive));
                  }));
     add(makeFlag({"-dispersion"}, 1, "<percent>",
                  "spectral dispersion: delta-lambda/lambda in percent", "0", G::Beam,
                  [](ParseContext& c, const FlagValues& v) {
-                     beam(c).dispersion.range = fromPercent(v.number(0, Bound::NonNegative));
+                     beam(c).dispersion.range =
+                         fromPercent(v.number(0, Quantity::Dispersion, Bound::NonNegative));
                  }));
     add(makeFlag({"-dispsteps"}, 1, "<n>", "number of wavelengths across -dispersion",
                  "1 without dispersion, 2 with", G::Beam,
                  [](ParseContext& c, const FlagValues& v) { beam(c).dispersion.steps = v.count(0); }));
     add(makeFlag({"-divergence"}, 1, "<mrad>",
-                 "horizontal and vertical angular spread of the source points, mrad", "0",
-                 G::Beam, [](ParseContext& c, const FlagValues& v) {
-                     const double range = fromMilliradians(v.number(0, Bound::NonNegative));
+                 "horizontal and vertical angular spread of the source points, mrad", "0", G::Beam,
+                 [](ParseContext& c, const FlagValues& v) {
+                     const double range =
+                         fromMilliradians(v.number(0, Quantity::Divergence, Bound::NonNegative));
                      beam(c).horizontalDivergence.range = range;
                      beam(c).verticalDivergence.range = range;
                  }));
     add(makeFlag({"-hdivrange"}, 1, "<mrad>", "horizontal angular spread of the source points",
                  "0", G::Beam, [](ParseContext& c, const FlagValues& v) {
                      beam(c).horizontalDivergence.range =
-                         fromMilliradians(v.number(0, Bound::NonNegative));
+                         fromMilliradians(v.number(0, Quantity::Divergence, Bound::NonNegative));
                  }));
     add(makeFlag({"-vdivrange"}, 1, "<mrad>", "vertical angular spread of the source points",
                  "0", G::Beam, [](ParseContext& c, const FlagValues& v) {
                      beam(c).verticalDivergence.range =
-                         fromMilliradians(v.number(0, Bound::NonNegative));
+                         fromMilliradians(v.number(0, Quantity::Divergence, Bound::NonNegative));
                  }));
     add(makeFlag({"-hdivstep"}, 1, "<mrad>", "horizontal spacing of the source points",
                  "-hdivrange / (-hdivsteps - 1)", G::Beam, [](ParseContext& c, const FlagValues& v) {
                      beam(c).horizontalDivergence.step =
-                         fromMilliradians(v.number(0, Bound::NonNegative));
+                         fromMilliradians(v.number(0, Quantity::Divergence, Bound::NonNegative));
                  }));
     add(makeFlag({"-vdivstep"}, 1, "<mrad>", "vertical spacing of the source points",
                  "-vdivrange / (-vdivsteps - 1)", G::Beam, [](ParseContext& c, const FlagValues& v) {
                      beam(c).verticalDivergence.step =
-                         fromMilliradians(v.number(0, Bound::NonNegative));
+                         fromMilliradians(v.number(0, Quantity::Divergence, Bound::NonNegative));
                  }));
     add(makeFlag({"-hdivsteps"}, 1, "<n>", "number of source points in the horizontal",
                  "1 without divergence, 2 with", G::Beam, [](ParseContext& c, const FlagValues& v) {
@@ -323,10 +303,7 @@ std::vector<Flag> buildTable() {
     add(makeFlag({"-polar"}, 1, "<factor>",
                  "Kahn polarization factor, -1 to 1 (0: unpolarized); turns polarization on",
                  "0", G::Beam, [](ParseContext& c, const FlagValues& v) {
-                     const double kahn = v.number(0);
-                     if (kahn < -1.0 || kahn > 1.0)
-                         v.fail(0, "a number from -1 to 1");
-                     beam(c).kahnFactor = kahn;
+                     beam(c).kahnFactor = v.number(0, Quantity::KahnFactor);
                      beam(c).polarization = true;
                  }));
     add(makeFlag({"-nopolar"}, 0, "", "turn off the polarization correction", "off", G::Beam,
@@ -341,21 +318,22 @@ std::vector<Flag> buildTable() {
                  }));
     add(makeFlag({"-fluence"}, 1, "<photons/m^2>", "integrated incident beam intensity",
                  "1.25932e+29", G::Beam, [](ParseContext& c, const FlagValues& v) {
-                     beam(c).fluence = v.number(0, Bound::NonNegative);
+                     beam(c).fluence = v.number(0, Quantity::Fluence, Bound::NonNegative);
                  }));
     add(makeFlag({"-flux"}, 1, "<photons/s>",
                  "alternative to -fluence, with -exposure and -beamsize", "0 (use -fluence)",
                  G::Beam, [](ParseContext& c, const FlagValues& v) {
-                     beam(c).flux = v.number(0, Bound::NonNegative);
+                     beam(c).flux = v.number(0, Quantity::Flux, Bound::NonNegative);
                  }));
     add(makeFlag({"-exposure"}, 1, "<s>", "exposure time, with -flux", "1", G::Beam,
                  [](ParseContext& c, const FlagValues& v) {
-                     beam(c).exposure = v.number(0, Bound::NonNegative);
+                     beam(c).exposure = v.number(0, Quantity::ExposureTime, Bound::NonNegative);
                  }));
     add(makeFlag({"-beamsize"}, 1, "<mm>",
                  "edge of the square beam, with -flux; clips a larger crystal", "0.1", G::Beam,
                  [](ParseContext& c, const FlagValues& v) {
-                     beam(c).beamSize = fromMillimetres(v.number(0, Bound::NonNegative));
+                     beam(c).beamSize =
+                         fromMillimetres(v.number(0, Quantity::SampleLength, Bound::NonNegative));
                  }));
     add(makeFlag({"-coherent"}, 0, "", "add the sources coherently", "off", G::Beam,
                  [](ParseContext&, const FlagValues&) {}, true));
@@ -365,7 +343,8 @@ std::vector<Flag> buildTable() {
                  "sample to direct-beam spot along the beam, mm; pivots the detector about the "
                  "beam spot; a close distance, if given, decides instead",
                  "100", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).distance = fromMillimetres(v.number(0, Bound::Positive));
+                     det(c).distance =
+                         fromMillimetres(v.number(0, Quantity::DetectorLength, Bound::Positive));
                      c.distanceGiven = true;
                      det(c).pivot = Pivot::Beam;
                  }));
@@ -373,22 +352,26 @@ std::vector<Flag> buildTable() {
                  "sample to detector plane along its normal, mm; pivots the detector about the "
                  "sample",
                  "from -distance", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).closeDistance = fromMillimetres(v.number(0, Bound::Positive));
+                     det(c).closeDistance =
+                         fromMillimetres(v.number(0, Quantity::DetectorLength, Bound::Positive));
                      det(c).pivot = Pivot::Sample;
                  }));
-    add(makeFlag({"-detsize"}, 1, "<mm>", "detector edge, fast and slow (see -detpixels)",
-                 "102.4", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     const double size = fromMillimetres(v.number(0, Bound::Positive));
+    add(makeFlag({"-detsize"}, 1, "<mm>", "detector edge, fast and slow (see -detpixels)", "102.4",
+                 G::Detector, [](ParseContext& c, const FlagValues& v) {
+                     const double size =
+                         fromMillimetres(v.number(0, Quantity::DetectorLength, Bound::Positive));
                      det(c).sizeFast = size;
                      det(c).sizeSlow = size;
                  }));
     add(makeFlag({"-detsize_f"}, 1, "<mm>", "detector size along the fast axis", "102.4",
                  G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).sizeFast = fromMillimetres(v.number(0, Bound::Positive));
+                     det(c).sizeFast =
+                         fromMillimetres(v.number(0, Quantity::DetectorLength, Bound::Positive));
                  }));
     add(makeFlag({"-detsize_s"}, 1, "<mm>", "detector size along the slow axis", "102.4",
                  G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).sizeSlow = fromMillimetres(v.number(0, Bound::Positive));
+                     det(c).sizeSlow =
+                         fromMillimetres(v.number(0, Quantity::DetectorLength, Bound::Positive));
                  }));
     add(makeFlag({"-detpixels"}, 1, "<n>",
                  "detector pixels, fast and slow; given counts win over -detsize (0: from "
@@ -404,40 +387,41 @@ std::vector<Flag> buildTable() {
                  [](ParseContext& c, const FlagValues& v) { c.slowPixels = v.count(0); }));
     add(makeFlag({"-pixel", "-pixel_size"}, 1, "<mm>", "detector pixel size", "0.1", G::Detector,
                  [](ParseContext& c, const FlagValues& v) {
-                     det(c).pixelSize = fromMillimetres(v.number(0, Bound::Positive));
+                     det(c).pixelSize =
+                         fromMillimetres(v.number(0, Quantity::PixelSize, Bound::Positive));
                  }));
     add(makeFlag({"-Xbeam"}, 1, "<mm>",
                  "direct-beam spot, header X (meaning depends on the convention); pivots about "
                  "the beam spot",
                  "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).beamX = fromMillimetres(v.number(0));
+                     det(c).beamX = fromMillimetres(v.number(0, Quantity::DetectorLength));
                      det(c).pivot = Pivot::Beam;
                  }));
     add(makeFlag({"-Ybeam"}, 1, "<mm>", "direct-beam spot, header Y; pivots about the beam spot",
                  "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).beamY = fromMillimetres(v.number(0));
+                     det(c).beamY = fromMillimetres(v.number(0, Quantity::DetectorLength));
                      det(c).pivot = Pivot::Beam;
                  }));
     add(makeFlag({"-Xclose"}, 1, "<mm>",
                  "point of the detector nearest the sample, fast; pivots about the sample",
                  "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).closeX = fromMillimetres(v.number(0));
+                     det(c).closeX = fromMillimetres(v.number(0, Quantity::DetectorLength));
                      det(c).pivot = Pivot::Sample;
                  }));
     add(makeFlag({"-Yclose"}, 1, "<mm>",
                  "point of the detector nearest the sample, slow; pivots about the sample",
                  "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).closeY = fromMillimetres(v.number(0));
+                     det(c).closeY = fromMillimetres(v.number(0, Quantity::DetectorLength));
                      det(c).pivot = Pivot::Sample;
                  }));
     add(makeFlag({"-ORGX"}, 1, "<pixels>", "XDS origin, fast; pivots about the sample",
                  "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).orgX = v.number(0);
+                     det(c).orgX = v.number(0, Quantity::PixelPosition);
                      det(c).pivot = Pivot::Sample;
                  }));
     add(makeFlag({"-ORGY"}, 1, "<pixels>", "XDS origin, slow; pivots about the sample",
                  "detector centre", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).orgY = v.number(0);
+                     det(c).orgY = v.number(0, Quantity::PixelPosition);
                      det(c).pivot = Pivot::Sample;
                  }));
     add(makeFlag({"-pivot"}, 1, "beam|sample",
@@ -500,21 +484,21 @@ std::vector<Flag> buildTable() {
                  }));
     add(makeFlag({"-detector_rotx"}, 1, "<deg>", "detector rotation about x (applied first)",
                  "0", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).rotX = fromDegrees(v.number(0));
+                     det(c).rotX = fromDegrees(v.number(0, Quantity::Angle));
                  }));
     add(makeFlag({"-detector_roty"}, 1, "<deg>", "detector rotation about y (second)", "0",
                  G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).rotY = fromDegrees(v.number(0));
+                     det(c).rotY = fromDegrees(v.number(0, Quantity::Angle));
                  }));
     add(makeFlag({"-detector_rotz"}, 1, "<deg>", "detector rotation about z (third)", "0",
                  G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).rotZ = fromDegrees(v.number(0));
+                     det(c).rotZ = fromDegrees(v.number(0, Quantity::Angle));
                  }));
     add(makeFlag({"-twotheta"}, 1, "<deg>",
                  "detector swing about the two-theta axis, after the rotations; pivots about the "
                  "sample",
                  "0", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).twotheta = fromDegrees(v.number(0));
+                     det(c).twotheta = fromDegrees(v.number(0, Quantity::Angle));
                      det(c).pivot = Pivot::Sample;
                  }));
     add(makeFlag({"-curved_det", "-curved_detector"}, 0, "",
@@ -532,7 +516,8 @@ std::vector<Flag> buildTable() {
                          return static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
                      });
                      const bool infinite = word == "inf" || word == "infinity";
-                     const double depth = infinite ? 0.0 : v.number(0, Bound::NonNegative);
+                     const double depth =
+                         infinite ? 0.0 : v.number(0, Quantity::Thickness, Bound::NonNegative);
                      if (depth == 0.0) {
                          det(c).thickness.range = 0.0;
                          det(c).attenuationDepth = 0.0;
@@ -540,9 +525,10 @@ std::vector<Flag> buildTable() {
                          det(c).attenuationDepth = fromMicrons(depth);
                      }
                  }));
-    add(makeFlag({"-detector_thick"}, 1, "<um>", "sensor thickness in microns", "0",
-                 G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     det(c).thickness.range = fromMicrons(v.number(0, Bound::NonNegative));
+    add(makeFlag({"-detector_thick"}, 1, "<um>", "sensor thickness in microns", "0", G::Detector,
+                 [](ParseContext& c, const FlagValues& v) {
+                     det(c).thickness.range =
+                         fromMicrons(v.number(0, Quantity::Thickness, Bound::NonNegative));
                  }));
     add(makeFlag({"-detector_thicksteps", "-thicksteps"}, 1, "<n>",
                  "number of sensor layers", "1 without thickness, 2 with", G::Detector,
@@ -575,9 +561,10 @@ std::vector<Flag> buildTable() {
                      c.roi = std::array<int, 4>{v.integer(0, -big, big), v.integer(1, -big, big),
                                                 v.integer(2, -big, big), v.integer(3, -big, big)};
                  }));
-    add(makeFlag({"-dmin"}, 1, "<A>", "skip scattering to resolution finer than this (0: off)",
-                 "0", G::Sampling, [](ParseContext& c, const FlagValues& v) {
-                     experimentOf(c).sampling.dmin = v.number(0, Bound::NonNegative) * 1e-10;
+    add(makeFlag({"-dmin"}, 1, "<A>", "skip scattering to resolution finer than this (0: off)", "0",
+                 G::Sampling, [](ParseContext& c, const FlagValues& v) {
+                     experimentOf(c).sampling.dmin =
+                         v.number(0, Quantity::Resolution, Bound::NonNegative) * 1e-10;
                  }));
     add(makeFlag({"-interpolate"}, 0, "", "tricubic interpolation of structure factors",
                  "on when the crystal is at most 2 cells wide", G::Sampling,
@@ -595,9 +582,10 @@ std::vector<Flag> buildTable() {
                  "off", G::Braggview, [](ParseContext& c, const FlagValues&) {
                      experimentOf(c).sampling.interpolationEdge = InterpolationEdge::Local;
                  }));
-    add(makeFlag({"-water"}, 1, "<um>", "thickness of water around the crystal (background)",
-                 "0", G::Sampling, [](ParseContext& c, const FlagValues& v) {
-                     experimentOf(c).waterThickness = v.number(0, Bound::NonNegative) / 1e6;
+    add(makeFlag({"-water"}, 1, "<um>", "thickness of water around the crystal (background)", "0",
+                 G::Sampling, [](ParseContext& c, const FlagValues& v) {
+                     experimentOf(c).waterThickness =
+                         v.number(0, Quantity::Thickness, Bound::NonNegative) / 1e6;
                  }));
 
     // ---- input files ----
@@ -612,7 +600,8 @@ std::vector<Flag> buildTable() {
                  "structure factor of every hkl the -hkl file does not list (alternative to "
                  "-hkl)",
                  "0", G::Files, [](ParseContext& c, const FlagValues& v) {
-                     experimentOf(c).structureFactors.defaultF = v.number(0, Bound::NonNegative);
+                     experimentOf(c).structureFactors.defaultF =
+                         v.number(0, Quantity::StructureFactor, Bound::NonNegative);
                  }));
     add(makeFlag({"-dump", "-dumpfile"}, 1, "<file>",
                  "structure-factor cache: written after -hkl is read, read when -hkl is not given",
@@ -678,17 +667,18 @@ std::vector<Flag> buildTable() {
     add(makeFlag({"-scale"}, 1, "<factor>",
                  "photons to int-image counts (0: automatic, brightest pixel at 55000)", "0",
                  G::Output, [](ParseContext& c, const FlagValues& v) {
-                     c.cl.outputs.intScale = v.number(0, Bound::NonNegative);
+                     c.cl.outputs.intScale =
+                         v.number(0, Quantity::IntensityScale, Bound::NonNegative);
                  }));
-    add(makeFlag({"-pgmscale"}, 1, "<factor>",
-                 "photons to grey levels (0: automatic); turns the greymap on", "0", G::Output,
-                 [](ParseContext& c, const FlagValues& v) {
-                     c.cl.outputs.pgmScale = v.number(0, Bound::NonNegative);
-                     c.cl.outputs.writePgm = true;
-                 }));
+    add(makeFlag(
+        {"-pgmscale"}, 1, "<factor>", "photons to grey levels (0: automatic); turns the greymap on",
+        "0", G::Output, [](ParseContext& c, const FlagValues& v) {
+            c.cl.outputs.pgmScale = v.number(0, Quantity::IntensityScale, Bound::NonNegative);
+            c.cl.outputs.writePgm = true;
+        }));
     add(makeFlag({"-adc"}, 1, "<counts>", "offset added to int and noise image pixels", "40",
                  G::Output, [](ParseContext& c, const FlagValues& v) {
-                     c.cl.outputs.adcOffset = v.number(0);
+                     c.cl.outputs.adcOffset = v.number(0, Quantity::AdcOffset);
                  }));
     add(makeFlag({"-seed"}, 1, "<n>", "random-number seed of the noise image",
                  "the current time", G::Output,

@@ -5,8 +5,11 @@
 
 #include "compute/model/Sweep.h"
 
+#include <glm/geometric.hpp>
 #include <glm/mat3x3.hpp>
 #include <glm/vec3.hpp>
+
+#include <cmath>
 #include <optional>
 
 namespace bv {
@@ -15,6 +18,29 @@ struct UnitCell {
     double a = 0, b = 0, c = 0;             // Angstrom (the reference works in A until the end)
     double alpha = 0, beta = 0, gamma = 0;  // rad; 0 means 90 degrees
 };
+
+// Whether three cell angles (rad; 0 means 90 degrees, as in UnitCell) close a cell: the
+// volume is abc times the root of 1 - cos^2 alpha - cos^2 beta - cos^2 gamma
+// + 2 cos alpha cos beta cos gamma, which must be positive. That also says each angle is less
+// than the sum of the other two and all three less than 360 degrees. The reference, given
+// angles that fail it, prints an "impossible" or "oddball" warning and renders an arbitrary
+// cell. A square root below 1e-6 (angles within about 1e-6 rad of a flat cell, such as 60 60
+// 120, which rounding can leave a hair above 0) counts as flat.
+inline double cellVolumeFraction(double alpha, double beta, double gamma) {
+    auto cosine = [](double angle) { return angle == 0.0 ? 0.0 : std::cos(angle); };
+    const double ca = cosine(alpha), cb = cosine(beta), cc = cosine(gamma);
+    const double squared = 1.0 - ca * ca - cb * cb - cc * cc + 2.0 * ca * cb * cc;
+    return squared > 0.0 ? std::sqrt(squared) : 0.0;
+}
+inline bool anglesFormCell(double alpha, double beta, double gamma) {
+    return cellVolumeFraction(alpha, beta, gamma) > 1e-6;
+}
+// The same for three cell vectors (a MOSFLM matrix's a*, b*, c*): their triple product over
+// the product of their lengths is that root.
+inline bool vectorsFormCell(const glm::dvec3& a, const glm::dvec3& b, const glm::dvec3& c) {
+    const double lengths = glm::length(a) * glm::length(b) * glm::length(c);
+    return lengths > 0.0 && std::fabs(glm::dot(a, glm::cross(b, c))) > 1e-6 * lengths;
+}
 
 enum class LatticeShape { Square, Round, Gauss, Tophat };
 

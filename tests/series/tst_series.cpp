@@ -335,7 +335,7 @@ class TestSeries : public QObject {
             << "job.json: frame 2: -noisefile same.img is also the -noisefile of frame 1";
         QTest::newRow("a bad value")
             << QByteArray("{" + base + " f_#.img\",\n \"frames\": [{}, {\"-distance\": -5}]}")
-            << "job.json:2:17: frame 2: -distance: expected a number greater than 0";
+            << "job.json:2:17: frame 2: -distance: expected a length greater than 0";
         QTest::newRow("no file named")
             << QByteArray("{\"base\": \"-cell 50 -default_F 100\", \"frames\": 1}")
             << "job.json: frame 1: it writes no file";
@@ -445,7 +445,7 @@ class TestSeries : public QObject {
             << "job.json:1:67: frame 1: -mask: a job based on a session cannot read an image header";
         QTest::newRow("a bad frame")
             << job + "\"frames\": [{}, {\"-distance\": -5}]}" << "" << ""
-            << "frame 2: -distance: expected a number greater than 0";
+            << "frame 2: -distance: expected a length greater than 0";
     }
     void aBadSessionJobWritesNothing() {
         QFETCH(QByteArray, job);
