@@ -31,10 +31,16 @@ std::vector<SourceRecord> readSourceFile(const std::string& path) {
             if (i >= fields.size())
                 continue;
             const auto value = parseDouble(fields[i]);
-            if (!value || std::isinf(*value))
-                throw Error(path + ":" + std::to_string(line.number) + ": " + names[i] + " " +
-                            quoteToken(fields[i]) +
-                            " is not a number (expected \"X Y Z weight lambda\", meters)");
+            const std::string where = path + ":" + std::to_string(line.number) + ": " +
+                                      names[i] + " " + quoteToken(fields[i]);
+            if (!value)
+                throw Error(where + " is not a number (expected \"X Y Z weight lambda\", meters)");
+            // a written nan or inf is refused: the reference would take nan as "not given"
+            // and send inf on into NaN sources; leaving the trailing columns out gives the
+            // defaults
+            if (!std::isfinite(*value))
+                throw Error(where + " is not a finite number (expected \"X Y Z weight lambda\", "
+                                    "meters; leave trailing columns out for their defaults)");
             values[i] = *value;
         }
         sources.push_back({values[0], values[1], values[2], values[3], values[4]});

@@ -7,9 +7,10 @@
 // separated by any of " \t,;:!" (blank lines skipped). X, Y, Z: position of the source
 // relative to the sample, in meters; only the direction counts (the reference normalizes it,
 // nanoBragg.c:2427; X-rays travel from there towards the sample). weight: relative intensity
-// of the source. lambda: its wavelength in meters. A missing trailing column (or the word
-// "nan") leaves NaN, which the simulator replaces by the reference's defaults
-// (nanoBragg.c:2326): position -10 m along the beam, weight 1, lambda the -lambda value.
+// of the source. lambda: its wavelength in meters. A missing trailing column leaves NaN,
+// which the simulator replaces by the reference's defaults (nanoBragg.c:2326): position
+// -10 m along the beam, weight 1, lambda the -lambda value. A value written as nan or inf is
+// an error (the reference takes a written nan as missing: docs/reference-quirks.md).
 
 #include "compute/model/Beam.h"
 
@@ -22,7 +23,7 @@ namespace bv::io {
 using bv::SourceRecord;
 
 // Columns beyond the fifth are ignored, as the reference ignores them. Throws bv::Error
-// "<path>:<line>: ..." for a token that is not a number or is infinite, and "<path>: ..."
+// "<path>:<line>: ..." for a token that is not a finite number, and "<path>: ..."
 // for a file without any source or a missing/unreadable file or a directory.
 std::vector<SourceRecord> readSourceFile(const std::string& path);
 

@@ -1,4 +1,5 @@
-// readSourceFile: "X Y Z weight lambda" per line, missing trailing columns NaN.
+// readSourceFile: "X Y Z weight lambda" per line, missing trailing columns NaN; a written
+// nan or inf is an error naming the file and line.
 
 #include "compute/io/SourceFile.h"
 #include "compute/model/Error.h"
@@ -49,7 +50,7 @@ class TestSourceFile : public QObject {
                                                 "-10,0;0:2!1.5e-10\n"
                                                 "   \t\n"
                                                 "-10\t0.1\r\n"
-                                                "-10 0 0 nan 2e-10\n"
+                                                "-10 0 0\n"
                                                 "1 2 3 4 5 6 7\n"
                                                 "7"); // last line without newline
         const auto s = bv::io::readSourceFile(path);
@@ -61,8 +62,8 @@ class TestSourceFile : public QObject {
         QVERIFY(std::isnan(s[1].Z)); // missing: the simulator's default applies
         QVERIFY(std::isnan(s[1].weight));
         QVERIFY(std::isnan(s[1].lambda));
-        QVERIFY(std::isnan(s[2].weight)); // "nan" marks a column as missing
-        QCOMPARE(s[2].lambda, 2e-10);
+        QVERIFY(std::isnan(s[2].weight)); // left out: the defaults apply
+        QVERIFY(std::isnan(s[2].lambda));
         QCOMPARE(s[3].lambda, 5.0); // columns 6 and 7 are ignored
         QCOMPARE(s[4].X, 7.0);
         QVERIFY(std::isnan(s[4].Y));
@@ -77,7 +78,17 @@ class TestSourceFile : public QObject {
         QTest::newRow("comment") << QByteArray("# X Y Z\n") << ":1:"
                                  << "X '#' is not a number";
         QTest::newRow("infinite") << QByteArray("inf 0 0\n") << ":1:"
-                                  << "X 'inf'";
+                                  << "X 'inf' is not a finite number";
+        // nanoBragg takes a written nan as "not given"; here only a left-out column is
+        QTest::newRow("the issue's nan weight")
+            << QByteArray("-10 0 0 1 1e-10\n-10 0 0 nan 1e-10\n") << ":2:"
+            << "weight 'nan' is not a finite number (expected \"X Y Z weight lambda\", meters; "
+               "leave trailing columns out for their defaults)";
+        QTest::newRow("NaN lambda") << QByteArray("-10 0 0 1 NaN\n") << ":1:" << "lambda 'NaN'";
+        QTest::newRow("negative infinity") << QByteArray("-10 -inf 0\n") << ":1:"
+                                           << "Y '-inf' is not a finite number";
+        QTest::newRow("infinity spelled out") << QByteArray("-10 0 0 1 Infinity\n") << ":1:"
+                                              << "lambda 'Infinity' is not a finite number";
         QTest::newRow("garbage") << QByteArray::fromHex("1f8b0800000000000003") << ":1:"
                                  << "is not a number";
         QTest::newRow("empty") << QByteArray() << ":"
