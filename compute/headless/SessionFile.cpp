@@ -225,11 +225,11 @@ Enum choose(const JsonFields& r, const char* key,
     r.fail(r.value(key), key, expected);
 }
 
-SweepRequest readSweep(const JsonFields& parent, const char* key) {
+SweepRequest readSweep(const JsonFields& parent, const char* key, Quantity quantity) {
     const JsonFields s = parent.object(key);
     SweepRequest out;
-    out.range = s.optionalNumber("range", JsonFields::NonNegative);
-    out.step = s.optionalNumber("step", JsonFields::NonNegative);
+    out.range = s.optionalLimited("range", quantity, Bound::NonNegative);
+    out.step = s.optionalLimited("step", quantity, Bound::NonNegative);
     if (const auto steps = s.optionalWhole("steps", 0, kMaxCount))
         out.steps = static_cast<int>(*steps);
     return out;
@@ -248,16 +248,19 @@ Experiment readExperiment(const JsonFields& r) {
         r.fail(r.value("convention"), "convention", "one of mosflm, xds, adxv, denzo, dials, custom");
     e.convention = *convention;
     const JsonFields axes = r.object("customAxes");
-    e.customAxes = {axes.vector("beam"),         axes.vector("polarization"), axes.vector("spindle"),
-                    axes.vector("twothetaAxis"), axes.vector("fdet"),         axes.vector("sdet"),
-                    axes.vector("odet")};
+    auto direction = [&axes](const char* key) {
+        return axes.limitedVector(key, Quantity::Direction);
+    };
+    e.customAxes = {direction("beam"), direction("polarization"), direction("spindle"),
+                    direction("twothetaAxis"), direction("fdet"), direction("sdet"),
+                    direction("odet")};
 
     const JsonFields beam = r.object("beam");
     Beam& b = e.beam;
-    b.wavelength = beam.number("wavelength", JsonFields::Positive);
-    b.dispersion = readSweep(beam, "dispersion");
-    b.horizontalDivergence = readSweep(beam, "horizontalDivergence");
-    b.verticalDivergence = readSweep(beam, "verticalDivergence");
+    b.wavelength = beam.limited("wavelength", Quantity::Wavelength, Bound::Positive);
+    b.dispersion = readSweep(beam, "dispersion", Quantity::Dispersion);
+    b.horizontalDivergence = readSweep(beam, "horizontalDivergence", Quantity::Divergence);
+    b.verticalDivergence = readSweep(beam, "verticalDivergence", Quantity::Divergence);
     b.roundDivergence = beam.boolean("roundDivergence");
     const io::JsonValue& sources = beam.value("sourceFile");
     if (!sources.isArray())
@@ -274,36 +277,38 @@ Experiment readExperiment(const JsonFields& r) {
         b.sourceFile.push_back({x[0], x[1], x[2], x[3], x[4]});
     }
     b.sourceDistance = beam.number("sourceDistance", JsonFields::NonNegative);
-    b.kahnFactor = beam.number("kahnFactor");
+    b.kahnFactor = beam.limited("kahnFactor", Quantity::KahnFactor);
     b.polarization = beam.boolean("polarization");
-    b.fluence = beam.number("fluence", JsonFields::NonNegative);
-    b.flux = beam.number("flux", JsonFields::NonNegative);
-    b.exposure = beam.number("exposure", JsonFields::NonNegative);
-    b.beamSize = beam.number("beamSize", JsonFields::NonNegative);
+    b.fluence = beam.limited("fluence", Quantity::Fluence, Bound::NonNegative);
+    b.flux = beam.limited("flux", Quantity::Flux, Bound::NonNegative);
+    b.exposure = beam.limited("exposure", Quantity::ExposureTime, Bound::NonNegative);
+    b.beamSize = beam.limited("beamSize", Quantity::SampleLength, Bound::NonNegative);
 
     const JsonFields detector = r.object("detector");
     Detector& d = e.detector;
-    d.pixelSize = detector.number("pixelSize", JsonFields::Positive);
-    d.sizeFast = detector.number("sizeFast", JsonFields::Positive);
-    d.sizeSlow = detector.number("sizeSlow", JsonFields::Positive);
-    d.distance = detector.number("distance", JsonFields::Positive);
-    d.closeDistance = detector.optionalNumber("closeDistance", JsonFields::Positive);
-    d.beamX = detector.optionalNumber("beamX");
-    d.beamY = detector.optionalNumber("beamY");
-    d.closeX = detector.optionalNumber("closeX");
-    d.closeY = detector.optionalNumber("closeY");
-    d.orgX = detector.optionalNumber("orgX");
-    d.orgY = detector.optionalNumber("orgY");
+    constexpr Quantity length = Quantity::DetectorLength;
+    d.pixelSize = detector.limited("pixelSize", Quantity::PixelSize, Bound::Positive);
+    d.sizeFast = detector.limited("sizeFast", length, Bound::Positive);
+    d.sizeSlow = detector.limited("sizeSlow", length, Bound::Positive);
+    d.distance = detector.limited("distance", length, Bound::Positive);
+    d.closeDistance = detector.optionalLimited("closeDistance", length, Bound::Positive);
+    d.beamX = detector.optionalLimited("beamX", length);
+    d.beamY = detector.optionalLimited("beamY", length);
+    d.closeX = detector.optionalLimited("closeX", length);
+    d.closeY = detector.optionalLimited("closeY", length);
+    d.orgX = detector.optionalLimited("orgX", Quantity::PixelPosition);
+    d.orgY = detector.optionalLimited("orgY", Quantity::PixelPosition);
     d.pivot = choose(detector, "pivot",
                      {std::pair{"beam", Pivot::Beam}, std::pair{"sample", Pivot::Sample}});
-    d.rotX = detector.number("rotX");
-    d.rotY = detector.number("rotY");
-    d.rotZ = detector.number("rotZ");
-    d.twotheta = detector.number("twotheta");
+    d.rotX = detector.limited("rotX", Quantity::Angle);
+    d.rotY = detector.limited("rotY", Quantity::Angle);
+    d.rotZ = detector.limited("rotZ", Quantity::Angle);
+    d.twotheta = detector.limited("twotheta", Quantity::Angle);
     d.curved = detector.boolean("curved");
     d.pointPixel = detector.boolean("pointPixel");
-    d.thickness = readSweep(detector, "thickness");
-    d.attenuationDepth = detector.optionalNumber("attenuationDepth", JsonFields::NonNegative);
+    d.thickness = readSweep(detector, "thickness", Quantity::Thickness);
+    d.attenuationDepth =
+        detector.optionalLimited("attenuationDepth", Quantity::Thickness, Bound::NonNegative);
     const double fast = d.sizeFast / d.pixelSize, slow = d.sizeSlow / d.pixelSize;
     if (!(fast >= 0.5 && slow >= 0.5 && fast < kMaxPixelsPerSide + 0.5 &&
           slow < kMaxPixelsPerSide + 0.5))
@@ -315,12 +320,18 @@ Experiment readExperiment(const JsonFields& r) {
     Crystal& c = e.crystal;
     if (!crystal.value("cell").isNull()) {
         const JsonFields cell = crystal.object("cell");
-        c.cell = UnitCell{cell.number("a", JsonFields::Positive),
-                          cell.number("b", JsonFields::Positive),
-                          cell.number("c", JsonFields::Positive),
-                          cell.number("alpha"),
-                          cell.number("beta"),
-                          cell.number("gamma")};
+        // an angle of 0 stands for 90 degrees, as in UnitCell
+        auto angle = [&cell](const char* key) {
+            return cell.limited(key, Quantity::CellAngle, Bound::NonNegative);
+        };
+        c.cell = UnitCell{cell.limited("a", Quantity::CellLength, Bound::Positive),
+                          cell.limited("b", Quantity::CellLength, Bound::Positive),
+                          cell.limited("c", Quantity::CellLength, Bound::Positive),
+                          angle("alpha"), angle("beta"), angle("gamma")};
+        if (!anglesFormCell(c.cell->alpha, c.cell->beta, c.cell->gamma))
+            crystal.fail(crystal.value("cell"), "cell",
+                         "angles that can form a unit cell (each less than the sum of the other "
+                         "two, all three less than 360 degrees together)");
     }
     const io::JsonValue& matrix = crystal.value("mosflmMatrix");
     if (!matrix.isNull()) {
@@ -336,6 +347,9 @@ Experiment readExperiment(const JsonFields& r) {
                 m[i][j] = crystal.number(column.elements()[static_cast<std::size_t>(j)],
                                          "mosflmMatrix");
         }
+        if (!vectorsFormCell(m[0], m[1], m[2]))
+            crystal.fail(matrix, "mosflmMatrix",
+                         "reciprocal cell vectors that span a volume (not in one plane)");
         c.mosflmMatrix = m;
     }
     if (!c.cell && !c.mosflmMatrix)
@@ -343,7 +357,7 @@ Experiment readExperiment(const JsonFields& r) {
     c.misset = choose(crystal, "misset",
                       {std::pair{"none", MissetKind::None}, std::pair{"angles", MissetKind::Angles},
                        std::pair{"random", MissetKind::Random}});
-    c.missetAngles = crystal.vector("missetAngles");
+    c.missetAngles = crystal.limitedVector("missetAngles", Quantity::Angle);
     if (const auto seed = crystal.optionalWhole("missetSeed", -kMaxSeed, kMaxSeed))
         c.missetSeed = static_cast<long>(*seed);
     c.cells = crystal.vector("cells");
@@ -351,18 +365,18 @@ Experiment readExperiment(const JsonFields& r) {
         if (!(c.cells[i] >= 0.0 && c.cells[i] <= static_cast<double>(kMaxCount)))
             crystal.fail(crystal.value("cells"), "cells",
                          "three cell counts from 0 to " + std::to_string(kMaxCount));
-    c.sampleSize = crystal.vector("sampleSize");
-    if (!(c.sampleSize.x >= 0.0 && c.sampleSize.y >= 0.0 && c.sampleSize.z >= 0.0))
-        crystal.fail(crystal.value("sampleSize"), "sampleSize", "three sizes, 0 or more");
+    c.sampleSize =
+        crystal.limitedVector("sampleSize", Quantity::SampleLength, Bound::NonNegative);
     c.shape = choose(crystal, "shape",
                      {std::pair{"square", LatticeShape::Square}, std::pair{"round", LatticeShape::Round},
                       std::pair{"gauss", LatticeShape::Gauss}, std::pair{"tophat", LatticeShape::Tophat}});
-    c.fudge = crystal.number("fudge", JsonFields::Positive);
-    c.mosaicSpread = crystal.optionalNumber("mosaicSpread", JsonFields::NonNegative);
+    c.fudge = crystal.limited("fudge", Quantity::ShapeFactor, Bound::Positive);
+    c.mosaicSpread =
+        crystal.optionalLimited("mosaicSpread", Quantity::Angle, Bound::NonNegative);
     c.mosaicDomains = optionalCount(crystal, "mosaicDomains");
     c.mosaicSeed = static_cast<long>(crystal.whole("mosaicSeed", -kMaxSeed, kMaxSeed));
-    c.phi0 = crystal.number("phi0");
-    c.phi = readSweep(crystal, "phi");
+    c.phi0 = crystal.limited("phi0", Quantity::Angle);
+    c.phi = readSweep(crystal, "phi", Quantity::Angle);
 
     const JsonFields sampling = r.object("sampling");
     Sampling& s = e.sampling;
@@ -379,8 +393,16 @@ Experiment readExperiment(const JsonFields& r) {
             bound[i] = static_cast<int>(
                 sampling.whole(roi.elements()[i], "roi", -kMaxCount, kMaxCount));
         s.roi = Roi{bound[0], bound[1], bound[2], bound[3]};
+        // as the command line leaves it: an edge is stored as the pixel count (the reference's)
+        const Roi& given = *s.roi;
+        if (!(given.xmin >= 0 && given.xmin <= given.xmax && given.xmax <= d.fastPixels() &&
+              given.ymin >= 0 && given.ymin <= given.ymax && given.ymax <= d.slowPixels()))
+            sampling.fail(roi, "roi",
+                          "[xmin, xmax, ymin, ymax] with 0 <= min <= max on the " +
+                              std::to_string(d.fastPixels()) + "x" +
+                              std::to_string(d.slowPixels()) + " detector");
     }
-    s.dmin = sampling.number("dmin", JsonFields::NonNegative);
+    s.dmin = sampling.limited("dmin", Quantity::Resolution, Bound::NonNegative);
     s.interpolation = choose(sampling, "interpolation",
                              {std::pair{"auto", Interpolation::Auto},
                               std::pair{"nearest", Interpolation::Nearest},
@@ -390,8 +412,9 @@ Experiment readExperiment(const JsonFields& r) {
         s.interpolationEdge = choose(sampling, "interpolationEdge",
                                      {std::pair{"reference", InterpolationEdge::Reference},
                                       std::pair{"local", InterpolationEdge::Local}});
-    e.structureFactors.defaultF = r.number("defaultF", JsonFields::NonNegative);
-    e.waterThickness = r.number("waterThickness", JsonFields::NonNegative);
+    e.structureFactors.defaultF =
+        r.limited("defaultF", Quantity::StructureFactor, Bound::NonNegative);
+    e.waterThickness = r.limited("waterThickness", Quantity::Thickness, Bound::NonNegative);
     e.seed = static_cast<long>(r.whole("seed", -kMaxSeed, kMaxSeed));
     return e;
 }
@@ -456,9 +479,9 @@ cli::CommandLine parseSession(const io::JsonValue& root, const std::string& sour
     cl.mask = fileName(files, "mask", directory);
     cl.dumpFile = fileName(files, "dump", directory);
     const JsonFields outputs = session.object("outputs");
-    cl.outputs.intScale = outputs.number("intScale", JsonFields::NonNegative);
-    cl.outputs.pgmScale = outputs.number("pgmScale", JsonFields::NonNegative);
-    cl.outputs.adcOffset = outputs.number("adcOffset");
+    cl.outputs.intScale = outputs.limited("intScale", Quantity::IntensityScale, Bound::NonNegative);
+    cl.outputs.pgmScale = outputs.limited("pgmScale", Quantity::IntensityScale, Bound::NonNegative);
+    cl.outputs.adcOffset = outputs.limited("adcOffset", Quantity::AdcOffset);
     const std::optional<Precision> precision = precisionFromName(session.text("precision"));
     if (!precision)
         session.fail(session.value("precision"), "precision", "fast or precise");

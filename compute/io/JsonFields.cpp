@@ -139,4 +139,26 @@ glm::dvec3 JsonFields::vector(const char* key) const {
     return out;
 }
 
+double JsonFields::limited(const char* key, Quantity quantity, Bound bound) const {
+    const JsonValue& v = value(key);
+    if (!v.isNumber() || !withinLimits(quantity, bound, number(v, key), QuantityUnits::Model))
+        fail(v, key, expectedValue(quantity, bound, QuantityUnits::Model));
+    return number(v, key);
+}
+
+std::optional<double> JsonFields::optionalLimited(const char* key, Quantity quantity,
+                                                  Bound bound) const {
+    if (value(key).isNull())
+        return std::nullopt;
+    return limited(key, quantity, bound);
+}
+
+glm::dvec3 JsonFields::limitedVector(const char* key, Quantity quantity, Bound bound) const {
+    const glm::dvec3 v = vector(key);
+    for (int i = 0; i < 3; ++i)
+        if (!withinLimits(quantity, bound, v[i], QuantityUnits::Model))
+            fail(value(key), key, "three of " + expectedValue(quantity, bound, QuantityUnits::Model));
+    return v;
+}
+
 } // namespace bv::io

@@ -12,6 +12,7 @@
 // Members that are not asked for are ignored.
 
 #include "compute/io/Json.h"
+#include "compute/model/PhysicalLimits.h"
 
 #include <glm/vec3.hpp>
 
@@ -40,6 +41,14 @@ class JsonFields {
     bool boolean(const char* key) const;
     const std::string& text(const char* key) const;
     glm::dvec3 vector(const char* key) const; // [x, y, z]
+
+    // A number of a physical kind within that kind's limits (compute/model/PhysicalLimits.h),
+    // in the model's units (SI; cell edges in Angstrom): the limits the command line applies,
+    // so that a file holds nothing the options could not have set.
+    double limited(const char* key, Quantity quantity, Bound bound = Bound::Any) const;
+    std::optional<double> optionalLimited(const char* key, Quantity quantity,
+                                          Bound bound = Bound::Any) const; // null: none
+    glm::dvec3 limitedVector(const char* key, Quantity quantity, Bound bound = Bound::Any) const;
 
     // The checks above for a value found otherwise (an element of an array member).
     double number(const JsonValue& v, const char* key, Range range = Any) const;

@@ -216,7 +216,7 @@ class TestSession : public QObject {
         } catch (const Error& e) {
             const QString what = QString::fromUtf8(e.what());
             QVERIFY2(QRegularExpression(QStringLiteral("^edited\\.json:\\d+:\\d+: experiment\\.detector\\.distance: "
-                                                       "expected a number greater than 0, got 'far'$"))
+                                                       "expected a length greater than 0, at most 100 m, got 'far'$"))
                          .match(what)
                          .hasMatch(),
                      e.what());

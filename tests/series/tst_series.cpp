@@ -436,7 +436,7 @@ class TestSeries : public QObject {
             << "job.json: \"session\": view.json:";
         QTest::newRow("the key of the bad value")
             << job + "\"frames\": 2}" << "\"distance\": 0.06" << "\"distance\": -1"
-            << ": experiment.detector.distance: expected a number greater than 0, got -1";
+            << ": experiment.detector.distance: expected a length greater than 0, at most 100 m, got -1";
         QTest::newRow("a missing HKL file")
             << job + "\"frames\": 1}" << "\"hkl\": \"\"" << "\"hkl\": \"gone.hkl\""
             << "job.json: \"session\": view.json: files.hkl: cannot read HKL file";

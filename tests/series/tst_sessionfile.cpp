@@ -246,10 +246,23 @@ class TestSessionFile : public QObject {
         const QString at = QStringLiteral("^view\\.json:\\d+:\\d+: ");
         QTest::newRow("a string for a number")
             << "\"distance\": 0.06" << "\"distance\": \"far\""
-            << at + "experiment\\.detector\\.distance: expected a number greater than 0, got 'far'$";
+            << at + "experiment\\.detector\\.distance: expected a length greater than 0, at most 100 m, got 'far'$";
         QTest::newRow("no wavelength")
             << "\"wavelength\": 1.2e-10" << "\"wavelength\": 0"
-            << at + "experiment\\.beam\\.wavelength: expected a number greater than 0, got 0$";
+            << at + "experiment\\.beam\\.wavelength: expected a wavelength from 1e-14 to 1e-06 m, got 0$";
+        // the command line's limits (compute/model/PhysicalLimits.h), in the session's SI units
+        QTest::newRow("beam centre far outside")
+            << "\"beamX\": null" << "\"beamX\": 1e300"
+            << at + "experiment\\.detector\\.beamX: expected a length from -100 to 100 m, got 1e300$";
+        QTest::newRow("misset past a million degrees")
+            << "\"missetAngles\": [0, 0, 0]" << "\"missetAngles\": [0, 1e5, 0]"
+            << at + "experiment\\.crystal\\.missetAngles: expected three of an angle from -17453.3 to 17453.3 rad";
+        QTest::newRow("cell angles that close no cell")
+            << "\"alpha\": 1.5707963267948966" << "\"alpha\": 3.141592653589793"
+            << at + "experiment\\.crystal\\.cell: expected angles that can form a unit cell";
+        QTest::newRow("roi inside out")
+            << "\"roi\": null" << "\"roi\": [40, 10, 0, 63]"
+            << at + "experiment\\.sampling\\.roi: expected \\[xmin, xmax, ymin, ymax\\] with 0 <= min <= max on the";
         QTest::newRow("missing member")
             << "\"fudge\": 1," << ""
             << at + "experiment\\.crystal: \"fudge\" is missing$";
