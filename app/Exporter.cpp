@@ -1,35 +1,13 @@
 #include "app/Exporter.h"
 
-#include "compute/headless/Frames.h"
-
-#include "compute/io/FloatImageFile.h"
-#include "compute/io/ImageStatistics.h"
-#include "compute/io/IntImage.h"
-#include "compute/io/NoiseImage.h"
-#include "compute/io/PgmFile.h"
-#include "compute/io/Smv.h"
 #include "compute/model/Error.h"
-#include "compute/model/Units.h"
-#include "compute/random/ReferenceRandom.h"
 
-#include <QFileInfo>
 #include <QPainter>
 #include <QSaveFile>
-
-#include <sstream>
 
 namespace bv::app {
 
 namespace {
-
-io::ImageStatistics statisticsOf(const ExportSource& s) {
-    const DetectorGeometry& d = s.resolved.detector;
-    return io::statistics(s.image, d.fastPixels, d.slowPixels, s.resolved.roi,
-                          s.commandLine.experiment.mask, d.pixelSize, s.resolved.oversample);
-}
-
-// The header the headless mode writes: the same function, so exports equal its files.
-io::SmvHeader smvHeader(const ExportSource& s) { return headless::smvHeader(s.commandLine, s.resolved); }
 
 void checkSize(const ExportSource& s) {
     const DetectorGeometry& d = s.resolved.detector;
@@ -39,42 +17,18 @@ void checkSize(const ExportSource& s) {
 
 } // namespace
 
-void exportFloat(const std::string& path, const ExportSource& s) {
+void exportProduct(ExportFormat format, const std::string& path, const ExportSource& s) {
     checkSize(s);
-    io::writeFloatImage(path, s.image);
-}
-
-void exportIntImage(const std::string& path, const ExportSource& s) {
-    checkSize(s);
-    const DetectorGeometry& d = s.resolved.detector;
-    const io::ImageStatistics stats = statisticsOf(s);
-    const double scale = io::intImageScale(s.commandLine.outputs.intScale, stats.maxI);
-    const std::vector<std::uint16_t> pixels = io::intImage(
-        s.image, d.fastPixels, d.slowPixels, scale, s.commandLine.outputs.adcOffset, s.resolved.roi);
-    io::writeSmv(path, smvHeader(s), pixels);
-}
-
-void exportNoiseImage(const std::string& path, const ExportSource& s) {
-    checkSize(s);
-    const DetectorGeometry& d = s.resolved.detector;
-    // the run's generator as the headless mode leaves it: resolve() draws first (misset,
-    // mosaic domains), the noise continues the sequence
-    random::ReferenceRandom rng;
-    std::ostringstream log;
-    (void)resolve(s.commandLine.experiment, rng, log);
-    long seed = s.commandLine.experiment.seed;
-    const io::NoiseImage noise = io::noiseImage(rng, seed, s.image, d.fastPixels, d.slowPixels,
-                                                s.commandLine.outputs.adcOffset, s.resolved.roi);
-    io::writeSmv(path, smvHeader(s), noise.data);
-}
-
-void exportPgm(const std::string& path, const ExportSource& s) {
-    checkSize(s);
-    const DetectorGeometry& d = s.resolved.detector;
-    const io::ImageStatistics stats = statisticsOf(s);
-    const double intScale = io::intImageScale(s.commandLine.outputs.intScale, stats.maxI);
-    const double scale = io::pgmScale(s.commandLine.outputs.pgmScale, intScale, stats.rmsd);
-    io::writePgm(path, d.fastPixels, d.slowPixels, s.image, scale, s.resolved.roi);
+    products::OutputFiles files;
+    switch (format) {
+    case ExportFormat::Float: files.floatFile = path; break;
+    case ExportFormat::IntImage: files.intFile = path; break;
+    case ExportFormat::NoiseImage: files.noiseFile = path; break;
+    case ExportFormat::Pgm: files.pgmFile = path; break;
+    case ExportFormat::Png: throw Error(path + ": a PNG is not one of the headless mode's files");
+    }
+    // no CBF from the viewer: its time stamp is never read
+    products::writeProducts({s.commandLine, s.resolved, s.image, s.generator, 0.0}, files);
 }
 
 QImage colouredImage(const ExportSource& s, const std::vector<std::uint8_t>& skipped,

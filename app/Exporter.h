@@ -1,35 +1,40 @@
 #pragma once
-// Exports of the image shown, as the headless mode writes them for the same experiment (the
-// tests compare the files byte for byte): raw float, SMV int image (scaled as -scale says,
-// automatically by default), SMV noise image (the run's random generator continued after
-// resolve(), as in the reference), PGM; and a PNG of the image through the colour map with
-// the overlays, one image pixel per detector pixel.
+// Exports of the image shown. The headless mode's files (raw float, SMV int image, SMV
+// noise image, PGM) come from the products step the headless mode writes them with
+// (compute/products/Products.h), from the run's own resolved experiment and generator, so
+// they are its bytes (the tests compare them). A PNG is the image through the colour map
+// with the overlays, one image pixel per detector pixel.
 //
-// Every writer is atomic (compute/io) and throws bv::Error naming the file.
+// Every writer is atomic and throws bv::Error naming the file.
 
 #include "app/Overlays.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/model/Resolve.h"
+#include "compute/products/Products.h"
 #include "render/Colormap.h"
 
 #include <QImage>
 #include <QString>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace bv::app {
 
+enum class ExportFormat { Float, IntImage, NoiseImage, Pgm, Png };
+
+// A complete image and what it was computed from.
 struct ExportSource {
-    const cli::CommandLine& commandLine; // the experiment the image was computed from
+    const cli::CommandLine& commandLine; // the experiment and the output options
     const ResolvedExperiment& resolved;
     const std::vector<float>& image;
+    // where the run's resolve() left the generator: the noise image continues it
+    const products::GeneratorState& generator;
 };
 
-void exportFloat(const std::string& path, const ExportSource& source);
-void exportIntImage(const std::string& path, const ExportSource& source);
-void exportNoiseImage(const std::string& path, const ExportSource& source);
-void exportPgm(const std::string& path, const ExportSource& source);
+// Float, IntImage, NoiseImage or Pgm: the headless mode's file of that kind.
+void exportProduct(ExportFormat format, const std::string& path, const ExportSource& source);
 
 // The image through the colour map, overlays on top, at `scale` image pixels per detector
 // pixel (whole numbers keep pixels square and sharp).

@@ -564,7 +564,8 @@ QImage MainWindow::exportedPng() {
     const ResolvedExperiment* r = m_controller->resolved();
     if (!r)
         throw Error("no image yet");
-    const ExportSource source{m_document->commandLine(), *r, m_controller->image()};
+    const ExportSource source{m_document->commandLine(), *r, m_controller->image(),
+                              m_controller->generator()};
     return colouredImage(source, m_controller->skipped(), m_display->settings(), m_overlays);
 }
 
@@ -575,15 +576,12 @@ void MainWindow::exportImage(ExportFormat format, const QString& path) {
                          ? std::string()
                          : ": " + m_controller->lastError().toStdString()));
     const ResolvedExperiment* r = m_controller->resolved();
-    const ExportSource source{m_document->commandLine(), *r, m_controller->image()};
-    const std::string file = path.toStdString();
-    switch (format) {
-    case ExportFormat::Float: exportFloat(file, source); break;
-    case ExportFormat::IntImage: exportIntImage(file, source); break;
-    case ExportFormat::NoiseImage: exportNoiseImage(file, source); break;
-    case ExportFormat::Pgm: exportPgm(file, source); break;
-    case ExportFormat::Png: exportPng(path, exportedPng()); break;
-    }
+    const ExportSource source{m_document->commandLine(), *r, m_controller->image(),
+                              m_controller->generator()};
+    if (format == ExportFormat::Png)
+        exportPng(path, exportedPng());
+    else
+        exportProduct(format, path.toStdString(), source);
     statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
 }
 

@@ -7,6 +7,7 @@
 // Everything a menu does is also a public method (sessions, exports, copying the headless
 // command), so that the tests drive the same code paths as a user.
 
+#include "app/Exporter.h"
 #include "app/Overlays.h"
 #include "app/PixelGeometry.h"
 #include "app/Session.h"
@@ -42,8 +43,6 @@ class PlotPanel;
 class ReadoutPanel;
 class SimulationController;
 class TracePanel;
-
-enum class ExportFormat { Float, IntImage, NoiseImage, Pgm, Png };
 
 class MainWindow : public QMainWindow {
     Q_OBJECT

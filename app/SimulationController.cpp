@@ -257,6 +257,7 @@ void SimulationController::startRun() {
         m_runningSkipped =
             skippedPixels(resolved, experiment.mask, plan.fastPixels, plan.slowPixels);
         m_running = std::move(resolved);
+        m_runningGenerator = {rng, experiment.seed};
         m_runningLog = log.str();
     } catch (const cli::UsageError& e) {
         fail(QString::fromStdString(e.reason()));
@@ -409,6 +410,7 @@ void SimulationController::finishRun() {
     m_slow = m_simulator->slowPixels();
     m_resolved = std::move(m_running);
     m_running.reset();
+    m_generator = m_runningGenerator;
     m_resolveLog = m_runningLog;
     ++m_completedRuns;
     m_skipped = m_runningSkipped;

@@ -35,6 +35,7 @@
 #include "app/ExperimentDocument.h"
 #include "compute/engine/Simulator.h"
 #include "compute/model/Resolve.h"
+#include "compute/products/Products.h"
 #include "render/GpuHistogram.h"
 
 #include <QElapsedTimer>
@@ -78,6 +79,8 @@ class SimulationController : public QObject {
     int fastPixels() const { return m_fast; }
     int slowPixels() const { return m_slow; }
     const ResolvedExperiment* resolved() const { return m_resolved ? &*m_resolved : nullptr; }
+    // The generator as resolve() left it for that image (the noise image continues it).
+    const products::GeneratorState& generator() const { return m_generator; }
     // What resolve() printed for it (the reference's warnings).
     const std::string& resolveLog() const { return m_resolveLog; }
     // The value at a pixel of the last complete image; nullopt outside it.
@@ -164,6 +167,7 @@ class SimulationController : public QObject {
     bool m_failedState = false;
     bool m_startAfterFrame = false; // the next run waits for the frame of the last image
     std::optional<ResolvedExperiment> m_running; // resolved state of the run in flight
+    products::GeneratorState m_runningGenerator;
     std::string m_runningLog;
     std::vector<std::uint8_t> m_runningSkipped;
     bool m_interruptPending = false; // cancel the run in flight when its slice is done
@@ -177,6 +181,7 @@ class SimulationController : public QObject {
     std::vector<float> m_image;
     int m_fast = 0, m_slow = 0;
     std::optional<ResolvedExperiment> m_resolved;
+    products::GeneratorState m_generator;
     std::string m_resolveLog;
     std::vector<std::uint8_t> m_skipped;
     double m_gpuMilliseconds = 0.0;

@@ -2,11 +2,13 @@
 
 #include "compute/cli/CommandLine.h"
 #include "compute/cli/Flags.h"
-#include "compute/headless/Frames.h"
+#include "compute/headless/FrameRenderer.h"
 #include "compute/headless/Job.h"
 #include "compute/headless/Progress.h"
 #include "compute/headless/Series.h"
 #include "compute/headless/Summary.h"
+#include "compute/products/FileHeaders.h"
+#include "compute/products/Products.h"
 #include "compute/io/FileIdentity.h"
 #include "compute/io/FileTemplate.h"
 #include "compute/io/NumberText.h"
@@ -45,7 +47,7 @@ bool isJob(const std::vector<std::string>& args) {
 // One frame to render: its number, its files and how the log line names it.
 struct BatchFrame {
     int number = 0;
-    FrameFiles files;
+    products::OutputFiles files;
     std::string label;
 };
 
@@ -126,7 +128,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
     const bool terminal = err.rdbuf() == std::cerr.rdbuf() && isatty(STDERR_FILENO);
     FrameProgress progress(err, report.frames, settings.progress && terminal);
     std::unique_ptr<FrameRenderer> renderer;
-    const double startSeconds = runStartSeconds();
+    const double startSeconds = products::runStartSeconds();
     const auto started = Clock::now();
     const std::string total = std::to_string(frames.size());
     bool warnedGridExit = false; // the reference's interpolation warning, once per run
@@ -182,7 +184,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             progress.draw();
         }
         const auto renderStart = Clock::now();
-        std::vector<float> image = renderer->render(r, plan);
+        const std::vector<float> image = renderer->render(r, plan);
         const auto filesStart = Clock::now();
         if (const auto& exit = renderer->simulator().gridExit(); exit && !warnedGridExit) {
             say(name + ": " + gridExitWarning(exit->hkl) +
@@ -197,25 +199,18 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         report.uploadedParts.push_back(renderer->simulator().lastUploadedParts());
         const double gpuMs = renderer->simulator().gpuMilliseconds();
         const double exposure = r.exposure > 0.0 ? r.exposure : 1.0;
-        const FrameProducts products =
-            makeProducts(cl, r, std::move(image), rng, noiseSeed, frame.files,
-                         startSeconds + static_cast<double>(frame.number - 1) * exposure);
-        writeProducts(products, frame.files);
+        const products::Summary summary = products::writeProducts(
+            {cl, r, image, {rng, noiseSeed},
+             startSeconds + static_cast<double>(frame.number - 1) * exposure},
+            frame.files);
         auto ms = [](Clock::duration d) {
             return std::chrono::duration<double, std::milli>(d).count();
         };
         report.timings.push_back(
             {ms(filesStart - renderStart), gpuMs, ms(Clock::now() - filesStart)});
         ++report.rendered;
-        std::string line = name + (frame.label.empty() ? "" : " (" + frame.label + ")") +
-                           ": max_I " + io::formatG(products.stats.maxI);
-        if (!frame.files.noiseFile.empty())
-            line += ", " + io::formatFixed(products.noise.photons, 0) +
-                    " photons on noise image (" + std::to_string(products.noise.overloads) +
-                    " overloads)";
-        if (!frame.files.cbfFile.empty())
-            line += ", " + io::formatFixed(products.cbf.counts.photons, 0) + " photons on CBF (" +
-                    std::to_string(products.cbf.counts.overloads) + " overloads)";
+        std::string line = name + (frame.label.empty() ? "" : " (" + frame.label + ")") + ": " +
+                           products::frameSummary(summary, frame.files);
         if (settings.verbose)
             line += ", GPU " + io::formatG(gpuMs) + " ms";
         line += "; wrote";
@@ -485,7 +480,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
                  ") is beyond the generator's " + std::to_string(kMaxSeed));
         seeds.push_back(static_cast<long>(-seed));
 
-        const FrameFiles named = namedOutputs(cl, frameArgs);
+        const products::OutputFiles named = namedOutputs(cl, frameArgs);
         if (named.empty())
             fail("it writes no file: name at least one of -floatfile, -intfile, -pgmfile, "
                  "-noisefile and -cbffile (with a run of # for the frame number, a job writes "

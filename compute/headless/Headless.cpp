@@ -6,20 +6,12 @@
 #include "compute/engine/Simulator.h"
 #include "compute/engine/SolidAngle.h"
 #include "compute/headless/Batch.h"
-#include "compute/headless/Frames.h"
 #include "compute/headless/Summary.h"
-#include "compute/io/AtomicFile.h"
-#include "compute/io/FloatImageFile.h"
-#include "compute/io/ImageStatistics.h"
-#include "compute/io/IntImage.h"
-#include "compute/io/NoiseImage.h"
-#include "compute/io/PgmFile.h"
 #include "compute/io/PrintfFormat.h"
-#include "compute/io/Smv.h"
 #include "compute/model/Error.h"
 #include "compute/model/Resolve.h"
-#include "compute/model/Units.h"
 #include "compute/plan/Plan.h"
+#include "compute/products/Products.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/vk/Device.h"
 #include "compute/vk/PhaseTimer.h"
@@ -28,18 +20,12 @@
 #include <future>
 #include <iostream>
 #include <locale>
-#include <memory>
 #include <optional>
 #include <ostream>
-#include <sstream>
 #include <unistd.h>
 
 namespace bv::headless {
 namespace {
-
-io::Roi ioRoi(const Roi& roi) {
-    return {roi.xmin, roi.xmax, roi.ymin, roi.ymax};
-}
 
 // A one-line bar redrawn in place, for a terminal only.
 class ProgressBar {
@@ -66,9 +52,6 @@ class ProgressBar {
     bool m_drawn = false;
     int m_done = -1;
 };
-
-// smvHeader(): compute/headless/Frames.h (shared with series and jobs)
-
 
 // -v: where the process's time goes, phase by phase, with the device's and the Simulator's
 // own phases on the lines below (docs/performance.md, "Whole process"). Printed after the
@@ -228,72 +211,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     out << "solid angle subtended by detector = " << io::formatG(omegaSum / steps)
         << " steradian ( " << io::formatG(100.0 * omegaSum / steps / 4.0 / M_PI) << "% sphere)\n";
 
-    const DetectorGeometry& d = r.detector;
-    const int width = d.fastPixels, height = d.slowPixels;
-    const io::Roi roi = ioRoi(r.roi);
-    const cli::OutputOptions& o = cl.outputs;
-    const std::vector<std::uint16_t>& mask = cl.experiment.mask;
-
-    // Each output image goes to its temporary file as soon as it is made, and its buffer is
-    // freed; all files are renamed into place together at the end (io::AtomicFile). So an
-    // error on the way (a bad value, memory, a full disk) leaves no output behind, and the
-    // process holds the float image and one other image at a time (docs/performance.md,
-    // "Memory").
-    const io::ImageStatistics stats =
-        io::statistics(image, width, height, roi, mask, d.pixelSize, r.oversample);
-    const double intScale = io::intImageScale(o.intScale, stats.maxI);
-    const io::SmvHeader header = smvHeader(cl, r);
-    const double pgmScale = io::pgmScale(o.pgmScale, intScale, stats.rmsd);
-    // -cbffile (braggview's own): the noise image's deviates from a copy of the generator
-    const CbfOutput cbf = o.writeCbf ? prepareCbf(cl, r, image, rng, cl.experiment.seed, o.cbfFile,
-                                                  runStartSeconds())
-                                     : CbfOutput{};
-    times.mark("statistics");
-    std::vector<std::unique_ptr<io::AtomicFile>> staged;
-    auto stage = [&staged](const std::string& path) -> io::AtomicFile& {
-        staged.push_back(std::make_unique<io::AtomicFile>(path));
-        return *staged.back();
-    };
-
-    out << "writing " << o.floatFile << " as " << image.size() << " " << sizeof(float)
-        << "-byte floats\n";
-    times.restart(); // printing is not a phase
-    io::writeFloatImage(stage(o.floatFile), image);
-    times.mark("write " + o.floatFile);
-    out << io::formatStatistics(stats);
-    out << "intfile_scale = " << io::formatG(intScale) << "\n";
-    out << "writing " << o.intFile << " as " << sizeof(std::uint16_t) << "-byte integers\n";
-    times.restart();
-    io::writeSmv(stage(o.intFile), header,
-                 io::intImage(image, width, height, intScale, o.adcOffset, roi));
-    times.mark("write " + o.intFile);
-    if (o.writePgm) {
-        out << "pgm_scale = " << io::formatG(pgmScale) << "\n";
-        out << "writing " << o.pgmFile << " as 1-byte integers\n";
-        times.restart();
-        io::writePgm(stage(o.pgmFile), width, height, image, pgmScale, roi);
-        times.mark("write " + o.pgmFile);
-    }
-    if (o.writeNoise) {
-        times.restart();
-        long seed = cl.experiment.seed; // the run's generator continues after the mosaic domains
-        const io::NoiseImage noise =
-            io::noiseImage(rng, seed, image, width, height, o.adcOffset, roi);
-        out << io::formatFixed(noise.photons, 0) << " photons on noise image (" << noise.overloads
-            << " overloads)\n";
-        out << "writing " << o.noiseFile << " as " << sizeof(std::uint16_t) << "-byte integers\n";
-        io::writeSmv(stage(o.noiseFile), header, noise.data);
-        times.mark("write " + o.noiseFile);
-    }
-    times.restart();
-    for (const std::unique_ptr<io::AtomicFile>& file : staged)
-        file->commit();
-    times.mark("rename");
-    if (o.writeCbf) {
-        times.restart();
-        writeCbfOutput(out, o.cbfFile, cbf);
-        times.mark("write " + o.cbfFile);
-    }
+    // the files, and the reference's lines about them; printing is not a phase of -v's timing
+    const products::Hooks hooks{[&](const std::string& text) {
+                                    out << text;
+                                    times.restart();
+                                },
+                                [&](const std::string& phase) { times.mark(phase); }};
+    products::writeProducts({cl, r, image, {rng, cl.experiment.seed}, products::runStartSeconds()},
+                            products::OutputFiles::ofSingleRun(cl.outputs), hooks);
     out << std::flush;
     times.restart();
     return 0;

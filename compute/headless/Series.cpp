@@ -37,9 +37,10 @@ constexpr long long kMaxSeed = 2147483646LL;
 
 } // namespace
 
-FrameFiles namedOutputs(const cli::CommandLine& cl, const std::vector<std::string>& args) {
+products::OutputFiles namedOutputs(const cli::CommandLine& cl,
+                                   const std::vector<std::string>& args) {
     const cli::OutputOptions& o = cl.outputs;
-    FrameFiles files;
+    products::OutputFiles files;
     if (names(args, "-floatfile"))
         files.floatFile = o.floatFile;
     if (names(args, "-intfile"))
@@ -58,7 +59,7 @@ std::vector<SeriesFrame> seriesFrames(const cli::CommandLine& cl,
     const int count = cl.series;
     if (count < 1)
         throw Error("-series: expected a number of frames, 1 or more");
-    const FrameFiles named = namedOutputs(cl, args);
+    const products::OutputFiles named = namedOutputs(cl, args);
     const auto outputs = named.named();
     if (outputs.empty())
         throw Error("-series " + std::to_string(count) +

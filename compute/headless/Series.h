@@ -14,7 +14,7 @@
 // docs/series.md has the whole story.
 
 #include "compute/cli/CommandLine.h"
-#include "compute/headless/Frames.h"
+#include "compute/products/OutputFiles.h"
 
 #include <string>
 #include <vector>
@@ -24,14 +24,15 @@ namespace bv::headless {
 // The files a series or job frame writes: those whose options `args` names (-floatfile,
 // -intfile, -pgmfile, -noisefile, -cbffile and their other spellings), less those a later
 // -nopgm or -nonoise turned off. -pgmscale alone names no file. Names as given (templates).
-FrameFiles namedOutputs(const cli::CommandLine& cl, const std::vector<std::string>& args);
+products::OutputFiles namedOutputs(const cli::CommandLine& cl,
+                                   const std::vector<std::string>& args);
 
 struct SeriesFrame {
     int number = 0;      // 1-based: the # of the file names
     double phiDeg = 0.0; // the frame's start angle, degrees
     double phi0 = 0.0;   // the same in radians, as the option parser would convert it
     long noiseSeed = 0;  // the reference's seed variable: -(seed + i)
-    FrameFiles files;    // names with the frame number filled in
+    products::OutputFiles files; // names with the frame number filled in
 };
 
 // The frames of cl.series, from the parsed command line and its arguments. Throws bv::Error

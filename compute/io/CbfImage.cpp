@@ -218,6 +218,13 @@ std::vector<std::int32_t> byteOffsetDecompress(std::string_view packed, std::siz
 
 void writeCbf(const std::string& path, const CbfHeader& header,
               const std::vector<std::int32_t>& pixels) {
+    AtomicFile file(path);
+    writeCbf(file, header, pixels);
+    file.commit();
+}
+
+void writeCbf(AtomicFile& file, const CbfHeader& header, const std::vector<std::int32_t>& pixels) {
+    const std::string& path = file.targetPath();
     if (header.fastPixels <= 0 || header.slowPixels <= 0 ||
         pixels.size() != static_cast<std::size_t>(header.fastPixels) *
                              static_cast<std::size_t>(header.slowPixels))
@@ -225,13 +232,11 @@ void writeCbf(const std::string& path, const CbfHeader& header,
                     std::to_string(header.slowPixels) + " pixels given " +
                     std::to_string(pixels.size()) + " values");
     const std::string packed = byteOffsetCompress(pixels);
-    AtomicFile file(path);
     file.write(cbfHeaderText(header, packed.size()));
     file.write(kBinaryStart);
     file.write(packed);
     file.write(std::string(kPadding, '\0'));
     file.write("\r\n--CIF-BINARY-FORMAT-SECTION----\r\n;\r\n\r\n");
-    file.commit();
 }
 
 std::optional<std::string> CbfImage::item(std::string_view key) const {

@@ -23,6 +23,8 @@
 
 namespace bv::io {
 
+class AtomicFile;
+
 // The largest count of a 20-bit PILATUS counter: the default Count_cutoff.
 inline constexpr std::int32_t kPilatusCountCutoff = 1048575;
 
@@ -69,6 +71,8 @@ std::vector<std::int32_t> byteOffsetDecompress(std::string_view packed, std::siz
 // Throws bv::Error for a pixel count that does not match the header, and on I/O failure.
 void writeCbf(const std::string& path, const CbfHeader& header,
               const std::vector<std::int32_t>& pixels);
+// The same bytes into a file the caller commits (several outputs renamed together).
+void writeCbf(AtomicFile& file, const CbfHeader& header, const std::vector<std::int32_t>& pixels);
 
 struct CbfImage {
     std::string header; // the text before the binary section
