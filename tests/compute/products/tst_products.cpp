@@ -1,0 +1,145 @@
+// The products step on a made-up image: which files, in which order, the reference's lines,
+// all or nothing, and the noise image continuing the generator it is handed.
+
+#include "compute/cli/CommandLine.h"
+#include "compute/io/NoiseImage.h"
+#include "compute/io/PrintfFormat.h"
+#include "compute/io/Smv.h"
+#include "compute/model/Error.h"
+#include "compute/model/Resolve.h"
+#include "compute/products/Products.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <sstream>
+
+namespace {
+
+using bv::products::OutputFiles;
+
+// A 16x16 detector and the run's generator where resolve() leaves it (a mosaic spread, so
+// that resolve() draws from it).
+struct Run {
+    bv::cli::CommandLine cl = bv::cli::parseCommandLine(
+        {"-cell", "100", "100", "100", "90", "90", "90", "-default_F", "100", "-detpixels", "16",
+         "-mosaic", "0.5", "-mosaic_domains", "3", "-seed", "7"});
+    bv::random::ReferenceRandom rng;
+    std::ostringstream log;
+    bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, log);
+    std::vector<float> image = madeUpImage();
+
+    static std::vector<float> madeUpImage() {
+        std::vector<float> pixels(16 * 16);
+        for (std::size_t i = 0; i < pixels.size(); ++i)
+            pixels[i] = static_cast<float>((i * 37) % 11) * 2.5f;
+        return pixels;
+    }
+    bv::products::ImageSource source() const {
+        return {cl, r, image, {rng, cl.experiment.seed}, 1.7e9};
+    }
+};
+
+QByteArray contents(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestProducts : public QObject {
+    Q_OBJECT
+  private slots:
+    void printsTheReferencesLinesInItsOrder() {
+        QTemporaryDir dir;
+        const Run run;
+        OutputFiles files;
+        files.floatFile = dir.filePath("f.bin").toStdString();
+        files.intFile = dir.filePath("i.img").toStdString();
+        files.pgmFile = dir.filePath("p.pgm").toStdString();
+        files.noiseFile = dir.filePath("n.img").toStdString();
+        std::string printed;
+        bv::products::writeProducts(run.source(), files,
+                                    {[&](const std::string& text) { printed += text; }, {}});
+        std::size_t at = 0;
+        for (const std::string& start :
+             {"writing " + files.floatFile + " as 256 4-byte floats\n", std::string("max_I = "),
+              std::string("mean= "), std::string("intfile_scale = "),
+              "writing " + files.intFile + " as 2-byte integers\n", std::string("pgm_scale = "),
+              "writing " + files.pgmFile + " as 1-byte integers\n",
+              std::string(" photons on noise image ("),
+              "writing " + files.noiseFile + " as 2-byte integers\n"}) {
+            const std::size_t found = printed.find(start, at);
+            QVERIFY2(found != std::string::npos, (start + " after offset " +
+                                                  std::to_string(at) + " in:\n" + printed).c_str());
+            at = found + start.size();
+        }
+        for (const auto& [option, path] : files.named())
+            QVERIFY2(QFile::exists(QString::fromStdString(path)), path.c_str());
+    }
+
+    void writesOnlyTheFilesNamed() {
+        QTemporaryDir dir;
+        OutputFiles files;
+        files.pgmFile = dir.filePath("only.pgm").toStdString();
+        bv::products::writeProducts(Run().source(), files);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"only.pgm"});
+    }
+
+    void aFileThatFailsLeavesNoneBehind() {
+        QTemporaryDir dir;
+        OutputFiles files;
+        files.floatFile = dir.filePath("f.bin").toStdString();
+        files.intFile = dir.filePath("i.img").toStdString();
+        files.cbfFile = dir.filePath("missing/c.cbf").toStdString(); // the last one written
+        QVERIFY_THROWS_EXCEPTION(bv::Error, bv::products::writeProducts(Run().source(), files));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{});
+    }
+
+    void noiseContinuesTheGeneratorItIsHanded() {
+        // the state resolve() left, as a value: the noise image is the deviates that follow
+        QTemporaryDir dir;
+        const Run run;
+        OutputFiles files;
+        files.noiseFile = dir.filePath("n.img").toStdString();
+        const bv::products::Summary s = bv::products::writeProducts(run.source(), files);
+
+        bv::random::ReferenceRandom rng = run.rng;
+        long seed = run.cl.experiment.seed;
+        const bv::io::NoiseImage expected =
+            bv::io::noiseImage(rng, seed, run.image, 16, 16, run.cl.outputs.adcOffset, run.r.roi);
+        const bv::io::SmvImage written = bv::io::readSmv(files.noiseFile);
+        QCOMPARE(written.data, expected.data);
+        QCOMPARE(s.noisePhotons, expected.photons);
+        QCOMPARE(bv::products::frameSummary(s, files),
+                 "max_I " + bv::io::formatG(s.stats.maxI) + ", " +
+                     bv::io::formatFixed(expected.photons, 0) + " photons on noise image (" +
+                     std::to_string(expected.overloads) + " overloads)");
+    }
+
+    void oneFileAloneHasTheBytesOfTheWholeSet() {
+        // a viewer export writes one file; the headless run all of them: the same bytes
+        QTemporaryDir dir;
+        const Run run;
+        OutputFiles all = OutputFiles::ofSingleRun(run.cl.outputs);
+        for (std::string* name : {&all.floatFile, &all.intFile, &all.pgmFile, &all.noiseFile})
+            *name = dir.filePath(QString::fromStdString("all_" + *name)).toStdString();
+        bv::products::writeProducts(run.source(), all);
+        for (const auto& [option, path] : all.named()) {
+            OutputFiles one;
+            const std::string alone = path + ".alone";
+            if (option == "-floatfile") one.floatFile = alone;
+            if (option == "-intfile") one.intFile = alone;
+            if (option == "-pgmfile") one.pgmFile = alone;
+            if (option == "-noisefile") one.noiseFile = alone;
+            bv::products::writeProducts(run.source(), one);
+            QCOMPARE(contents(QString::fromStdString(alone)),
+                     contents(QString::fromStdString(path)));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestProducts)
+#include "tst_products.moc"
