@@ -1,0 +1,91 @@
+// MainWindow's files: sessions, job files, image exports and the headless command, each
+// throwing bv::Error naming the file (the menus show it).
+#include "app/MainWindow.h"
+
+#include "app/DisplayPanel.h"
+#include "app/ExperimentDocument.h"
+#include "app/Exporter.h"
+#include "app/HeadlessCommand.h"
+#include "app/SimulationController.h"
+#include "compute/model/Error.h"
+#include "render/ImageWindow.h"
+
+#include <QClipboard>
+#include <QGuiApplication>
+#include <QStatusBar>
+
+namespace bv::app {
+
+namespace {
+constexpr int kExportWaitMs = 600000;
+}
+
+Session MainWindow::currentSession() const {
+    Session s;
+    s.commandLine = m_document->commandLine();
+    s.precision = m_document->precision();
+    s.view.display = m_display->settings();
+    s.view.autoContrast = m_display->autoContrastOnNewImage();
+    s.view.overlays = m_display->overlays();
+    s.view.view = m_imageWindow->view();
+    return s;
+}
+
+void MainWindow::saveSession(const QString& path) {
+    app::saveSession(path, currentSession());
+    statusBar()->showMessage(tr("Session saved to %1").arg(path), 5000);
+}
+
+void MainWindow::saveJob(const QString& path) {
+    app::saveJob(path, currentSession());
+    statusBar()->showMessage(tr("Job file saved to %1: braggview --headless --job %1").arg(path), 8000);
+}
+
+void MainWindow::openSession(const QString& path) {
+    Session s = loadSession(path);
+    m_pendingView = s.view.view;
+    m_display->setAutoContrastOnNewImage(s.view.autoContrast);
+    m_display->setSettings(s.view.display);
+    m_display->setOverlays(s.view.overlays);
+    m_firstImage = false; // the session's levels, not an automatic contrast
+    pinPixel(std::nullopt);
+    m_document->setCommandLine(s.commandLine, s.precision);
+    statusBar()->showMessage(tr("Session %1 opened").arg(path), 5000);
+}
+
+QImage MainWindow::exportedPng() {
+    const ResolvedExperiment* r = m_controller->resolved();
+    if (!r)
+        throw Error("no image yet");
+    const ExportSource source{m_document->commandLine(), *r, m_controller->image(),
+                              m_controller->generator()};
+    return colouredImage(source, m_controller->skipped(), m_display->settings(), m_overlays);
+}
+
+void MainWindow::exportImage(ExportFormat format, const QString& path) {
+    if (!m_controller->isComplete() && !m_controller->waitForComplete(kExportWaitMs))
+        throw Error("the image of the current parameters could not be computed" +
+                    (m_controller->lastError().isEmpty()
+                         ? std::string()
+                         : ": " + m_controller->lastError().toStdString()));
+    const ResolvedExperiment* r = m_controller->resolved();
+    const ExportSource source{m_document->commandLine(), *r, m_controller->image(),
+                              m_controller->generator()};
+    if (format == ExportFormat::Png)
+        exportPng(path, exportedPng());
+    else
+        exportProduct(format, path.toStdString(), source);
+    statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+}
+
+QString MainWindow::headlessCommandText() const {
+    return headlessCommand(m_document->commandLine(), m_document->precision());
+}
+
+void MainWindow::copyHeadlessCommand() {
+    const QString command = headlessCommandText();
+    QGuiApplication::clipboard()->setText(command);
+    statusBar()->showMessage(tr("Copied: %1").arg(command), 8000);
+}
+
+} // namespace bv::app
