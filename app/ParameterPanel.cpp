@@ -1,0 +1,121 @@
+// The parameter panel: a column of thin editors, each bound to one Experiment field.
+#include "app/ParameterPanels.h"
+
+#include "app/ExperimentDocument.h"
+#include "compute/model/Resolve.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace bv::app {
+
+ParameterPanel::ParameterPanel(ExperimentDocument& document, const QString& title,
+                               QWidget* parent)
+    : QWidget(parent), m_document(document), m_title(title) {
+    m_layout = new QVBoxLayout(this);
+    m_layout->setContentsMargins(6, 6, 6, 6);
+    m_layout->setSpacing(3);
+}
+
+void ParameterPanel::addHeading(const QString& text) {
+    auto* label = new QLabel(QStringLiteral("<b>%1</b>").arg(text), this);
+    label->setContentsMargins(0, 6, 0, 0);
+    m_layout->addWidget(label);
+}
+
+ParameterField* ParameterPanel::addField(const QString& objectName, FieldBinding binding) {
+    auto* field = new ParameterField(m_document, std::move(binding), this);
+    field->setObjectName(objectName);
+    m_layout->addWidget(field);
+    m_fields.push_back(field);
+    return field;
+}
+
+QComboBox* ParameterPanel::addChoice(const QString& objectName, const QString& label,
+                                     const QString& tooltip, const QStringList& items,
+                                     std::function<int(const Experiment&)> get,
+                                     std::function<void(int)> set) {
+    auto* row = new QWidget(this);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* text = new QLabel(label, row);
+    text->setMinimumWidth(110);
+    auto* combo = new QComboBox(row);
+    combo->setObjectName(objectName);
+    combo->addItems(items);
+    combo->setToolTip(tooltip);
+    text->setToolTip(tooltip);
+    layout->addWidget(text);
+    layout->addWidget(combo, 1);
+    m_layout->addWidget(row);
+    connect(combo, qOverload<int>(&QComboBox::currentIndexChanged), this, [this, set](int index) {
+        if (!m_refreshing && index >= 0)
+            set(index);
+    });
+    m_refreshers.push_back([this, combo, get](const ResolvedExperiment*) {
+        const QSignalBlocker block(combo);
+        combo->setCurrentIndex(get(m_document.experiment()));
+    });
+    return combo;
+}
+
+QCheckBox* ParameterPanel::addSwitch(const QString& objectName, const QString& label,
+                                     const QString& tooltip,
+                                     std::function<bool(const Experiment&)> get,
+                                     std::function<void(Experiment&, bool)> set) {
+    auto* box = new QCheckBox(label, this);
+    box->setObjectName(objectName);
+    box->setToolTip(tooltip);
+    m_layout->addWidget(box);
+    connect(box, &QCheckBox::toggled, this, [this, set](bool on) {
+        if (!m_refreshing)
+            m_document.edit([&](Experiment& e) { set(e, on); });
+    });
+    m_refreshers.push_back([this, box, get](const ResolvedExperiment*) {
+        const QSignalBlocker block(box);
+        box->setChecked(get(m_document.experiment()));
+    });
+    return box;
+}
+
+QLabel* ParameterPanel::addInfo(
+    const QString& objectName,
+    std::function<QString(const Experiment&, const ResolvedExperiment*)> text) {
+    auto* label = new QLabel(this);
+    label->setObjectName(objectName);
+    label->setWordWrap(true);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setStyleSheet(QStringLiteral("QLabel { color: palette(dark); }"));
+    m_layout->addWidget(label);
+    m_refreshers.push_back([this, label, text](const ResolvedExperiment* resolved) {
+        label->setText(text(m_document.experiment(), resolved));
+    });
+    return label;
+}
+
+void ParameterPanel::finish() {
+    m_layout->addStretch(1);
+    refresh(nullptr);
+}
+
+ParameterField* ParameterPanel::field(const QString& objectName) const {
+    for (ParameterField* f : m_fields)
+        if (f->objectName() == objectName)
+            return f;
+    return nullptr;
+}
+
+void ParameterPanel::refresh(const ResolvedExperiment* resolved) {
+    m_refreshing = true;
+    for (ParameterField* f : m_fields)
+        f->refresh(resolved);
+    for (const auto& refresher : m_refreshers)
+        refresher(resolved);
+    m_refreshing = false;
+}
+
+} // namespace bv::app
