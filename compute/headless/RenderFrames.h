@@ -1,0 +1,50 @@
+#pragma once
+// The loop over a batch's frames, shared by -series and --job (Batch.h): each frame's
+// command line from a FrameSource, resolved, rendered on one FrameRenderer, its files
+// written by the products step (compute/products/Products.h), one line per frame, a
+// progress bar, and a job's resume (frames complete on disk are skipped).
+
+#include "compute/cli/CommandLine.h"
+#include "compute/headless/Batch.h"
+#include "compute/products/OutputFiles.h"
+
+#include <cstddef>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bv::headless {
+
+// One frame to render: its number, its files and how the log line names it.
+struct BatchFrame {
+    int number = 0;
+    products::OutputFiles files;
+    std::string label;
+};
+
+// Hands the executor each frame's command line (inputs loaded) and noise seed.
+class FrameSource {
+  public:
+    virtual ~FrameSource() = default;
+    // valid until the next call
+    virtual const cli::CommandLine& prepare(std::size_t index, long& noiseSeed) = 0;
+};
+
+struct RunSettings {
+    std::string device;
+    Precision precision = Precision::Precise;
+    bool resume = false;
+    bool progress = true;
+    bool verbose = false;
+    // a frame whose plan is set first, before frame 0, so that the tables are sized for the
+    // largest frame and nothing is re-recorded later (Series: a later frame at phi exactly 0)
+    std::optional<std::size_t> primeFrame;
+};
+
+// Renders `frames` in order, printing a line for each on `out` (progress and warnings on
+// `err`); a frame's problem stops the run after the frames before it.
+BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& source,
+                         const RunSettings& settings, std::ostream& out, std::ostream& err);
+
+} // namespace bv::headless
