@@ -2,9 +2,10 @@
 // Many frames in one run: a -series (Series.h) or a job file (Job.h). One device, one
 // Simulator, one pipeline and, as long as the frames share the detector and the shader
 // variant, one recorded command buffer: each frame only uploads what changed (for a series,
-// the orientation table) and re-submits it. Each frame's files are computed whole and
-// written atomically, so a file on disk is complete; a job therefore resumes after an
-// interruption by skipping every frame whose files all exist (-restart renders them again).
+// the orientation table) and re-submits it. Each frame's files are written by the products
+// step (compute/products/Products.h) beside their targets and renamed together, so a file on
+// disk is complete; a job therefore resumes after an interruption by skipping every frame
+// whose files all exist (-restart renders them again).
 //
 //     std::ostringstream out, err;
 //     bv::headless::BatchReport report = bv::headless::runBatch(
