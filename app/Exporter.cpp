@@ -1,6 +1,6 @@
 #include "app/Exporter.h"
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QPainter>
 #include <QSaveFile>

@@ -7,7 +7,7 @@
 #include "app/ReadoutPanel.h"
 #include "app/SimulationController.h"
 #include "app/TracePanel.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Units.h"
 #include "render/ImageWindow.h"
 

@@ -7,7 +7,7 @@
 #include "app/Exporter.h"
 #include "app/HeadlessCommand.h"
 #include "app/SimulationController.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "render/ImageWindow.h"
 
 #include <QClipboard>

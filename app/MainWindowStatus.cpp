@@ -5,7 +5,7 @@
 #include "app/SimulationController.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/engine/Simulator.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QLabel>
 #include <QMessageBox>

@@ -5,7 +5,7 @@
 #include "compute/io/AtomicFile.h"
 #include "compute/io/JsonFields.h"
 #include "compute/io/JsonWriter.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QFileInfo>
 

@@ -1,7 +1,7 @@
 #include "app/SimulationController.h"
 
 #include "compute/engine/SerialOrder.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/plan/Plan.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/vk/Device.h"

@@ -17,7 +17,7 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
 #include "compute/vk/Device.h"

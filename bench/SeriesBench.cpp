@@ -15,7 +15,7 @@
 #include "bench/BenchSupport.h"
 #include "compute/vk/Instance.h"
 #include "compute/headless/Batch.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <algorithm>
 #include <chrono>

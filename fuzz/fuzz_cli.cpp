@@ -12,7 +12,7 @@
 #include "FuzzInput.h"
 
 #include "compute/cli/CommandLine.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -5,7 +5,7 @@
 #include "FuzzInput.h"
 
 #include "compute/io/Fdump.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 #include <cstring>

@@ -11,7 +11,7 @@
 #include "FuzzInput.h"
 
 #include "compute/io/Json.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #if BV_FUZZ_HAVE_JOB
 #include "compute/headless/Job.h"
 #include "compute/io/JsonWriter.h"

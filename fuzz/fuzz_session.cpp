@@ -12,7 +12,7 @@
 
 #include "compute/headless/SessionFile.h"
 #include "compute/io/Json.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cstring>
 

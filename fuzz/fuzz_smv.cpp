@@ -6,7 +6,7 @@
 #include "FuzzInput.h"
 
 #include "compute/io/Smv.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #if BV_FUZZ_HAVE_CLI
 #include "compute/cli/CommandLine.h"
 #endif

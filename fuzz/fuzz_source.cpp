@@ -4,7 +4,7 @@
 #include "FuzzInput.h"
 
 #include "compute/io/SourceFile.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 

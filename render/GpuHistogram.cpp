@@ -1,6 +1,6 @@
 #include "render/GpuHistogram.h"
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/vk/Device.h"
 
 #include <shaders/braggview_render_shaders.h>

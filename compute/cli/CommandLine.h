@@ -14,7 +14,7 @@
 //
 // Bad input throws bv::Error whose message names the option and what it expected.
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Experiment.h"
 #include "compute/model/Precision.h"
 

@@ -1,7 +1,7 @@
 #include "compute/cli/FlagValues.h"
 
 #include "compute/io/NumberText.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 namespace bv::cli {
 

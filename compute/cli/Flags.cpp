@@ -2,7 +2,7 @@
 
 #include "compute/cli/ParseContext.h"
 #include "compute/io/NumberText.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Units.h"
 
 #include <algorithm>

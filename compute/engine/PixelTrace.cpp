@@ -2,7 +2,7 @@
 
 #include "compute/engine/DiffractionShaders.h"
 #include "compute/engine/Simulator.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/vk/Device.h"
 
 #include <algorithm>

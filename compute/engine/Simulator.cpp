@@ -3,7 +3,7 @@
 #include "compute/engine/DiffractionShaders.h"
 #include "compute/engine/GpuLayout.h"
 #include "compute/engine/SerialOrder.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/vk/Check.h"
 #include "compute/vk/Device.h"
 

@@ -8,7 +8,7 @@
 #include "compute/io/FileIdentity.h"
 #include "compute/io/FileTemplate.h"
 #include "compute/io/PrintfFormat.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/random/ReferenceRandom.h"
 

@@ -8,7 +8,7 @@
 #include "compute/headless/Batch.h"
 #include "compute/headless/Summary.h"
 #include "compute/io/PrintfFormat.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
 #include "compute/products/Products.h"

@@ -3,7 +3,7 @@
 #include "compute/cli/Flags.h"
 #include "compute/headless/SessionFile.h"
 #include "compute/io/JsonWriter.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 #include <filesystem>

@@ -3,7 +3,7 @@
 #include "compute/cli/Flags.h"
 #include "compute/io/FileTemplate.h"
 #include "compute/io/NumberText.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Units.h"
 
 #include <filesystem>

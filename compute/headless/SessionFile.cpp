@@ -3,7 +3,7 @@
 #include "compute/io/HklFile.h"
 #include "compute/io/JsonFields.h"
 #include "compute/io/Smv.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <climits>
 #include <cmath>

@@ -5,7 +5,7 @@
 #include "compute/io/InputFile.h"
 #include "compute/io/NumberText.h"
 #include "compute/io/PrintfFormat.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 #include <limits>

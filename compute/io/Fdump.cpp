@@ -4,7 +4,7 @@
 #include "compute/io/GridLimits.h"
 #include "compute/io/InputFile.h"
 #include "compute/io/NumberText.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 #include <cstring>

@@ -3,7 +3,7 @@
 #include "compute/io/AtomicFile.h"
 #include "compute/io/ByteOrder.h"
 #include "compute/io/InputFile.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cstdint>
 #include <cstring>

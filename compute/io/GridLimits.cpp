@@ -1,6 +1,6 @@
 #include "compute/io/GridLimits.h"
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 namespace bv::io {
 

@@ -1,6 +1,6 @@
 #include "compute/io/ImageSize.h"
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <string>
 

@@ -2,7 +2,7 @@
 
 #include "compute/io/ImageSize.h"
 #include "compute/io/PrintfFormat.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 

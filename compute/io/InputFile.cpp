@@ -1,6 +1,6 @@
 #include "compute/io/InputFile.h"
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cerrno>
 #include <cstdio>

@@ -1,7 +1,7 @@
 #include "compute/io/JsonFields.h"
 
 #include "compute/io/NumberText.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 #include "compute/io/JsonWriter.h"
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <charconv>
 #include <cmath>

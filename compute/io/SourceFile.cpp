@@ -2,7 +2,7 @@
 
 #include "compute/io/InputFile.h"
 #include "compute/io/NumberText.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 #include <limits>

@@ -8,7 +8,7 @@
 #include "compute/io/PgmFile.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/Smv.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cstdint>
 #include <memory>

@@ -1,6 +1,6 @@
 #include "compute/random/ReferenceRandom.h"
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 #include <cstddef>

@@ -1,6 +1,6 @@
 #include "compute/vk/Check.h"
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 namespace bv::vk {
 

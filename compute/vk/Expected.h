@@ -3,7 +3,7 @@
 // result or a reason a user can read. value() on a failure throws bv::Error with that reason,
 // so a caller that cannot recover simply writes chooseDevice(...).value().
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <string>
 #include <utility>

@@ -1,6 +1,6 @@
 #include "compute/vk/Instance.h"
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/vk/Check.h"
 
 #include <algorithm>

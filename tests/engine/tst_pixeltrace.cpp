@@ -13,7 +13,7 @@
 #include "compute/engine/PixelTrace.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
 #include "compute/random/ReferenceRandom.h"

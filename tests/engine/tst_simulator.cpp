@@ -7,7 +7,7 @@
 
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Units.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/vk/Device.h"

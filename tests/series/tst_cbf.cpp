@@ -4,7 +4,7 @@
 
 #include "compute/io/CbfImage.h"
 #include "compute/io/NoiseImage.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QFile>
 #include <QTemporaryDir>

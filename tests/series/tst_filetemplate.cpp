@@ -1,7 +1,7 @@
 // File names of series frames: one run of # becomes the 1-based frame number, zero-padded.
 
 #include "compute/io/FileTemplate.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QtTest>
 

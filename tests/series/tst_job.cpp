@@ -6,7 +6,7 @@
 #include "compute/headless/Progress.h"
 #include "compute/headless/SessionFile.h"
 #include "compute/io/Json.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QtTest>
 

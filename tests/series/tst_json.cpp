@@ -6,7 +6,7 @@
 #include "compute/io/Json.h"
 #include "compute/io/JsonFields.h"
 #include "compute/io/JsonWriter.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <cmath>
 #include <cstring>

@@ -11,7 +11,7 @@
 #include "compute/io/CbfImage.h"
 #include "compute/io/FloatImageFile.h"
 #include "compute/io/Smv.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/plan/Plan.h"
 #include "tests/engine/HeadlessRun.h"
 

@@ -7,7 +7,7 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/headless/SessionFile.h"
 #include "compute/io/Json.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "tests/app/ExperimentCompare.h"
 
 #include <QDir>

@@ -34,7 +34,7 @@
 
 #include "compute/io/FloatImageFile.h"
 #include "compute/io/Smv.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,7 @@
 // AtomicFile: the target changes only on commit(); failures name the path and leave nothing.
 
 #include "compute/io/AtomicFile.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QDir>
 #include <QFile>

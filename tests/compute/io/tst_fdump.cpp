@@ -2,7 +2,7 @@
 
 #include "compute/io/Fdump.h"
 #include "compute/io/HklFile.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // Raw float images (-floatfile): 4-byte little-endian floats, fast index fastest, no header.
 
 #include "compute/io/FloatImageFile.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QDir>
 #include <QFile>

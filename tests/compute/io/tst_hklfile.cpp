@@ -1,7 +1,7 @@
 // readHkl: "h k l F" text files become a dense grid, as nanoBragg's -hkl reads them.
 
 #include "compute/io/HklFile.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // statistics: the max/mean/rms/rmsd summary nanoBragg prints, on small hand-made images.
 
 #include "compute/io/ImageStatistics.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // intImage: float photons -> 16-bit pixels of the -intfile image (scale, pedestal, clip, round).
 
 #include "compute/io/IntImage.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QtTest>
 

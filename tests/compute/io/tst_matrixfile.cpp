@@ -1,7 +1,7 @@
 // readMosflmMatrix: the first nine numbers of a MOSFLM .mat file, columns a*, b*, c*.
 
 #include "compute/io/MatrixFile.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // noiseImage: Poisson photons + pedestal per ROI pixel, drawn in the reference's order.
 
 #include "compute/io/NoiseImage.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QtTest>
 

@@ -1,7 +1,7 @@
 // writePgm: the 8-bit greymap preview (-pgmfile) and its scale rule.
 
 #include "compute/io/PgmFile.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QDir>
 #include <QFile>

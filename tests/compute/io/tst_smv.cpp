@@ -1,7 +1,7 @@
 // SMV images: the reference's header text, byte for byte; reading back with its lookup rules.
 
 #include "compute/io/Smv.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include "GoldenNoiseIntPgm.h"
 

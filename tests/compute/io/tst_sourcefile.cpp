@@ -2,7 +2,7 @@
 // nan or inf is an error naming the file and line.
 
 #include "compute/io/SourceFile.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 
 #include <QFile>
 #include <QTemporaryDir>

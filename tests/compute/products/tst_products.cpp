@@ -5,7 +5,7 @@
 #include "compute/io/NoiseImage.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/Smv.h"
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/products/Products.h"
 

@@ -2,7 +2,7 @@
 // Each rotation takes three uniform draws (axis azimuth, axis z, angle) and turns by
 // spread * (1 - r^2)^(1/3) <= spread about an axis uniform on the sphere.
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/random/ReferenceRandom.h"
 
 #include <QtTest>

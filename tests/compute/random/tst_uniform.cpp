@@ -19,7 +19,7 @@
 //   call 5: slot = 16, iv[16] = x[24] = 1998097157 -> 0.93043649
 //   call 6: slot = 29, iv[29] = x[11] = 823564440  -> 0.38350207
 
-#include "compute/model/Error.h"
+#include "compute/core/Error.h"
 #include "compute/random/ReferenceRandom.h"
 
 #include <QtTest>

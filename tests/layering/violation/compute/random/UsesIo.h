@@ -1,0 +1,2 @@
+// A made-up file for tests/layering: the generator reaching up into the file readers.
+#include "compute/io/HklFile.h"
