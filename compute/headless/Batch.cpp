@@ -5,6 +5,7 @@
 #include "compute/headless/Job.h"
 #include "compute/headless/RenderFrames.h"
 #include "compute/headless/Series.h"
+#include "compute/headless/Summary.h"
 #include "compute/io/FileIdentity.h"
 #include "compute/io/FileTemplate.h"
 #include "compute/io/PrintfFormat.h"
@@ -33,13 +34,6 @@ std::string joined(const std::vector<std::string>& tokens) {
     for (const std::string& t : tokens)
         text += (text.empty() ? "" : " ") + t;
     return text;
-}
-
-void printHeader(std::ostream& out, const cli::CommandLine& cl) {
-    out << "braggview " BRAGGVIEW_VERSION " - nanoBragg-compatible diffraction simulator (physics "
-                                          "of nanoBragg by James Holton and Ken Frankel)\n";
-    for (const std::string& notice : cl.notices)
-        out << "WARNING: " << notice << "\n";
 }
 
 // ---- -series -----------------------------------------------------------------------------
@@ -79,7 +73,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
             outputs.push_back(*cache);
         cli::checkOutputFiles(cli::inputFiles(cl), outputs);
     }
-    printHeader(out, cl);
+    printBanner(out, cl);
     cli::loadInputs(cl, out);
 
     std::vector<BatchFrame> frames;
@@ -325,7 +319,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
         cli::checkOutputFiles(inputs, outputs);
     }
 
-    printHeader(out, baseLine);
+    printBanner(out, baseLine);
     out << "job " << path << ": " << frames.size() << " frame" << (frames.size() == 1 ? "" : "s")
         << "\n";
     RunSettings settings;

@@ -122,9 +122,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     // before anything is read or written (loadInputs writes the structure-factor cache)
     cli::checkOutputFiles(cli::inputFiles(cl), cli::outputFiles(cl));
-    out << "braggview " BRAGGVIEW_VERSION " - nanoBragg-compatible diffraction simulator (physics of nanoBragg by James Holton and Ken Frankel)\n";
-    for (const std::string& notice : cl.notices)
-        out << "WARNING: " << notice << "\n";
+    printBanner(out, cl);
     cli::loadInputs(cl, out);
     times.mark("load");
 

@@ -12,6 +12,10 @@
 
 namespace bv::headless {
 
+// braggview's first line (name, version, the physics' authors) and the command line's
+// notices as WARNING lines: what every headless run, single or batch, prints first.
+void printBanner(std::ostream& out, const cli::CommandLine& commandLine);
+
 void printSummary(std::ostream& out, const cli::CommandLine& commandLine,
                   const ResolvedExperiment& r);
 
