@@ -79,6 +79,30 @@ real3 scatteringInFrame(real3 position, real airpath, Source frame) {
 }
 #endif
 
+// The flat detector a pixel row lies on and the row's index on it: the parameter block's one
+// detector, or with kPanels the row's panel.
+struct PanelFrame {
+    real3 pix0;
+    real3 fdet;
+    real3 sdet;
+    real3 odet;
+    real pixelSize;
+    real subpixelSize;
+    real closeDistance;
+    int fastPixels;
+    int row;
+};
+
+PanelFrame panelFrame(int spixel) {
+    if (!kPanels)
+        return PanelFrame(P.pix0.xyz, P.fdet.xyz, P.sdet.xyz, P.odet.xyz, P.pixelSize,
+                          P.subpixelSize, P.closeDistance, P.fastPixels, spixel);
+    const DetectorPanel panel = panels[panelOfRow[spixel]];
+    return PanelFrame(panel.pix0.xyz, panel.fdet.xyz, panel.sdet.xyz, panel.odet.xyz,
+                      panel.pixelSize, panel.subpixelSize, panel.closeDistance,
+                      panel.fastPixels, spixel - panel.firstRow);
+}
+
 // right-handed rotation of v by angle (radians) about the unit vector axis
 real3 rotateAbout(real3 v, real3 axis, real angle) {
     const real s = sinRadians(angle);
@@ -101,6 +125,11 @@ void main() {
         return;
     }
     const int index = spixel * P.fastPixels + fpixel;
+    const PanelFrame frame = panelFrame(spixel);
+    if (fpixel >= frame.fastPixels) {
+        trace.counts.x = kTraceOutside;
+        return;
+    }
     if (kMask && masked(index)) {
         trace.counts.x = kTraceMasked;
         return;
@@ -114,8 +143,9 @@ void main() {
         spixel >= P.slowPixels)
         return;
     const int index = spixel * P.fastPixels + fpixel;
-    if (kMask && masked(index))
-        return;
+    const PanelFrame frame = panelFrame(spixel);
+    if (fpixel >= frame.fastPixels || (kMask && masked(index)))
+        return; // beyond a narrower panel, or masked
 #endif
 
     // A search slice (kSerialGridExit) walks the same loop only to find the pixel's first step
@@ -140,12 +170,13 @@ void main() {
                                                     : 0u;
     }
 
-    const real3 pix0 = P.pix0.xyz;
-    const real3 fdet = P.fdet.xyz;
-    const real3 sdet = P.sdet.xyz;
-    const real3 odet = P.odet.xyz;
+    const real3 pix0 = frame.pix0;
+    const real3 fdet = frame.fdet;
+    const real3 sdet = frame.sdet;
+    const real3 odet = frame.odet;
     const int oversample = P.oversample;
-    const real subpixel = P.subpixelSize;
+    const real subpixel = frame.subpixelSize;
+    const int row = frame.row; // spixel on the panel
     const uint orientationCount = uint(P.orientationCount);
     const uint sourceCount = uint(P.sourceCount);
     const uint sides = uint(oversample);
@@ -188,7 +219,7 @@ void main() {
 
         const real Odet = real(layer) * P.thickStep;
         const real Fdet = subpixel * real(fpixel * oversample + subF) + subpixel / RC(2.0);
-        const real Sdet = subpixel * real(spixel * oversample + subS) + subpixel / RC(2.0);
+        const real Sdet = subpixel * real(row * oversample + subS) + subpixel / RC(2.0);
         real3 position = Fdet * fdet + Sdet * sdet + Odet * odet + pix0;
         if (kCurved) {
             // every pixel at "distance" from the sample: the flat position's y and z become
@@ -203,8 +234,8 @@ void main() {
         if (subpixelStart) {
             if (omega == RC(0.0) || kOversampleOmega) {
                 omega = kPointPixel ? RC(1.0) / airpath / airpath
-                                    : P.pixelSize * P.pixelSize / airpath / airpath *
-                                          P.closeDistance / airpath;
+                                    : frame.pixelSize * frame.pixelSize / airpath / airpath *
+                                          frame.closeDistance / airpath;
             }
             if (capture == RC(0.0) || kOversampleThick) {
                 const real parallax = dot(diffracted, odet);

@@ -51,6 +51,9 @@ layout(constant_id = 14) const bool kDmin = false;          // dmin > 0
 // loop order, whose neighbourhood leaves the grid turns interpolation off for every later
 // step); false: nearest value only for the steps whose neighbourhood leaves it
 layout(constant_id = 15) const bool kSerialGridExit = false;
+// a detector of several panels (the tables Panels and PanelRows); false: the one flat
+// detector of the parameter block (pix0, fdet, sdet, odet), nanoBragg's
+layout(constant_id = 16) const bool kPanels = false;
 
 const int kShapeSquare = 0;
 const int kShapeRound = 1;
@@ -178,6 +181,31 @@ layout(std430, set = 0, binding = 9) buffer GridExit {
     uint exitUnused1;
     uint firstExitStep[];  // per pixel: its first step off the grid
 } gridExit;
+
+// A detector of several panels (kPanels; docs/numerics/detector-panels.md): each panel is a
+// flat detector of its own, and the image stacks their pixels along the slow index in the
+// table's order, panel after panel, as wide as the widest. panelOfRow names each image row's
+// panel; pixels beyond a narrower panel's width are not computed (0 in the image).
+struct DetectorPanel {
+    real4 pix0; // m, sample -> corner of the panel's first pixel
+    real4 fdet; // unit axes of the panel
+    real4 sdet;
+    real4 odet;
+    real pixelSize;     // m
+    real subpixelSize;  // m
+    real closeDistance; // m, sample -> the panel's plane along odet
+    real unusedReal;
+    int fastPixels;
+    int slowPixels;
+    int firstRow;       // the image row of the panel's row 0
+    int unused0;
+    int unused1;
+    int unused2;
+    int unused3;
+    int unused4;
+};
+layout(std430, set = 0, binding = 10) readonly buffer Panels { DetectorPanel panels[]; };
+layout(std430, set = 0, binding = 11) readonly buffer PanelRows { uint panelOfRow[]; };
 
 // which slot of the slice table this dispatch runs
 layout(push_constant) uniform Push {

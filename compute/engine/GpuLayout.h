@@ -60,6 +60,15 @@ struct GpuFreshUnit {
     std::uint32_t unit = 0;
 };
 
+// panels[] (std430), with kPanels: one flat panel of a multi-panel detector; the image stacks
+// the panels' rows in the table's order (panelOfRow[] names each image row's panel)
+template <typename Real> struct GpuPanel {
+    GpuVec4<Real> pix0, fdet, sdet, odet;
+    Real pixelSize = 0, subpixelSize = 0, closeDistance = 0, unusedReal = 0;
+    std::int32_t fastPixels = 0, slowPixels = 0, firstRow = 0;
+    std::int32_t unused[5] = {0, 0, 0, 0, 0};
+};
+
 // push constants: the slot of the slice table a dispatch runs
 struct GpuPush {
     std::uint32_t slot = 0;
@@ -128,6 +137,7 @@ enum SpecId : std::uint32_t {
     SpecMask = 13,
     SpecDmin = 14,
     SpecSerialGridExit = 15,
+    SpecPanels = 16,
 };
 
 // descriptor bindings of set 0
@@ -142,6 +152,8 @@ enum Binding : std::uint32_t {
     BindingStates = 7,
     BindingFreshUnits = 8,
     BindingGridExit = 9,
+    BindingPanels = 10,
+    BindingPanelRows = 11,
 };
 
 namespace layout_checks {
@@ -212,6 +224,16 @@ static_assert(traceLayoutMatches<double>() && sizeof(GpuTraceStep<double>) % 32 
               "GpuTrace<double> differs from trace.glsl (std430)");
 static_assert(traceLayoutMatches<float>(), "GpuTrace<float> differs from trace.glsl (std430)");
 static_assert(sizeof(GpuFreshUnit) == 8 && offsetof(GpuFreshUnit, unit) == 4);
+// four real4, four reals, eight ints: no padding, and a whole number of dvec4s (std430
+// aligns a struct holding dvec4 to 32 bytes)
+static_assert(sizeof(GpuPanel<double>) == 192 && offsetof(GpuPanel<double>, pixelSize) == 128 &&
+                  offsetof(GpuPanel<double>, fastPixels) == 160 &&
+                  offsetof(GpuPanel<double>, firstRow) == 168,
+              "GpuPanel<double> differs from params.glsl (std430)");
+static_assert(sizeof(GpuPanel<float>) == 112 && offsetof(GpuPanel<float>, pixelSize) == 64 &&
+                  offsetof(GpuPanel<float>, fastPixels) == 80 &&
+                  offsetof(GpuPanel<float>, firstRow) == 88,
+              "GpuPanel<float> differs from params.glsl (std430)");
 
 } // namespace layout_checks
 

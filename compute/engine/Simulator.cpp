@@ -37,6 +37,7 @@ namespace {
 constexpr unsigned kSpecFlagCount = 13; // bits 0..1 shape, then one bit per flag
 constexpr unsigned kDminBit = kSpecFlagCount;
 constexpr unsigned kSerialGridExitBit = kSpecFlagCount + 1;
+constexpr unsigned kPanelsBit = kSpecFlagCount + 2;
 
 template <typename Real> GpuVec4<Real> vec4(const glm::dvec3& v, double w = 0.0) {
     return {static_cast<Real>(v.x), static_cast<Real>(v.y), static_cast<Real>(v.z),
@@ -132,11 +133,13 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
                                          {BindingSlices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingStates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
+                                         {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingPanels, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
     m_pipelineLayout = vk::PipelineLayout(device, {m_setLayout.handle()}, sizeof(GpuPush));
     m_descriptorPool = vk::DescriptorPool(
         device, 1,
-        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 10}});
+        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12}});
     m_set = m_descriptorPool.allocate(m_setLayout);
     m_commandPool = vk::CommandPool(device);
     m_uploadCommands = vk::CommandBuffer(m_commandPool);
@@ -177,11 +180,13 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
         std::make_unique<vk::Buffer>(device, sizeof(GpuGridExit<double>),
                                      VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUse::Readback,
                                      "the readback of the HKL grid's edge");
+    m_panels = makeBuffer("the detector's panels", storage, vk::MemoryUse::DeviceLocal);
+    m_panelRows = makeBuffer("the panel of each image row", storage, vk::MemoryUse::DeviceLocal);
     // every binding needs a buffer before the first plan arrives
     for (DeviceBuffer* b :
          {m_params.get(), m_orientations.get(), m_sources.get(), m_amplitudes.get(), m_mask.get(),
           m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get(),
-          m_gridExit.get()})
+          m_gridExit.get(), m_panels.get(), m_panelRows.get()})
         b->buffer = vk::Buffer(device, 256, b->usage, b->use, b->label);
     writeDescriptors();
     timer.mark("layouts, pools, buffers");
@@ -215,7 +220,9 @@ void Simulator::writeDescriptors() {
          {BindingStates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_states->buffer.handle()},
          {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
           m_freshUnitsBuffer->buffer.handle()},
-         {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_gridExit->buffer.handle()}});
+         {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_gridExit->buffer.handle()},
+         {BindingPanels, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_panels->buffer.handle()},
+         {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_panelRows->buffer.handle()}});
 }
 
 void Simulator::invalidateRecordings() {
@@ -253,6 +260,22 @@ void Simulator::checkPlan(const plan::Plan& p) const {
             static_cast<std::size_t>(p.fastPixels) * static_cast<std::size_t>(p.slowPixels))
         throw Error("the mask has " + std::to_string(p.mask->size()) + " pixels but the detector " +
                     std::to_string(static_cast<long long>(p.fastPixels) * p.slowPixels));
+    if (!p.panels.empty()) {
+        int widest = 0;
+        long long rows = 0;
+        for (const plan::PanelEntry& panel : p.panels) {
+            if (panel.fastPixels <= 0 || panel.slowPixels <= 0 || !(panel.pixelSize > 0.0))
+                throw Error("a panel of the detector has no pixels");
+            widest = std::max(widest, panel.fastPixels);
+            rows += panel.slowPixels;
+        }
+        if (widest != p.fastPixels || rows != p.slowPixels)
+            throw Error("the image is not the detector's panels stacked (internal error: use "
+                        "plan::stackPanels)");
+        if (p.curved)
+            throw Error("a curved detector is one sphere about the sample; it cannot be made of "
+                        "panels: use a flat detector or one panel");
+    }
     const StructureFactors* f = p.structureFactors;
     if (f && f->hasTable()) {
         const long long cells = static_cast<long long>(f->hCount()) * f->kCount() * f->lCount();
@@ -301,6 +324,7 @@ Simulator::VariantKey Simulator::variantKey(const plan::Plan& p) const {
         bits |= (flags[i] ? 1u : 0u) << (2 + i);
     bits |= (p.dmin > 0.0 ? 1u : 0u) << kDminBit;
     bits |= (serialGridExit(p) ? 1u : 0u) << kSerialGridExitBit;
+    bits |= (p.panels.empty() ? 0u : 1u) << kPanelsBit;
     return VariantKey{bits};
 }
 
@@ -322,7 +346,8 @@ vk::SpecializationConstants Simulator::specializationConstants(const VariantKey&
         .add(SpecTable, bit(11))
         .add(SpecMask, bit(12))
         .add(SpecDmin, bit(kDminBit))
-        .add(SpecSerialGridExit, bit(kSerialGridExitBit));
+        .add(SpecSerialGridExit, bit(kSerialGridExitBit))
+        .add(SpecPanels, bit(kPanelsBit));
     return constants;
 }
 
@@ -513,6 +538,32 @@ template <typename Real> void Simulator::uploadParams(const plan::Plan& p) {
     m_bindingsChanged |= upload(*m_params, &g, sizeof(g));
 }
 
+template <typename Real> void Simulator::uploadPanels(const plan::Plan& p) {
+    // one entry and one row at least: every binding needs a buffer (the shader reads them only
+    // with kPanels)
+    std::vector<GpuPanel<Real>> table(std::max<std::size_t>(1, p.panels.size()));
+    std::vector<std::uint32_t> rows(p.panels.empty() ? 1 : static_cast<std::size_t>(p.slowPixels));
+    int firstRow = 0;
+    for (std::size_t i = 0; i < p.panels.size(); ++i) {
+        const plan::PanelEntry& panel = p.panels[i];
+        GpuPanel<Real>& g = table[i];
+        g.pix0 = vec4<Real>(panel.pix0);
+        g.fdet = vec4<Real>(panel.fdet);
+        g.sdet = vec4<Real>(panel.sdet);
+        g.odet = vec4<Real>(panel.odet);
+        g.pixelSize = static_cast<Real>(panel.pixelSize);
+        g.subpixelSize = static_cast<Real>(panel.pixelSize / p.oversample);
+        g.closeDistance = static_cast<Real>(panel.closeDistance);
+        g.fastPixels = panel.fastPixels;
+        g.slowPixels = panel.slowPixels;
+        g.firstRow = firstRow;
+        std::fill_n(rows.begin() + firstRow, panel.slowPixels, static_cast<std::uint32_t>(i));
+        firstRow += panel.slowPixels;
+    }
+    m_bindingsChanged |= upload(*m_panels, table.data(), table.size() * sizeof(table[0]));
+    m_bindingsChanged |= upload(*m_panelRows, rows.data(), rows.size() * sizeof(rows[0]));
+}
+
 template <typename Real> void Simulator::uploadSources(const plan::Plan& p) {
     std::vector<GpuSource<Real>> table;
     table.reserve(p.sources.size());
@@ -682,8 +733,10 @@ void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
     }
 
     const bool precise = m_precision == Precision::Precise;
-    if (parts & plan::FrameChanged)
+    if (parts & plan::FrameChanged) {
         precise ? uploadParams<double>(p) : uploadParams<float>(p);
+        precise ? uploadPanels<double>(p) : uploadPanels<float>(p);
+    }
     uploadSlices(p);
     if (parts & plan::SourcesChanged)
         precise ? uploadSources<double>(p) : uploadSources<float>(p);

@@ -228,6 +228,7 @@ class Simulator {
     bool upload(DeviceBuffer& target, const void* data, std::size_t bytes);
     void flushUploads();
     template <typename Real> void uploadParams(const plan::Plan& plan);
+    template <typename Real> void uploadPanels(const plan::Plan& plan);
     template <typename Real> void uploadSources(const plan::Plan& plan);
     template <typename Real> void uploadOrientations(const plan::Plan& plan);
     template <typename Real> void uploadAmplitudes(const plan::Plan& plan);
@@ -259,7 +260,7 @@ class Simulator {
     vk::Fence m_fence;
 
     std::unique_ptr<DeviceBuffer> m_params, m_orientations, m_sources, m_amplitudes, m_mask,
-        m_image, m_slices, m_states, m_freshUnitsBuffer, m_gridExit;
+        m_image, m_slices, m_states, m_freshUnitsBuffer, m_gridExit, m_panels, m_panelRows;
     std::unique_ptr<vk::Buffer> m_gridExitReadback;
     std::optional<GridExit> m_lastGridExit;
     std::unique_ptr<vk::Buffer> m_readback;

@@ -1,9 +1,12 @@
 #include "compute/plan/Plan.h"
 
+#include "compute/core/Error.h"
 #include "compute/model/Rotation.h"
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
+#include <string>
 
 namespace bv::plan {
 namespace {
@@ -95,6 +98,29 @@ Plan makePlan(const ResolvedExperiment& r, const std::vector<std::uint16_t>& mas
     p.waterPresent = w != 0.0;
     p.mask = mask.empty() ? nullptr : &mask;
     return p;
+}
+
+void stackPanels(Plan& plan, std::vector<PanelEntry> panels) {
+    if (panels.empty())
+        throw Error("a multi-panel detector needs at least one panel");
+    int widest = 0;
+    long long rows = 0;
+    for (std::size_t i = 0; i < panels.size(); ++i) {
+        const PanelEntry& panel = panels[i];
+        if (panel.fastPixels <= 0 || panel.slowPixels <= 0 || !(panel.pixelSize > 0.0))
+            throw Error("panel " + std::to_string(i) + " of the detector has no pixels (" +
+                        std::to_string(panel.fastPixels) + "x" + std::to_string(panel.slowPixels) +
+                        " of " + std::to_string(panel.pixelSize) + " m)");
+        widest = std::max(widest, panel.fastPixels);
+        rows += panel.slowPixels;
+    }
+    if (rows > std::numeric_limits<int>::max())
+        throw Error("the detector's panels have too many rows together (" + std::to_string(rows) +
+                    ")");
+    plan.fastPixels = widest;
+    plan.slowPixels = static_cast<int>(rows);
+    plan.roi = Roi::whole(plan.fastPixels, plan.slowPixels);
+    plan.panels = std::move(panels);
 }
 
 unsigned changedParts(const Plan& x, const Plan& y) {

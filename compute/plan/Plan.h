@@ -22,6 +22,20 @@ struct Orientation {
     glm::dvec3 a{0.0}, b{0.0}, c{0.0};
 };
 
+// One flat panel of a multi-panel detector, in the lab frame of the one detector's fields
+// (Plan::pix0 ...): the corner of its first pixel, its axes, pixel size and counts.
+struct PanelEntry {
+    glm::dvec3 pix0{0.0}, fdet{0.0}, sdet{0.0}, odet{0.0}; // m and unit axes
+    double pixelSize = 0.0;     // m
+    double closeDistance = 0.0; // m, sample -> the panel's plane along odet
+    int fastPixels = 0, slowPixels = 0;
+    bool operator==(const PanelEntry& o) const {
+        return pix0 == o.pix0 && fdet == o.fdet && sdet == o.sdet && odet == o.odet &&
+               pixelSize == o.pixelSize && closeDistance == o.closeDistance &&
+               fastPixels == o.fastPixels && slowPixels == o.slowPixels;
+    }
+};
+
 struct Plan {
     // detector
     int fastPixels = 0, slowPixels = 0;
@@ -38,6 +52,10 @@ struct Plan {
     double mu = 0.0;        // 1/m
     bool thickModelled = false; // sensor thickness > 0
     bool oversampleThick = false, oversamplePolar = false, oversampleOmega = false;
+    // A multi-panel detector (stackPanels): the image holds the panels' rows one panel after
+    // the other, fastPixels the widest panel's, slowPixels their sum; pix0, fdet, sdet, odet,
+    // pixelSize and closeDistance above are then unused. Empty: the one detector above.
+    std::vector<PanelEntry> panels;
 
     // beam
     std::vector<SourceEntry> sources;
@@ -71,6 +89,11 @@ struct Plan {
 };
 
 Plan makePlan(const ResolvedExperiment& experiment, const std::vector<std::uint16_t>& mask);
+
+// Makes `plan` draw `panels` (at least one) instead of its one detector: sets the image size
+// to the stacked panels' (the widest panel's fast pixels, the sum of their slow pixels) and
+// an ROI of the whole image. Throws bv::Error for a panel without pixels or pixel size.
+void stackPanels(Plan& plan, std::vector<PanelEntry> panels);
 
 // Which tables differ between two plans, so the Simulator uploads only those.
 enum PlanPart : unsigned {
