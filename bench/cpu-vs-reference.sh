@@ -14,6 +14,7 @@ threads=${4:-2}; repeats=${5:-5}
 simple="-cell 100 100 100 90 90 90 -lambda 6.2 -N 5 -default_F 100 -distance 100"
 heavy="-mosaic 0.5 -mosaic_dom 10 -mosaic_seed -12345678 -phi 0 -osc 1 -phisteps 10 -oversample 2"
 files="-floatfile float.bin -intfile int.img -nonoise -nopgm -noprogress"
+source "$(dirname "$0")/machine.sh"
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; cd "$work"
 now() { date +%s%N; }
 # the median, min and max in seconds of REPEATS runs of the command (after one warm-up)
@@ -27,7 +28,8 @@ timed() {
                                             printf "%.3f s (%.3f-%.3f)", m, v[1], v[NR]}'
 }
 {
-  echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); braggview on $("$braggview" --headless $simple -detpixels 64 $files -v 2>&1 | grep -m1 'GPU:' | sed 's/^ *GPU: //')"
+  machine_lines
+  echo "# braggview on $("$braggview" --headless $simple -detpixels 64 $files -v 2>&1 | grep -m1 'GPU:' | sed 's/^ *GPU: //')"
   echo "# whole process exec -> exit, median (min-max) of $repeats runs after one"
   for case in heavy_512 simple_1024; do
     args="$simple -detpixels ${case#*_} $files"; [[ $case == heavy_* ]] && args="$args $heavy"
@@ -36,4 +38,5 @@ timed() {
       echo "$case braggview $p: $(OMP_NUM_THREADS=$threads timed "$braggview" --headless $args -precision $p)"
     done
   done
+  machine_end_line
 } | tee "$out"

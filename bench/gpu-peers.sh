@@ -21,6 +21,7 @@ declare -A cases=(
   [simple_1024]="$simple -detpixels 1024" [simple_2048]="$simple -detpixels 2048"
   [simple_4096]="$simple -detpixels 4096" [heavy_512]="$simple -detpixels 512 $heavy"
   [heavy_1024]="$simple -detpixels 1024 $heavy")
+source "$(dirname "$0")/machine.sh"
 work=$(mktemp -d)
 now() { date +%s%N; }
 # median min max of the numbers on stdin
@@ -37,7 +38,8 @@ measure() {
   echo "$(printf '%s\n' "${kernel[@]:-0}" | summary) | $(printf '%s\n' "${wall[@]}" | awk '{print $1/1000}' | summary)"
 }
 {
-  echo "# $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null), $(nproc) cores, $repeats runs after one warm-up"
+  machine_lines
+  echo "# $repeats runs after one warm-up"
   echo "# program case precision: kernel/GPU ms median (min-max) | exec->exit ms median (min-max)"
   cd "$work"
   for name in ${CASES:-simple_1024 simple_2048 simple_4096 heavy_512 heavy_1024}; do

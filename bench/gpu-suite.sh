@@ -12,6 +12,8 @@
 set -uo pipefail
 bin=$(cd "$1" && pwd); out=$(mkdir -p "$2" && cd "$2" && pwd)
 cd "$(dirname "$0")/.."
+source bench/machine.sh
+machine_lines > "$out/machine.txt"
 data=$(pwd)/tests/data
 
 {
