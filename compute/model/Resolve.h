@@ -5,6 +5,7 @@
 // the plan flattens for the GPU.
 
 #include "compute/model/Experiment.h"
+#include "compute/model/PanelPlacement.h"
 #include "compute/random/ReferenceRandom.h"
 
 #include <iosfwd>
@@ -51,6 +52,9 @@ struct ResolvedExperiment {
     LabAxes axes;                   // unit vectors in use
     glm::dvec3 polarizationNormal{0.0}; // beam x E-vector
     DetectorGeometry detector;
+    // A detector of several flat panels, placed (placePanels); the image stacks them
+    // (plan::stackPanels, docs/numerics/detector-panels.md). Empty: nanoBragg's one detector.
+    std::vector<PanelGeometry> panels;
 
     CellVectors cell;             // after misset, before phi and mosaic
     bool randomMisset = false;

@@ -97,6 +97,24 @@ Plan makePlan(const ResolvedExperiment& r, const std::vector<std::uint16_t>& mas
                    kWaterDensity * kAvogadro / kWaterMolecularWeight;
     p.waterPresent = w != 0.0;
     p.mask = mask.empty() ? nullptr : &mask;
+    if (!r.panels.empty()) {
+        std::vector<PanelEntry> panels;
+        for (const PanelGeometry& g : r.panels) {
+            PanelEntry e;
+            e.pix0 = g.pix0;
+            e.fdet = g.fdet;
+            e.sdet = g.sdet;
+            e.odet = g.odet;
+            e.pixelSize = g.pixelSize;
+            e.closeDistance = g.closeDistance();
+            e.fastPixels = g.fastPixels;
+            e.slowPixels = g.slowPixels;
+            panels.push_back(e);
+        }
+        const Roi roi = p.roi;
+        stackPanels(p, std::move(panels));
+        p.roi = roi; // the ROI as resolved, in the stacked image's pixels
+    }
     return p;
 }
 

@@ -177,6 +177,35 @@ class TestPanels : public QObject {
         QVERIFY2(worst <= 2e-7 * largest, qPrintable(QString::number(worst / largest)));
     }
 
+    // The resolved experiment's panels become the plan's stacked panels: the corner, axes and
+    // size as placed, the distance to each panel's plane from its corner and normal.
+    void makePlanStacksTheResolvedPanels() {
+        const Flat front(experiment(40, 40, 60e-3, 0, 0));
+        const Flat tilted(experiment(24, 16, 50e-3, 12, -7));
+        bv::ResolvedExperiment r = front.resolved;
+        for (const Flat* flat : {&front, &tilted}) {
+            bv::PanelGeometry g;
+            g.pix0 = flat->plan.pix0;
+            g.fdet = flat->plan.fdet;
+            g.sdet = flat->plan.sdet;
+            g.odet = flat->plan.odet;
+            g.pixelSize = flat->plan.pixelSize;
+            g.fastPixels = flat->plan.fastPixels;
+            g.slowPixels = flat->plan.slowPixels;
+            r.panels.push_back(g);
+        }
+        r.roi = bv::Roi::whole(40, 56);
+        const bv::plan::Plan plan = bv::plan::makePlan(r, {});
+        QCOMPARE(plan.fastPixels, 40);
+        QCOMPARE(plan.slowPixels, 56);
+        QCOMPARE(int(plan.panels.size()), 2);
+        QCOMPARE(plan.panels[1].fastPixels, 24);
+        QVERIFY(plan.panels[1].pix0 == tilted.plan.pix0);
+        // the reference's close distance of the tilted detector, to rounding
+        QVERIFY(std::abs(plan.panels[1].closeDistance - tilted.plan.closeDistance) < 1e-15);
+        QVERIFY(plan.panels[1].closeDistance > 0.04 && plan.panels[1].closeDistance < 0.05);
+    }
+
     void refusesWhatItCannotDraw() {
         Flat flat(experiment(16, 16, 60e-3, 0, 0));
         bv::plan::Plan plan = flat.plan;

@@ -1,0 +1,55 @@
+#pragma once
+// A multi-panel detector as the simulation uses it, and nanoBragg's detector options applied
+// to it as to one rigid body (docs/numerics/detector-panels.md, "nanoBragg's options").
+//
+//     std::vector<PanelGeometry> modules = ...;   // from a preset or a file, lab frame
+//     DetectorMove move;
+//     move.distance = 0.2;                       // -distance 200
+//     move.twotheta = radiansFromDegrees(20);    // -twotheta 20
+//     const auto placed = placePanels(modules, {1, 0, 0}, move);
+//
+// nanoBragg's lab frame: the beam along +x from the sample at the origin.
+
+#include <glm/vec3.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace bv {
+
+// One flat panel where the simulation draws it.
+struct PanelGeometry {
+    std::string name;
+    glm::dvec3 pix0{0.0};                       // m, sample -> corner of the panel's first pixel
+    glm::dvec3 fdet{0.0}, sdet{0.0}, odet{0.0}; // unit axes; odet = fdet x sdet
+    double pixelSize = 0.0;                     // m, square pixels
+    int fastPixels = 0, slowPixels = 0;
+
+    double sizeFast() const { return pixelSize * fastPixels; }
+    double sizeSlow() const { return pixelSize * slowPixels; }
+    glm::dvec3 centre() const;
+    // m, sample -> the panel's plane along odet (signed)
+    double closeDistance() const;
+};
+
+// nanoBragg's detector options that move a whole multi-panel detector.
+struct DetectorMove {
+    // m: the detector is moved along the beam until its centre (the mean of its panels'
+    // centres) lies this far from the sample along the beam; nullopt: where it is
+    std::optional<double> distance;
+    glm::dvec3 rotations{0.0}; // rad, about lab x, then y, then z, about the sample
+    double twotheta = 0.0;     // rad, about twothetaAxis through the sample, after rotations
+    glm::dvec3 twothetaAxis{0.0, 0.0, -1.0}; // unit; nanoBragg's default (MOSFLM convention)
+};
+
+// The mean of the panels' centres (m); the detector's centre for -distance.
+glm::dvec3 detectorCentre(const std::vector<PanelGeometry>& panels);
+
+// The panels moved as one rigid body: first along the beam (unit vector) for move.distance,
+// then turned about the sample by the rotations and two-theta, every panel's corner and axes
+// alike, as nanoBragg turns its one detector with -pivot sample. Throws bv::Error for no
+// panels or a distance that is not positive.
+std::vector<PanelGeometry> placePanels(std::vector<PanelGeometry> panels, const glm::dvec3& beam,
+                                       const DetectorMove& move);
+
+} // namespace bv
