@@ -21,7 +21,9 @@ namespace bv {
 struct PanelGeometry {
     std::string name;
     glm::dvec3 pix0{0.0};                       // m, sample -> corner of the panel's first pixel
-    glm::dvec3 fdet{0.0}, sdet{0.0}, odet{0.0}; // unit axes; odet = fdet x sdet
+    // unit axes; odet the normal pointing away from the sample (fdet x sdet or its opposite:
+    // the solid angle and the parallax need the side the sample is on)
+    glm::dvec3 fdet{0.0}, sdet{0.0}, odet{0.0};
     double pixelSize = 0.0;                     // m, square pixels
     int fastPixels = 0, slowPixels = 0;
 
