@@ -138,8 +138,8 @@ std::vector<PredictedSpot> PixelGeometry::predictedSpots(double scale, std::size
     const double kLimit = std::ceil(glm::length(m_b) * sMax);
     const double lLimit = std::ceil(glm::length(m_c) * sMax);
     // NaN before an experiment is resolved; the int conversion needs them in range
-    for (const double limit : {hLimit, kLimit, lLimit})
-        if (!std::isfinite(limit) || limit < 0.0 || limit > 1e6)
+    for (const double indexLimit : {hLimit, kLimit, lLimit})
+        if (!std::isfinite(indexLimit) || indexLimit < 0.0 || indexLimit > 1e6)
             return spots;
     if ((2.0 * hLimit + 1.0) * (2.0 * kLimit + 1.0) * (2.0 * lLimit + 1.0) > 2e7)
         return spots; // a cell so large that the overlay would be a carpet anyway

@@ -1,5 +1,7 @@
 #include "app/SimulationController.h"
 
+#include "app/PanelViews.h"
+
 #include "compute/engine/SerialOrder.h"
 #include "compute/core/Error.h"
 #include "compute/plan/Plan.h"
@@ -346,7 +348,8 @@ void SimulationController::showPartialImage() {
     const render::ImageWindow::ImageSource& shown = m_window.imageSource();
     if (shown.buffer != s.imageBuffer() || shown.fast != s.fastPixels() ||
         shown.slow != s.slowPixels())
-        m_window.setImageSource({s.imageBuffer(), s.fastPixels(), s.slowPixels()});
+        m_window.setImageSource(imageSourceOf(s.imageBuffer(), s.fastPixels(), s.slowPixels(),
+                                              m_running ? &*m_running : nullptr));
     m_window.setSkipped(m_runningSkipped);
     m_waitingForFrame = true;
     m_frameClock.start();
@@ -415,7 +418,8 @@ void SimulationController::finishRun() {
     ++m_completedRuns;
     m_skipped = m_runningSkipped;
     m_window.setSkipped(m_runningSkipped);
-    m_window.setImageSource({m_simulator->imageBuffer(), m_fast, m_slow});
+    m_window.setImageSource(
+        imageSourceOf(m_simulator->imageBuffer(), m_fast, m_slow, resolved()));
     m_window.setRenderHeld(false);
     m_window.scheduleRender();
     emit imageReady();

@@ -32,8 +32,15 @@ struct ViewConstants {
     std::int32_t colormap;
     std::int32_t scaling;
     std::int32_t options;
-    std::int32_t unused;
+    std::int32_t panelCount;
 };
+
+// image.frag's PanelView (std430): three vec4 rows of the homography, then ivec4 info
+struct PanelConstants {
+    float h0[4], h1[4], h2[4];
+    std::int32_t firstRow, fastPixels, slowPixels, unused;
+};
+static_assert(sizeof(PanelConstants) == 64, "image.frag's PanelView is 64 bytes");
 static_assert(sizeof(ViewConstants) == 96, "image.frag's View block is 96 bytes");
 static_assert(offsetof(ViewConstants, origin) == 48, "View.origin");
 static_assert(offsetof(ViewConstants, fastPixels) == 72, "View.fastPixels");
@@ -137,10 +144,11 @@ void ImageRenderer::createPipeline() {
         {0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
         {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
-        {3, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}};
+        {3, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr},
+        {4, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_FRAGMENT_BIT, nullptr}};
     VkDescriptorSetLayoutCreateInfo setInfo{};
     setInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
-    setInfo.bindingCount = 4;
+    setInfo.bindingCount = 5;
     setInfo.pBindings = bindings;
     check(m_df->vkCreateDescriptorSetLayout(m_device, &setInfo, nullptr, &m_setLayout),
           "creating the image descriptor layout");
@@ -233,7 +241,7 @@ void ImageRenderer::initResources() {
 
         const int frames = m_window->concurrentFrameCount();
         const VkDescriptorPoolSize sizes[] = {
-            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, static_cast<std::uint32_t>(3 * frames)},
+            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, static_cast<std::uint32_t>(4 * frames)},
             {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, static_cast<std::uint32_t>(frames)}};
         VkDescriptorPoolCreateInfo poolInfo{};
         poolInfo.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO;
@@ -351,8 +359,10 @@ void ImageRenderer::releaseResources() {
     // the simulator's buffers live on this device: the app destroys them first
     m_window->rendererReleasing();
     destroyOverlayImage();
-    for (FrameSlot& slot : m_slots)
+    for (FrameSlot& slot : m_slots) {
         destroyHostBuffer(slot.skipped);
+        destroyHostBuffer(slot.panels);
+    }
     m_slots.clear();
     destroyHostBuffer(m_colourTable);
     destroyHostBuffer(m_placeholder);
@@ -444,19 +454,50 @@ void ImageRenderer::uploadOverlay(FrameSlot& slot, VkCommandBuffer commands) {
     m_overlayLayoutReady = true;
 }
 
+void ImageRenderer::updatePanels(FrameSlot& slot) {
+    const std::vector<ImageWindow::PanelView>& panels = m_window->imageSource().panels;
+    if (slot.panelsGeneration == m_window->imageSourceGeneration())
+        return;
+    if (!panels.empty()) {
+        const VkDeviceSize bytes = panels.size() * sizeof(PanelConstants);
+        if (slot.panels.size < bytes) {
+            destroyHostBuffer(slot.panels);
+            slot.panels = createHostBuffer(bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+            slot.boundImage = 0; // a new buffer may reuse the old handle: rebind
+        }
+        auto* out = static_cast<PanelConstants*>(slot.panels.mapped);
+        for (const ImageWindow::PanelView& panel : panels) {
+            PanelConstants c{};
+            for (int k = 0; k < 3; ++k) {
+                c.h0[k] = panel.homography[k];
+                c.h1[k] = panel.homography[3 + k];
+                c.h2[k] = panel.homography[6 + k];
+            }
+            c.firstRow = panel.firstRow;
+            c.fastPixels = panel.fastPixels;
+            c.slowPixels = panel.slowPixels;
+            *out++ = c;
+        }
+    }
+    slot.panelsGeneration = m_window->imageSourceGeneration();
+}
+
 void ImageRenderer::updateDescriptors(FrameSlot& slot, VkBuffer image, std::uint64_t generation) {
     const VkBuffer skipped =
         slot.skipped.buffer != VK_NULL_HANDLE ? slot.skipped.buffer : m_placeholder.buffer;
+    const VkBuffer panels =
+        slot.panels.buffer != VK_NULL_HANDLE ? slot.panels.buffer : m_placeholder.buffer;
     if (slot.boundImage == generation && slot.boundSkipped == skipped &&
-        slot.boundOverlay == m_overlayView)
+        slot.boundOverlay == m_overlayView && slot.boundPanels == panels)
         return;
     const VkDescriptorBufferInfo imageInfo{image, 0, VK_WHOLE_SIZE};
     const VkDescriptorBufferInfo skippedInfo{skipped, 0, VK_WHOLE_SIZE};
     const VkDescriptorBufferInfo tableInfo{m_colourTable.buffer, 0, VK_WHOLE_SIZE};
     const VkDescriptorImageInfo overlayInfo{m_sampler, m_overlayView,
                                             VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-    VkWriteDescriptorSet writes[4]{};
-    for (std::uint32_t i = 0; i < 4; ++i) {
+    const VkDescriptorBufferInfo panelsInfo{panels, 0, VK_WHOLE_SIZE};
+    VkWriteDescriptorSet writes[5]{};
+    for (std::uint32_t i = 0; i < 5; ++i) {
         writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
         writes[i].dstSet = slot.set;
         writes[i].dstBinding = i;
@@ -468,11 +509,17 @@ void ImageRenderer::updateDescriptors(FrameSlot& slot, VkBuffer image, std::uint
     writes[2].pBufferInfo = &tableInfo;
     writes[3].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
     writes[3].pImageInfo = &overlayInfo;
-    m_df->vkUpdateDescriptorSets(m_device, m_overlayView != VK_NULL_HANDLE ? 4 : 3, writes, 0,
-                                 nullptr);
+    writes[4].pBufferInfo = &panelsInfo;
+    if (m_overlayView != VK_NULL_HANDLE) {
+        m_df->vkUpdateDescriptorSets(m_device, 5, writes, 0, nullptr);
+    } else {
+        m_df->vkUpdateDescriptorSets(m_device, 3, writes, 0, nullptr);
+        m_df->vkUpdateDescriptorSets(m_device, 1, &writes[4], 0, nullptr);
+    }
     slot.boundImage = generation;
     slot.boundSkipped = skipped;
     slot.boundOverlay = m_overlayView;
+    slot.boundPanels = panels;
 }
 
 void ImageRenderer::startNextFrame() {
@@ -487,6 +534,7 @@ void ImageRenderer::startNextFrame() {
                                   m_slots.size()];
         try {
             updateSkipped(slot);
+            updatePanels(slot);
             uploadOverlay(slot, commands);
             const ImageWindow::ImageSource& source = m_window->imageSource();
             const bool haveImage =
@@ -509,6 +557,7 @@ void ImageRenderer::startNextFrame() {
             constants.slowPixels = source.slow;
             constants.colormap = static_cast<std::int32_t>(d.colormap);
             constants.scaling = static_cast<std::int32_t>(d.scaling);
+            constants.panelCount = static_cast<std::int32_t>(source.panels.size());
             const bool haveSkipped = !m_window->skipped().empty() &&
                                      m_window->skipped().size() ==
                                          static_cast<std::size_t>(source.fast) *

@@ -51,6 +51,9 @@ class ImageRenderer : public QVulkanWindowRenderer {
         HostBuffer skipped;
         std::uint64_t skippedGeneration = 0;
         HostBuffer staging; // overlay upload
+        HostBuffer panels;  // the panels' maps (ImageWindow::PanelView), when there are panels
+        std::uint64_t panelsGeneration = 0;
+        VkBuffer boundPanels = VK_NULL_HANDLE;
     };
 
     std::uint32_t memoryType(std::uint32_t typeBits, VkMemoryPropertyFlags wanted) const;
@@ -61,6 +64,7 @@ class ImageRenderer : public QVulkanWindowRenderer {
     void createOverlayImage();
     void destroyOverlayImage();
     void updateSkipped(FrameSlot& slot);
+    void updatePanels(FrameSlot& slot);
     void uploadOverlay(FrameSlot& slot, VkCommandBuffer commands);
     void updateDescriptors(FrameSlot& slot, VkBuffer image, std::uint64_t generation);
 

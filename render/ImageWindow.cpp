@@ -9,7 +9,9 @@
 #include <QVulkanInstance>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
 
 namespace bv::render {
 
@@ -55,20 +57,25 @@ QSize ImageWindow::framebufferSize() const {
     return size() * devicePixelRatio();
 }
 
+bool ImageWindow::PanelView::operator==(const PanelView& o) const {
+    return std::equal(std::begin(homography), std::end(homography), std::begin(o.homography)) &&
+           firstRow == o.firstRow && fastPixels == o.fastPixels && slowPixels == o.slowPixels;
+}
+
 void ImageWindow::setImageSource(const ImageSource& source) {
     if (source.buffer != m_source.buffer || source.fast != m_source.fast ||
-        source.slow != m_source.slow)
+        source.slow != m_source.slow || source.panels != m_source.panels)
         ++m_sourceGeneration;
     m_source = source;
     // a detector of a new size is shown whole
-    if (source.fast > 0 && QSize(source.fast, source.slow) != m_fittedImageSize) {
-        m_fittedImageSize = QSize(source.fast, source.slow);
+    if (source.fast > 0 && source.viewSize() != m_fittedImageSize) {
+        m_fittedImageSize = source.viewSize();
         m_fitPending = true;
     }
     if (m_fitPending && source.fast > 0 && !framebufferSize().isEmpty()) {
         m_fitPending = false;
         ViewTransform view = m_view;
-        view.fit(QSizeF(framebufferSize()), QSizeF(source.fast, source.slow));
+        view.fit(QSizeF(framebufferSize()), source.viewSize());
         changeView(view);
     }
     scheduleRender();
@@ -106,7 +113,7 @@ void ImageWindow::fitToWindow() {
         return;
     }
     ViewTransform view = m_view;
-    view.fit(QSizeF(framebufferSize()), QSizeF(m_source.fast, m_source.slow));
+    view.fit(QSizeF(framebufferSize()), m_source.viewSize());
     setView(view);
 }
 
@@ -186,7 +193,7 @@ void ImageWindow::swapChainResized() {
     if (m_fitPending && m_source.fast > 0) {
         m_fitPending = false;
         ViewTransform view = m_view;
-        view.fit(QSizeF(framebufferSize()), QSizeF(m_source.fast, m_source.slow));
+        view.fit(QSizeF(framebufferSize()), m_source.viewSize());
         changeView(view);
     }
     invalidateOverlay();

@@ -22,6 +22,7 @@
 #include "render/ViewTransform.h"
 
 #include <QImage>
+#include <QSizeF>
 #include <QVulkanWindow>
 
 #include <cstdint>
@@ -36,10 +37,27 @@ class ImageWindow : public QVulkanWindow {
     Q_OBJECT
 
   public:
+    // One panel of a multi-panel detector as drawn: the map from a view point (x, y) to its
+    // pixel (row-major 3 x 3 homography: (F, S, W) = H (x, y, 1), pixel (F/W, S/W) where
+    // W > 0; compute/model/DetectorProjection.h), and where its pixels are in the image
+    // (rows firstRow.. of the stacked image; docs/numerics/detector-panels.md).
+    struct PanelView {
+        float homography[9] = {};
+        int firstRow = 0, fastPixels = 0, slowPixels = 0;
+        bool operator==(const PanelView& o) const;
+    };
     // The storage buffer to draw (fast-major floats) on this window's device, and its size.
+    // With panels, image points are view points on the panels' common plane (viewWidth x
+    // viewHeight of them), each drawn from its panel's pixels; without, image points are the
+    // image's pixels.
     struct ImageSource {
         VkBuffer buffer = VK_NULL_HANDLE;
         int fast = 0, slow = 0;
+        std::vector<PanelView> panels;
+        double viewWidth = 0.0, viewHeight = 0.0;
+        QSizeF viewSize() const {
+            return panels.empty() ? QSizeF(fast, slow) : QSizeF(viewWidth, viewHeight);
+        }
     };
     using OverlayPainter = std::function<void(QPainter&, const ViewTransform&)>;
 
@@ -135,7 +153,7 @@ class ImageWindow : public QVulkanWindow {
     DisplaySettings m_display;
     ViewTransform m_view;
     bool m_fitPending = true;
-    QSize m_fittedImageSize; // the image size the view was last fitted to
+    QSizeF m_fittedImageSize; // the image (or panels' view) size the view was last fitted to
     OverlayPainter m_overlayPainter;
     QImage m_overlay;
     bool m_overlayDirty = true;

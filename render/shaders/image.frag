@@ -13,6 +13,16 @@ layout(std430, set = 0, binding = 1) readonly buffer Skipped { uint skippedWords
 // 4 tables x 256 RGBA8 entries, red in the low byte
 layout(std430, set = 0, binding = 2) readonly buffer Table { uint colours[]; };
 layout(set = 0, binding = 3) uniform sampler2D overlay;
+// A multi-panel detector (view.panelCount > 0): image points are view points on the panels'
+// common plane; each panel maps them to its pixels by a homography (row-major 3 x 3 in h0..h2,
+// compute/model/DetectorProjection.h) and keeps its pixels in rows firstRow.. of the image.
+struct PanelView {
+    vec4 h0; // xyz: the first row of the homography
+    vec4 h1;
+    vec4 h2;
+    ivec4 info; // firstRow, fastPixels, slowPixels, unused
+};
+layout(std430, set = 0, binding = 4) readonly buffer Panels { PanelView panels[]; };
 
 layout(push_constant) uniform View {
     vec4 overloadColour;
@@ -28,7 +38,7 @@ layout(push_constant) uniform View {
     int colormap;   // Colormap: grey, inverted grey, viridis, heat
     int scaling;    // Scaling: linear, sqrt, log
     int options;    // OptionBits below
-    int unused;
+    int panelCount; // 0: the image's own pixels
 } view;
 
 const int kOverloadOn = 1;
@@ -67,9 +77,30 @@ vec4 pixelColour(float v, bool skipped) {
     return unpackUnorm4x8(colours[view.colormap * 256 + transferIndex(v)]);
 }
 
+// The image index a view point shows on a multi-panel detector; -1 in a gap. One sample per
+// fragment (a reduced view of many panels shows each fragment's centre pixel).
+int panelIndexAt(vec2 point) {
+    const vec3 p = vec3(point, 1.0);
+    for (int i = 0; i < view.panelCount; ++i) {
+        const vec3 h = vec3(dot(panels[i].h0.xyz, p), dot(panels[i].h1.xyz, p),
+                            dot(panels[i].h2.xyz, p));
+        if (h.z <= 0.0)
+            continue;
+        const vec2 pixel = floor(h.xy / h.z);
+        const ivec4 info = panels[i].info;
+        if (pixel.x >= 0.0 && pixel.y >= 0.0 && pixel.x < float(info.y) && pixel.y < float(info.z))
+            return (info.x + int(pixel.y)) * view.fastPixels + int(pixel.x);
+    }
+    return -1;
+}
+
 vec4 imageColour(vec2 frag) {
     if ((view.options & kHaveImage) == 0)
         return view.backgroundColour;
+    if (view.panelCount > 0) {
+        const int index = panelIndexAt((frag - view.origin) / view.scale);
+        return index < 0 ? view.backgroundColour : pixelColour(pixels[index], skippedAt(index));
+    }
     const vec2 size = vec2(view.fastPixels, view.slowPixels);
     if (view.scale >= 1.0) {
         // magnified (or 1:1): the pixel under the fragment's centre
