@@ -93,7 +93,13 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
             updateReadout();
     });
     connect(m_imageWindow, &render::ImageWindow::pixelClicked, this, [this](QPointF point) {
-        const QPoint pixel(static_cast<int>(std::floor(point.x())), static_cast<int>(std::floor(point.y())));
+        QPoint pixel(static_cast<int>(std::floor(point.x())), static_cast<int>(std::floor(point.y())));
+        if (m_geometry && m_geometry->hasPanels()) { // a view point: the pixel behind it
+            const std::optional<ImagePixel> behind = m_geometry->pixelAt(point);
+            if (!behind)
+                return; // a gap: nothing to pin
+            pixel = QPoint(behind->fast, behind->slow);
+        }
         pinPixel(m_pinned && *m_pinned == pixel ? std::nullopt : std::optional<QPoint>(pixel));
     });
     connect(m_imageWindow, &render::ImageWindow::lineDrawn, this, &MainWindow::setProfileLine);
@@ -236,7 +242,9 @@ void MainWindow::restartEngine() {
 
 void MainWindow::updateReadout() {
     std::optional<QPointF> point;
-    if (m_pinned)
+    if (m_pinned && m_geometry)
+        point = m_geometry->centreOf(*m_pinned);
+    else if (m_pinned)
         point = QPointF(m_pinned->x() + 0.5, m_pinned->y() + 0.5);
     else
         point = m_cursor;
@@ -253,10 +261,15 @@ void MainWindow::showReadoutAt(QPointF imagePoint) {
         return;
     }
     Readout r;
-    const int f = static_cast<int>(std::floor(imagePoint.x()));
-    const int s = static_cast<int>(std::floor(imagePoint.y()));
-    r.info = m_geometry->atPixelCentre(f, s);
-    r.intensity = m_controller->valueAt(f, s);
+    // the image pixel behind the point (none in a gap between panels or off the detector),
+    // its quantities at the centre of what the point shows
+    const std::optional<ImagePixel> pixel = m_geometry->pixelAt(imagePoint);
+    const int f = pixel ? pixel->fast : static_cast<int>(std::floor(imagePoint.x()));
+    const int s = pixel ? pixel->slow : static_cast<int>(std::floor(imagePoint.y()));
+    r.info = m_geometry->hasPanels()
+                 ? m_geometry->at(pixel ? m_geometry->centreOf({f, s}) : imagePoint)
+                 : m_geometry->atPixelCentre(f, s);
+    r.intensity = pixel ? m_controller->valueAt(f, s) : std::nullopt;
     const std::vector<std::uint8_t>& skipped = m_controller->skipped();
     if (r.intensity && !skipped.empty())
         r.skipped = skipped[static_cast<std::size_t>(s) * static_cast<std::size_t>(m_controller->fastPixels()) +

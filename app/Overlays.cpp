@@ -132,7 +132,19 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
         painter.setPen(QPen(kLineColour, 2.0));
         painter.drawLine(view.toView(m_line->p1()), view.toView(m_line->p2()));
     }
-    if (m_pinned) {
+    if (m_pinned && m_geometry && m_geometry->hasPanels()) {
+        // the pixel's outline as the panel shows it, at least a few screen pixels across
+        QPolygonF outline;
+        for (const QPointF& p : m_geometry->outlineOf(*m_pinned))
+            outline << view.toView(p);
+        const QPointF centre = view.toView(m_geometry->centreOf(*m_pinned));
+        painter.setPen(QPen(kPinColour, 2.0));
+        painter.setBrush(Qt::NoBrush);
+        if (outline.boundingRect().width() >= 6.0)
+            painter.drawPolygon(outline);
+        else
+            painter.drawRect(QRectF(centre - QPointF(3, 3), QSizeF(6, 6)));
+    } else if (m_pinned) {
         const QPointF corner = view.toView(QPointF(*m_pinned));
         const double size = std::max(view.scale(), 6.0);
         painter.setPen(QPen(kPinColour, 2.0));

@@ -1,5 +1,6 @@
 #include "app/PixelGeometry.h"
 
+#include "compute/core/Error.h"
 #include "compute/model/Rotation.h"
 
 #include <algorithm>
@@ -29,6 +30,96 @@ PixelGeometry::PixelGeometry(const ResolvedExperiment& r) {
     m_cells = r.cells;
     m_mosaic = r.mosaicSpread;
     m_curved = r.curved;
+    m_imageFast = m_fastPixels;
+    m_imageSlow = m_slowPixels;
+    if (!r.panels.empty()) {
+        int widest = 0, rows = 0;
+        for (const PanelGeometry& panel : r.panels) {
+            m_firstRows.push_back(rows);
+            widest = std::max(widest, panel.fastPixels);
+            rows += panel.slowPixels;
+        }
+        m_imageFast = widest;
+        m_imageSlow = rows;
+        try {
+            m_view.emplace(r.panels, r.axes.beam);
+            m_fastPixels = static_cast<int>(std::ceil(m_view->size().x));
+            m_slowPixels = static_cast<int>(std::ceil(m_view->size().y));
+        } catch (const Error&) {
+            m_fastPixels = 0; // panels no view can show: nothing to point at
+            m_slowPixels = 0;
+        }
+    }
+}
+
+glm::dvec3 PixelGeometry::positionAt(double fast, double slow) const {
+    if (m_view)
+        return m_view->planePoint({fast, slow});
+    return m_pix0 + fast * m_pixel * m_fdet + slow * m_pixel * m_sdet;
+}
+
+std::optional<ImagePixel> PixelGeometry::panelPixel(int imageFast, int imageSlow) const {
+    if (imageFast < 0 || imageSlow < 0 || imageFast >= m_imageFast || imageSlow >= m_imageSlow)
+        return std::nullopt;
+    if (!m_view)
+        return ImagePixel{imageFast, imageSlow, -1, imageFast, imageSlow};
+    const auto after = std::upper_bound(m_firstRows.begin(), m_firstRows.end(), imageSlow);
+    const int panel = static_cast<int>(after - m_firstRows.begin()) - 1;
+    const PanelGeometry& g = m_view->panels()[static_cast<std::size_t>(panel)];
+    if (imageFast >= g.fastPixels)
+        return std::nullopt; // beyond a narrower panel
+    return ImagePixel{imageFast, imageSlow, panel, imageFast,
+                      imageSlow - m_firstRows[static_cast<std::size_t>(panel)]};
+}
+
+std::optional<ImagePixel> PixelGeometry::pixelAt(QPointF point) const {
+    if (!m_view)
+        return panelPixel(static_cast<int>(std::floor(point.x())),
+                          static_cast<int>(std::floor(point.y())));
+    const std::optional<PanelPixel> hit = m_view->pixelAt({point.x(), point.y()});
+    if (!hit)
+        return std::nullopt;
+    const int f = static_cast<int>(std::floor(hit->fast));
+    const int s = static_cast<int>(std::floor(hit->slow));
+    return ImagePixel{f, m_firstRows[static_cast<std::size_t>(hit->panel)] + s, hit->panel, f, s};
+}
+
+glm::dvec3 PixelGeometry::pixelPosition(QPointF imagePixelPoint) const {
+    const std::optional<ImagePixel> pixel = panelPixel(
+        static_cast<int>(std::floor(imagePixelPoint.x())), static_cast<int>(std::floor(imagePixelPoint.y())));
+    if (!m_view || !pixel)
+        return positionAt(imagePixelPoint.x(), imagePixelPoint.y());
+    return m_view->position({pixel->panel, imagePixelPoint.x(),
+                             imagePixelPoint.y() - m_firstRows[static_cast<std::size_t>(pixel->panel)]});
+}
+
+QPointF PixelGeometry::centreOf(QPoint imagePixel) const {
+    const QPointF centre(imagePixel.x() + 0.5, imagePixel.y() + 0.5);
+    if (!m_view)
+        return centre;
+    const std::optional<glm::dvec2> v = m_view->viewPointOf(pixelPosition(centre));
+    return v ? QPointF(v->x, v->y) : QPointF();
+}
+
+QPolygonF PixelGeometry::outlineOf(QPoint imagePixel) const {
+    QPolygonF outline;
+    for (const QPointF corner : {QPointF(0, 0), QPointF(1, 0), QPointF(1, 1), QPointF(0, 1)}) {
+        const QPointF p = QPointF(imagePixel) + corner * 0.999999;
+        if (!m_view) {
+            outline << QPointF(imagePixel) + corner;
+            continue;
+        }
+        if (const std::optional<glm::dvec2> v = m_view->viewPointOf(pixelPosition(p)))
+            outline << QPointF(v->x, v->y);
+    }
+    return outline;
+}
+
+double PixelGeometry::twoThetaOfPixel(int fast, int slow) const {
+    if (m_view && !panelPixel(fast, slow))
+        return std::numeric_limits<double>::quiet_NaN();
+    const glm::dvec3 position = pixelPosition(QPointF(fast + 0.5, slow + 0.5));
+    return std::acos(std::clamp(glm::dot(unitOrZero(position), m_incident), -1.0, 1.0));
 }
 
 glm::dvec3 PixelGeometry::cellAxis(int axis, double phi) const {
@@ -38,7 +129,7 @@ glm::dvec3 PixelGeometry::cellAxis(int axis, double phi) const {
 }
 
 double PixelGeometry::twoThetaAt(double fast, double slow) const {
-    const glm::dvec3 position = m_pix0 + fast * m_pixel * m_fdet + slow * m_pixel * m_sdet;
+    const glm::dvec3 position = positionAt(fast, slow);
     return std::acos(std::clamp(glm::dot(unitOrZero(position), m_incident), -1.0, 1.0));
 }
 
@@ -46,7 +137,17 @@ PixelInfo PixelGeometry::at(double fast, double slow) const {
     PixelInfo info;
     info.fast = static_cast<int>(std::floor(fast));
     info.slow = static_cast<int>(std::floor(slow));
-    info.position = m_pix0 + fast * m_pixel * m_fdet + slow * m_pixel * m_sdet;
+    info.position = positionAt(fast, slow);
+    if (m_view) {
+        if (const std::optional<PanelPixel> hit = m_view->pixelAt({fast, slow})) {
+            info.fast = static_cast<int>(std::floor(hit->fast));
+            info.slow = static_cast<int>(std::floor(hit->slow));
+            info.panel = hit->panel;
+            info.panelName = QString::fromStdString(
+                m_view->panels()[static_cast<std::size_t>(hit->panel)].name);
+            info.position = m_view->position(*hit); // on the panel, along the same ray
+        }
+    }
     const glm::dvec3 diffracted = unitOrZero(info.position);
     info.twoTheta = twoThetaAt(fast, slow);
     const double sinTheta = std::sin(info.twoTheta / 2.0);
@@ -60,6 +161,10 @@ PixelInfo PixelGeometry::at(double fast, double slow) const {
 }
 
 std::optional<QPointF> PixelGeometry::project(const glm::dvec3& direction) const {
+    if (m_view) {
+        const std::optional<glm::dvec2> v = m_view->viewPointOf(direction);
+        return v ? std::optional<QPointF>(QPointF(v->x, v->y)) : std::nullopt;
+    }
     const double along = glm::dot(direction, m_odet);
     const double plane = glm::dot(m_pix0, m_odet); // the plane's distance along its normal
     if (!(along > 1e-12) || !(plane > 0.0))

@@ -20,10 +20,19 @@
 // detector plane: beam centre, resolution rings (the cone of half-angle 2θ about the beam
 // cut by the plane: an ellipse, parabola or hyperbola on a tilted detector, drawn as a
 // polyline) and predicted Bragg spots.
+//
+// A multi-panel detector (ResolvedExperiment::panels): image points are view points on the
+// panels' common plane (compute/model/DetectorProjection.h), where the sample sees a point of
+// the plane along the same ray as the panel behind it, so every quantity above follows from
+// the plane point; pixelAt() names the panel and pixel behind a view point (none in a gap),
+// and the image the simulator makes stacks the panels' rows (docs/numerics/detector-panels.md).
 
+#include "compute/model/DetectorProjection.h"
 #include "compute/model/Resolve.h"
 
+#include <QPoint>
 #include <QPointF>
+#include <QPolygonF>
 #include <QString>
 
 #include <glm/vec3.hpp>
@@ -32,8 +41,17 @@
 
 namespace bv::app {
 
+// A pixel of the simulator's image, and where it lies: the panel and the pixel on it.
+struct ImagePixel {
+    int fast = 0, slow = 0;           // in the image (the panels' rows stacked)
+    int panel = -1;                   // -1: nanoBragg's one detector
+    int panelFast = 0, panelSlow = 0; // on the panel
+};
+
 struct PixelInfo {
-    int fast = 0, slow = 0;     // the pixel containing the point
+    int fast = 0, slow = 0;     // the pixel containing the point (on its panel, with panels)
+    int panel = -1;             // its panel; -1: nanoBragg's one detector
+    QString panelName;
     glm::dvec3 position{0.0};   // m, from the sample
     double twoTheta = 0.0;      // rad
     double dSpacing = 0.0;      // Angstrom (infinite at 2θ = 0)
@@ -57,13 +75,27 @@ class PixelGeometry {
   public:
     explicit PixelGeometry(const ResolvedExperiment& resolved);
 
+    // the extent of the image points: the image, or the panels' view (rounded up)
     int fastPixels() const { return m_fastPixels; }
     int slowPixels() const { return m_slowPixels; }
+    // the simulator's image (the same as above without panels)
+    int imageFastPixels() const { return m_imageFast; }
+    int imageSlowPixels() const { return m_imageSlow; }
+    bool hasPanels() const { return m_view.has_value(); }
+
+    // The image pixel an image point shows; none outside the detector or in a gap.
+    std::optional<ImagePixel> pixelAt(QPointF point) const;
+    // The image point at the centre of an image pixel, and the pixel's outline.
+    QPointF centreOf(QPoint imagePixel) const;
+    QPolygonF outlineOf(QPoint imagePixel) const;
+    // 2θ at the centre of an image pixel (the radial profile's bins)
+    double twoThetaOfPixel(int fast, int slow) const;
     bool curved() const { return m_curved; }
     double wavelength() const { return m_lambda; } // Angstrom
 
     // The quantities at an image point; at the centre of pixel (i, j) call at(i + 0.5, j + 0.5).
     PixelInfo at(double fast, double slow) const;
+    PixelInfo at(QPointF point) const { return at(point.x(), point.y()); }
     PixelInfo atPixelCentre(int fast, int slow) const { return at(fast + 0.5, slow + 0.5); }
     // at(fast, slow).twoTheta alone (the radial profile needs it for every pixel of every
     // image; the Miller indices cost three times as much)
@@ -91,6 +123,9 @@ class PixelGeometry {
 
   private:
     glm::dvec3 cellAxis(int axis, double phi) const; // Angstrom
+    glm::dvec3 positionAt(double fast, double slow) const; // m, of an image point
+    std::optional<ImagePixel> panelPixel(int imageFast, int imageSlow) const;
+    glm::dvec3 pixelPosition(QPointF imagePixelPoint) const; // m, a point of the image's pixels
 
     int m_fastPixels = 0, m_slowPixels = 0;
     double m_pixel = 0.0;
@@ -103,6 +138,9 @@ class PixelGeometry {
     glm::dvec3 m_cells{1.0};
     double m_mosaic = 0.0; // rad
     bool m_curved = false;
+    int m_imageFast = 0, m_imageSlow = 0;
+    std::optional<DetectorProjection> m_view; // with panels
+    std::vector<int> m_firstRows;             // each panel's first image row
 };
 
 } // namespace bv::app

@@ -144,7 +144,8 @@ void PlotPanel::refreshLine() {
         m_line->replot();
         return;
     }
-    m_lineData = lineProfile(*m_image, m_fast, m_slow, m_lineSegment->p1(), m_lineSegment->p2());
+    m_lineData = lineProfile(*m_image, m_fast, m_slow, m_lineSegment->p1(), m_lineSegment->p2(),
+                             m_geometry ? &*m_geometry : nullptr);
     m_line->graph(0)->setData(toVector(m_lineData.x), toVector(m_lineData.y), true);
     m_line->rescaleAxes();
     m_line->replot();

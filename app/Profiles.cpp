@@ -10,16 +10,17 @@ namespace bv::app {
 Profile radialProfile(const std::vector<float>& image, const std::vector<std::uint8_t>& skipped,
                       const PixelGeometry& g, int bins) {
     Profile p;
-    const int fast = g.fastPixels(), slow = g.slowPixels();
+    const int fast = g.imageFastPixels(), slow = g.imageSlowPixels();
     if (bins < 1 || image.size() != static_cast<std::size_t>(fast) * static_cast<std::size_t>(slow))
         return p;
     std::vector<double> twoTheta(image.size());
     double largest = 0.0;
     for (int s = 0; s < slow; ++s)
         for (int f = 0; f < fast; ++f) {
-            const double t = g.twoThetaAt(f + 0.5, s + 0.5);
+            const double t = g.twoThetaOfPixel(f, s); // NaN beyond a narrower panel
             twoTheta[static_cast<std::size_t>(s) * static_cast<std::size_t>(fast) + static_cast<std::size_t>(f)] = t;
-            largest = std::max(largest, t);
+            if (std::isfinite(t))
+                largest = std::max(largest, t);
         }
     if (!(largest > 0.0))
         return p;
@@ -27,7 +28,7 @@ Profile radialProfile(const std::vector<float>& image, const std::vector<std::ui
     std::vector<long> count(static_cast<std::size_t>(bins), 0);
     const bool haveSkipped = skipped.size() == image.size();
     for (std::size_t i = 0; i < image.size(); ++i) {
-        if (haveSkipped && skipped[i])
+        if ((haveSkipped && skipped[i]) || !std::isfinite(twoTheta[i]))
             continue;
         const int bin = std::min(bins - 1, static_cast<int>(twoTheta[i] / largest * bins));
         sum[static_cast<std::size_t>(bin)] += image[i];
@@ -41,7 +42,8 @@ Profile radialProfile(const std::vector<float>& image, const std::vector<std::ui
     return p;
 }
 
-Profile lineProfile(const std::vector<float>& image, int fast, int slow, QPointF from, QPointF to) {
+Profile lineProfile(const std::vector<float>& image, int fast, int slow, QPointF from, QPointF to,
+                    const PixelGeometry* geometry) {
     Profile p;
     if (image.size() != static_cast<std::size_t>(fast) * static_cast<std::size_t>(slow))
         return p;
@@ -51,7 +53,14 @@ Profile lineProfile(const std::vector<float>& image, int fast, int slow, QPointF
     for (int i = 0; i < samples; ++i) {
         const double t = length > 0.0 ? i / length : 0.0;
         const QPointF at = from + delta * t;
-        const int f = static_cast<int>(std::floor(at.x())), s = static_cast<int>(std::floor(at.y()));
+        int f = static_cast<int>(std::floor(at.x())), s = static_cast<int>(std::floor(at.y()));
+        if (geometry && geometry->hasPanels()) { // a view point: the image pixel behind it
+            const std::optional<ImagePixel> pixel = geometry->pixelAt(at);
+            if (!pixel)
+                continue; // a gap
+            f = pixel->fast;
+            s = pixel->slow;
+        }
         if (f < 0 || s < 0 || f >= fast || s >= slow)
             continue;
         p.x.push_back(i);

@@ -23,7 +23,9 @@ struct Profile {
 Profile radialProfile(const std::vector<float>& image, const std::vector<std::uint8_t>& skipped,
                       const PixelGeometry& geometry, int bins);
 // x: distance from `from` in pixels
-Profile lineProfile(const std::vector<float>& image, int fast, int slow, QPointF from, QPointF to);
+// Along a line of image points; with a multi-panel geometry, of view points (gaps left out).
+Profile lineProfile(const std::vector<float>& image, int fast, int slow, QPointF from, QPointF to,
+                    const PixelGeometry* geometry = nullptr);
 // x: bin centre (photons), y: pixel count; bins of equal width over [low, high]
 Profile histogram(const std::vector<float>& image, const std::vector<std::uint8_t>& skipped,
                   int bins, double low, double high);

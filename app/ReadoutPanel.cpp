@@ -62,7 +62,14 @@ void ReadoutPanel::show(const std::optional<Readout>& readout, bool pinned) {
         return;
     }
     const PixelInfo& p = readout->info;
-    m_pixel->setText(QStringLiteral("%1, %2").arg(p.fast).arg(p.slow));
+    if (p.panel >= 0)
+        m_pixel->setText(QStringLiteral("%1 (panel %2): %3, %4")
+                             .arg(p.panelName.isEmpty() ? QString::number(p.panel) : p.panelName)
+                             .arg(p.panel)
+                             .arg(p.fast)
+                             .arg(p.slow));
+    else
+        m_pixel->setText(QStringLiteral("%1, %2").arg(p.fast).arg(p.slow));
     if (!readout->intensity)
         m_intensity->setText(tr("outside the detector"));
     else if (readout->skipped)

@@ -51,6 +51,9 @@ class DetectorProjection {
     // The view point where a direction from the sample meets the plane; none for a direction
     // that does not reach it (parallel to it, or pointing away from the detector).
     std::optional<glm::dvec2> viewPointOf(const glm::dvec3& direction) const;
+    // The plane's point (m, from the sample) at a view point: on the ray to whatever the view
+    // point shows.
+    glm::dvec3 planePoint(const glm::dvec2& view) const { return onPlane(view); }
     // The lab position (m, from the sample) of a panel point.
     glm::dvec3 position(const PanelPixel& pixel) const;
 

@@ -215,6 +215,61 @@ class TestViewerParts : public QObject {
         QVERIFY2(farthest > 1.1 * nearest, qPrintable(QStringLiteral("%1 .. %2").arg(nearest).arg(farthest)));
     }
 
+    // Two modules side by side with a 4 mm gap (the kCubic detector's frame, 0.2 mm pixels):
+    // view points name the panel and pixel behind them, a gap names none; the pinned pixel's
+    // centre reads back the same pixel; the beam centre has 2θ 0; the radial profile skips
+    // the narrower panel's missing pixels.
+    void panelsAreReadWhereTheyAre() {
+        ResolvedExperiment r = resolved(kCubic);
+        const DetectorGeometry& d = r.detector;
+        for (int i = 0; i < 2; ++i) {
+            PanelGeometry p;
+            p.name = i == 0 ? "left" : "right";
+            p.fdet = d.fdet;
+            p.sdet = d.sdet;
+            p.odet = d.odet;
+            p.pixelSize = 0.2e-3;
+            p.fastPixels = i == 0 ? 50 : 40; // 10 mm and 8 mm wide
+            p.slowPixels = 100;
+            // left: fast from -12 to -2 mm; right: from 2 to 10 mm; slow -10..10 mm
+            p.pix0 = 0.1 * d.odet + (i == 0 ? -0.012 : 0.002) * d.fdet - 0.010 * d.sdet;
+            r.panels.push_back(p);
+        }
+        const app::PixelGeometry g(r);
+        QVERIFY(g.hasPanels());
+        QCOMPARE(g.imageFastPixels(), 50);
+        QCOMPARE(g.imageSlowPixels(), 200);
+        QCOMPARE(g.fastPixels(), 110); // 22 mm / 0.2 mm
+        QCOMPARE(g.slowPixels(), 100);
+        // view x 0..50 left, 50..70 the gap, 70..110 right
+        const auto left = g.pixelAt(QPointF(10.5, 30.5));
+        QVERIFY(left && left->panel == 0 && left->fast == 10 && left->slow == 30);
+        QVERIFY(!g.pixelAt(QPointF(60.0, 30.0)));
+        const auto right = g.pixelAt(QPointF(75.5, 20.5));
+        QVERIFY(right && right->panel == 1 && right->panelFast == 5 && right->panelSlow == 20);
+        QCOMPARE(right->slow, 120); // the right panel's rows follow the left's in the image
+        const QPointF centre = g.centreOf(QPoint(right->fast, right->slow));
+        QVERIFY(std::fabs(centre.x() - 75.5) < 1e-9 && std::fabs(centre.y() - 20.5) < 1e-9);
+        const app::PixelInfo info = g.at(centre);
+        QCOMPARE(info.panel, 1);
+        QCOMPARE(info.panelName, QString("right"));
+        QCOMPARE(info.fast, 5);
+        // the beam (+x through the middle of the gap) at view (60, 50)
+        const auto beam = g.beamCentre();
+        QVERIFY(beam && std::fabs(beam->x() - 60.0) < 1e-9 && std::fabs(beam->y() - 50.0) < 1e-9);
+        QVERIFY(g.at(*beam).twoTheta < 1e-12);
+        // 2θ of right-panel pixel (5, 20): its centre 3.1 mm along fast and 5.9 mm along slow from
+        // the beam, 100 mm away
+        const double twoTheta = std::atan(std::hypot(3.1, 5.9) / 100.0);
+        QVERIFY(std::fabs(g.twoThetaOfPixel(5, 120) - twoTheta) < 1e-12);
+        QVERIFY(std::isnan(g.twoThetaOfPixel(45, 150))); // beyond the right panel's 40 pixels
+        std::vector<float> image(50 * 200, 1.0f);
+        const app::Profile radial = app::radialProfile(image, {}, g, 20);
+        QVERIFY(!radial.y.empty());
+        for (double v : radial.y)
+            QCOMPARE(v, 1.0);
+    }
+
     // ---- profiles -----------------------------------------------------------------------------
     void profiles() {
         const std::vector<float> image = {0, 1, 2, 3, 4, 5, 6, 7, 8};
