@@ -12,6 +12,7 @@ packages=(
   locales   # the tests check that numbers parse the same under a comma-decimal locale
   clang libclang-rt-14-dev   # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes
   dials                      # tests/dials: DIALS indexes the simulated series (236 MB, ~3 min)
+  pybind11-dev python3-dev python3-numpy   # python/: the module braggview and its tests
 )
 
 missing=()
