@@ -345,6 +345,7 @@ std::vector<Flag> buildTable() {
                  "100", G::Detector, [](ParseContext& c, const FlagValues& v) {
                      det(c).distance =
                          fromMillimetres(v.number(0, Quantity::DetectorLength, Bound::Positive));
+                     det(c).distanceStated = true;
                      c.distanceGiven = true;
                      det(c).pivot = Pivot::Beam;
                  }));

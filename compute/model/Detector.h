@@ -4,10 +4,13 @@
 // the laboratory frame is derived by resolve() (DetectorGeometry).
 
 #include "compute/model/Convention.h"
+#include "compute/model/Panel.h"
 #include "compute/model/Sweep.h"
 
 #include <cmath>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace bv {
 
@@ -36,6 +39,13 @@ struct Detector {
     // sensor: depth of each layer sampled; the reference starts with thickness 0 given
     SweepRequest thickness{0.0, std::nullopt, std::nullopt};
     std::optional<double> attenuationDepth; // m (1/mu); nullopt: thickness itself
+
+    // A detector of several flat panels (a preset or a file: panelsSource names it), placed
+    // as its source says; nanoBragg's options then move it as one rigid body
+    // (compute/model/PanelPlacement.h). Empty: the one flat detector above.
+    std::vector<Panel> panels;
+    std::string panelsSource;
+    bool distanceStated = false; // -distance given: it moves a multi-panel detector
 
     int fastPixels() const { return static_cast<int>(std::ceil(sizeFast / pixelSize - 0.5)); }
     int slowPixels() const { return static_cast<int>(std::ceil(sizeSlow / pixelSize - 0.5)); }

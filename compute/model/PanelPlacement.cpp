@@ -3,7 +3,9 @@
 #include "compute/core/Error.h"
 #include "compute/model/Rotation.h"
 
+#include <cmath>
 #include <glm/geometric.hpp>
+#include <string>
 
 namespace bv {
 
@@ -43,6 +45,61 @@ std::vector<PanelGeometry> placePanels(std::vector<PanelGeometry> panels, const 
         panel.odet = turn(panel.odet);
     }
     return panels;
+}
+
+std::vector<PanelGeometry> resolvePanels(const std::vector<Panel>& panels, const Detector& detector,
+                                         bool distanceStated, const LabAxes& axes) {
+    const struct {
+        bool given;
+        const char* option;
+    } refused[] = {
+        {detector.beamX.has_value() || detector.beamY.has_value(), "-Xbeam/-Ybeam"},
+        {detector.closeX.has_value() || detector.closeY.has_value(), "-Xclose/-Yclose"},
+        {detector.orgX.has_value() || detector.orgY.has_value(), "-ORGX/-ORGY"},
+        {detector.closeDistance.has_value(), "-close_distance"},
+    };
+    for (const auto& r : refused)
+        if (r.given)
+            throw Error(std::string(r.option) +
+                        ": a detector of several panels has its panels placed by its preset or "
+                        "file, so it has no one beam centre to set; move it with -distance, "
+                        "-detector_rotx/y/z and -twotheta");
+    if (detector.curved)
+        throw Error("-curved_det: a curved detector is one sphere about the sample; a detector of "
+                    "panels cannot be curved");
+
+    std::vector<PanelGeometry> placed;
+    for (const Panel& panel : panels) {
+        const std::string name = "panel " + (panel.name.empty() ? std::to_string(placed.size())
+                                                                : panel.name);
+        if (panel.pixelSizeFast != panel.pixelSizeSlow)
+            throw Error(name + " has pixels of " + std::to_string(panel.pixelSizeFast * 1e6) +
+                        " x " + std::to_string(panel.pixelSizeSlow * 1e6) +
+                        " um: the simulation's sub-pixel grid needs square pixels");
+        PanelGeometry g;
+        g.name = panel.name;
+        g.pix0 = panel.origin;
+        g.fdet = panel.fast;
+        g.sdet = panel.slow;
+        g.odet = panel.normal();
+        g.pixelSize = panel.pixelSizeFast;
+        g.fastPixels = panel.fastPixels;
+        g.slowPixels = panel.slowPixels;
+        // the normal away from the sample, whichever way the panel's axes turn
+        const double side = glm::dot(g.centre(), g.odet);
+        if (side == 0.0 || !std::isfinite(side))
+            throw Error(name + " lies in a plane through the sample: the sample sees it edge-on");
+        if (side < 0.0)
+            g.odet = -g.odet;
+        placed.push_back(g);
+    }
+    DetectorMove move;
+    if (distanceStated)
+        move.distance = detector.distance;
+    move.rotations = {detector.rotX, detector.rotY, detector.rotZ};
+    move.twotheta = detector.twotheta;
+    move.twothetaAxis = axes.twothetaAxis;
+    return placePanels(std::move(placed), axes.beam, move);
 }
 
 } // namespace bv

@@ -10,6 +10,10 @@
 //
 // nanoBragg's lab frame: the beam along +x from the sample at the origin.
 
+#include "compute/model/Convention.h"
+#include "compute/model/Detector.h"
+#include "compute/model/Panel.h"
+
 #include <glm/vec3.hpp>
 #include <optional>
 #include <string>
@@ -53,5 +57,15 @@ glm::dvec3 detectorCentre(const std::vector<PanelGeometry>& panels);
 // panels or a distance that is not positive.
 std::vector<PanelGeometry> placePanels(std::vector<PanelGeometry> panels, const glm::dvec3& beam,
                                        const DetectorMove& move);
+
+// A multi-panel detector as stated (its panels, from a preset or a file) -> as simulated:
+// each panel checked and turned into a PanelGeometry (its normal pointing away from the
+// sample), then moved by nanoBragg's options in `detector` (-distance only where
+// `distanceStated`; -detector_rot*, -twotheta about axes.twothetaAxis). Throws bv::Error
+// naming the panel or the option for what a multi-panel detector cannot do: non-square pixels,
+// a panel through the sample, a beam-centre option (-Xbeam, -Ybeam, -Xclose, -Yclose, -ORGX,
+// -ORGY), -close_distance, -curved_det (docs/numerics/detector-panels.md).
+std::vector<PanelGeometry> resolvePanels(const std::vector<Panel>& panels, const Detector& detector,
+                                         bool distanceStated, const LabAxes& axes);
 
 } // namespace bv

@@ -310,6 +310,17 @@ ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom
     r.mosaicSpread = spread;
 
     r.detector = resolveDetector(experiment, r.axes);
+    if (!det.panels.empty()) {
+        // a detector of panels: the image stacks their rows (docs/numerics/detector-panels.md)
+        r.panels = resolvePanels(det.panels, det, det.distanceStated, r.axes);
+        int widest = 0, rows = 0;
+        for (const PanelGeometry& panel : r.panels) {
+            widest = std::max(widest, panel.fastPixels);
+            rows += panel.slowPixels;
+        }
+        r.detector.fastPixels = widest;
+        r.detector.slowPixels = rows;
+    }
 
     // interpolation: automatic when the crystal is at most two cells thick along an axis
     // (judged on the cell counts as given, before any -xtalsize), never without a table

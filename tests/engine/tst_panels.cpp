@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <memory>
 #include <sstream>
 
@@ -204,6 +205,34 @@ class TestPanels : public QObject {
         // the reference's close distance of the tilted detector, to rounding
         QVERIFY(std::abs(plan.panels[1].closeDistance - tilted.plan.closeDistance) < 1e-15);
         QVERIFY(plan.panels[1].closeDistance > 0.04 && plan.panels[1].closeDistance < 0.05);
+    }
+
+    // An experiment whose detector is a list of panels resolves to those panels, moved by
+    // -distance (their centre 80 mm down the beam), and the image stacks them.
+    void anExperimentOfPanelsResolvesAndRenders() {
+        bv::Experiment e = experiment(16, 16, 60e-3, 0, 0);
+        for (int i = 0; i < 2; ++i) {
+            bv::Panel p;
+            p.name = "module " + std::to_string(i);
+            p.origin = {0.05, 0.008, i == 0 ? -0.010 : 0.002}; // 2 mm wide gap at z = 0..2
+            p.fast = {0, 0, 1};
+            p.slow = {0, -1, 0};
+            p.pixelSizeFast = p.pixelSizeSlow = 0.4e-3;
+            p.fastPixels = 20;
+            p.slowPixels = 40;
+            e.detector.panels.push_back(p);
+        }
+        e.detector.distance = 80e-3;
+        e.detector.distanceStated = true;
+        const Flat flat(e);
+        QCOMPARE(int(flat.resolved.panels.size()), 2);
+        QCOMPARE(flat.resolved.panels[1].name, std::string("module 1"));
+        QVERIFY(std::abs(flat.resolved.panels[0].closeDistance() - 0.08) < 1e-15);
+        QCOMPARE(flat.plan.fastPixels, 20);
+        QCOMPARE(flat.plan.slowPixels, 80);
+        const std::vector<float> image = render(flat.plan, Precision::Fast);
+        QCOMPARE(int(image.size()), 20 * 80);
+        QVERIFY(*std::max_element(image.begin(), image.end()) > 0.0f);
     }
 
     void refusesWhatItCannotDraw() {

@@ -109,6 +109,54 @@ class TestPanelPlacement : public QObject {
         QVERIFY(std::abs(glm::dot(after[1].fdet, after[1].sdet)) < 1e-15);
     }
 
+    // From the panels as stated (a preset or a file) to the panels as simulated.
+    void resolvedPanelsFaceAwayFromTheSample() {
+        bv::Panel stated;
+        stated.name = "mirrored";
+        stated.origin = {0.1, 0.01, -0.01};
+        stated.fast = {0, 0, 1};
+        stated.slow = {0, 1, 0}; // fast x slow = (-1, 0, 0): towards the sample
+        stated.pixelSizeFast = stated.pixelSizeSlow = 1e-3;
+        stated.fastPixels = stated.slowPixels = 20;
+        bv::Detector options;
+        const bv::LabAxes axes; // MOSFLM's: beam +x, two-theta axis -z
+        const auto placed = bv::resolvePanels({stated}, options, false, axes);
+        QVERIFY(near(placed[0].odet, {1, 0, 0}));
+        QCOMPARE(placed[0].closeDistance(), 0.1);
+        QVERIFY(near(placed[0].pix0, stated.origin)); // -distance not stated: where it is
+        options.distance = 0.2;
+        const auto moved = bv::resolvePanels({stated}, options, true, axes);
+        QVERIFY(std::abs(moved[0].closeDistance() - 0.2) < 1e-15);
+    }
+
+    void resolveRefusesWhatPanelsCannotDo() {
+        bv::Panel p;
+        p.origin = {0.1, 0.0, 0.0};
+        p.fast = {0, 0, 1};
+        p.slow = {0, -1, 0};
+        p.pixelSizeFast = p.pixelSizeSlow = 1e-3;
+        p.fastPixels = p.slowPixels = 10;
+        const bv::LabAxes axes;
+        bv::Detector beamCentre;
+        beamCentre.beamX = 0.05;
+        QVERIFY_THROWS_EXCEPTION(bv::Error, bv::resolvePanels({p}, beamCentre, false, axes));
+        bv::Detector curved;
+        curved.curved = true;
+        QVERIFY_THROWS_EXCEPTION(bv::Error, bv::resolvePanels({p}, curved, false, axes));
+        bv::Panel oblong = p;
+        oblong.pixelSizeSlow = 2e-3;
+        try {
+            bv::resolvePanels({oblong}, bv::Detector{}, false, axes);
+            QFAIL("non-square pixels were taken");
+        } catch (const bv::Error& error) {
+            QVERIFY2(QString(error.what()).contains("square"), error.what());
+        }
+        bv::Panel edgeOn = p;
+        edgeOn.origin = {0.0, 0.0, 0.0};
+        edgeOn.fast = {1, 0, 0}; // the plane x-y... through the sample
+        QVERIFY_THROWS_EXCEPTION(bv::Error, bv::resolvePanels({edgeOn}, bv::Detector{}, false, axes));
+    }
+
     void refusesWhatCannotBePlaced() {
         bv::DetectorMove move;
         QVERIFY_THROWS_EXCEPTION(bv::Error, bv::placePanels({}, {1, 0, 0}, move));
