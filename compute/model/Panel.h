@@ -36,7 +36,8 @@ struct Panel {
     std::optional<double> mu;
     std::string material;
 
-    // fast x slow: the normal of the sensor's face, away from the sample when the panel faces it
+    // fast x slow: the normal of the sensor's face (dxtbx's). Mostly away from the sample;
+    // a mirrored layout such as ADXV's (fast +x, slow -y, beam +z) turns it towards it.
     glm::dvec3 normal() const { return glm::cross(fast, slow); }
     double widthFast() const { return pixelSizeFast * fastPixels; }  // m
     double widthSlow() const { return pixelSizeSlow * slowPixels; }  // m
