@@ -55,11 +55,11 @@ ViewState readView(const JsonFields& r) {
     const JsonFields o = r.object("overlays");
     v.overlays = {o.boolean("beamCentre"), o.boolean("rings"), o.boolean("spots"), o.boolean("spotLabels")};
     if (r.has("scale")) {
-        const io::JsonValue& origin = r.value("origin");
-        if (!origin.isArray() || origin.elements().size() != 2)
+        const io::Json& origin = r.value("origin");
+        if (!origin.is_array() || origin.size() != 2)
             r.fail(origin, "origin", "[x, y]");
         render::ViewTransform t;
-        t.set(QPointF(r.number(origin.elements()[0], "origin"), r.number(origin.elements()[1], "origin")),
+        t.set(QPointF(r.number(origin[0], "origin[0]"), r.number(origin[1], "origin[1]")),
               r.number("scale", JsonFields::Positive));
         v.view = t;
     }
@@ -80,11 +80,12 @@ std::string sessionText(const Session& session) {
     return w.text();
 }
 
-Session sessionFromJson(const io::JsonValue& root, const std::string& source, const std::string& directory) {
+Session sessionFromJson(const io::JsonDocument& doc, const std::string& directory) {
+    const std::string& source = doc.source();
     Session s;
-    s.commandLine = headless::parseSession(root, source, directory);
+    s.commandLine = headless::parseSession(doc, directory);
     s.precision = s.commandLine.precision;
-    const JsonFields fields(root, source);
+    const JsonFields fields(doc, doc.root());
     if (fields.has("view")) // a session without one (written by a job, or by hand) fits the image
         s.view = readView(fields.object("view"));
     std::ostringstream log; // the viewer reads its HKL warnings nowhere else either
@@ -105,7 +106,7 @@ void saveSession(const QString& path, const Session& session) {
 
 Session loadSession(const QString& path) {
     const std::string file = path.toStdString();
-    return sessionFromJson(io::readJsonFile(file), file, headless::directoryOf(file));
+    return sessionFromJson(io::readJsonFile(file), headless::directoryOf(file));
 }
 
 std::string sessionJobText(const Session& session, const QString& path) {
@@ -119,7 +120,7 @@ std::string sessionJobText(const Session& session, const QString& path) {
         stem = "frame";
     headless::Job job;
     job.source = path.toStdString();
-    job.sessionObject = io::parseJson(headless::sessionText(cl), job.source);
+    job.sessionObject = io::parseJson(headless::sessionText(cl), job.source).root();
     job.base = {"-floatfile", stem + "_####.bin", "-intfile", stem + "_####.img",
                 "-noisefile", stem + "_noise_####.img"};
     job.frames.resize(1);

@@ -44,10 +44,9 @@ struct Session {
 
 // The session file's text.
 std::string sessionText(const Session& session);
-// Reads a session object; relative file names are taken relative to `directory`. Reads the
+// Reads a session document; relative file names are taken relative to `directory`. Reads the
 // inputs the files name (HKL, mask). Throws bv::Error "<source>:<line>:<column>: <key>: ...".
-Session sessionFromJson(const io::JsonValue& root, const std::string& source,
-                        const std::string& directory);
+Session sessionFromJson(const io::JsonDocument& doc, const std::string& directory);
 
 // Files: written atomically; errors as bv::Error "<path>...: ...".
 void saveSession(const QString& path, const Session& session);

@@ -1,7 +1,9 @@
-// libFuzzer target: the job-file loader, bv::io::readJsonFile (compute/io/Json.h) and, where
-// compute/headless/Job.cpp exists, bv::headless::parseJob (compute/headless/Job.h).
-// Input: the bytes of a job file. Only bv::Error may escape. Beyond that, the documented
-// round trips must hold: a string survives jsonQuoted + parseJson, and a job that parseJob
+// libFuzzer target: the job-file loader, bv::io::readJsonFile (compute/io/Json.h, on
+// nlohmann::json) and, where compute/headless/Job.cpp exists, bv::headless::parseJob
+// (compute/headless/Job.h). Input: the bytes of a job file. Only bv::Error may escape (no
+// nlohmann exception). Every value of an accepted document has a place (line and column),
+// and a number its text. Beyond that, the documented round trips must hold: a string
+// survives jsonQuoted + parseJson, and a job that parseJob
 // accepts survives jobText + parseJson + parseJob unchanged ("jobText writes a job file that
 // readJob reads back to the same job", docs/series.md).
 // A session embedded in a job ("session": {...}) is read by parseJob (parseSession, compute/
@@ -11,65 +13,57 @@
 #include "FuzzInput.h"
 
 #include "compute/io/Json.h"
+#include "compute/io/JsonWriter.h"
 #include "compute/core/Error.h"
 #if BV_FUZZ_HAVE_JOB
 #include "compute/headless/Job.h"
-#include "compute/io/JsonWriter.h"
 #endif
 
 #include <cmath>
+#include <optional>
 
 namespace {
 
 using bv::fuzz::require;
-using bv::io::JsonValue;
+using bv::io::Json;
+using bv::io::JsonDocument;
 
-// every accessor of every value, and the string round trip
-void walk(const JsonValue& v, int depth) {
+// every value: its place, its type's name, a number's text, and the string round trip
+void walk(const JsonDocument& doc, const Json& v, int depth) {
     require(depth <= 201, "parseJson: nested deeper than its limit of 200");
-    require(v.line() >= 1 && v.column() >= 1, "JsonValue: line/column not 1-based");
-    (void)bv::io::jsonWhere("job.json", v);
-    (void)JsonValue::typeName(v.type());
-    switch (v.type()) {
-    case JsonValue::Type::Null:
-        break;
-    case JsonValue::Type::Boolean:
-        (void)v.boolean();
-        break;
-    case JsonValue::Type::Number:
-        (void)v.number();
-        require(!v.text().empty(), "JsonValue: a number without its text");
-        break;
-    case JsonValue::Type::String: {
-        const std::string quoted = bv::io::jsonQuoted(v.text());
+    const auto [line, column] = doc.lineColumn(v);
+    require(line >= 1 && column >= 1, "JsonDocument: a value without a place");
+    (void)doc.where(v);
+    (void)bv::io::jsonTypeName(v);
+    if (v.is_number()) {
+        require(!doc.numberText(v).empty(), "JsonDocument: a number without its text");
+    } else if (v.is_string()) {
+        const std::string& text = v.get_ref<const std::string&>();
+        const std::string quoted = bv::io::jsonQuoted(text);
         try {
-            const JsonValue back = bv::io::parseJson(quoted, "quoted");
-            require(back.isString() && back.text() == v.text(),
+            const JsonDocument back = bv::io::parseJson(quoted, "quoted");
+            require(back.root().is_string() && back.root().get_ref<const std::string&>() == text,
                     "jsonQuoted + parseJson does not give the string back");
         } catch (const bv::Error& e) {
             bv::fuzz::rejected(e.what());
             require(false, "parseJson refuses what jsonQuoted wrote");
         }
-        break;
-    }
-    case JsonValue::Type::Array:
-        for (const JsonValue& e : v.elements())
-            walk(e, depth + 1);
-        break;
-    case JsonValue::Type::Object:
-        for (const auto& [key, value] : v.members()) {
-            require(v.member(key) != nullptr, "JsonValue::member does not find a member");
-            walk(value, depth + 1);
+    } else if (v.is_object()) {
+        for (const auto& [key, value] : v.items()) {
+            require(bv::io::jsonMember(v, key) == &value, "jsonMember does not find a member");
+            walk(doc, value, depth + 1);
         }
-        break;
+    } else if (v.is_array()) {
+        for (const Json& e : v)
+            walk(doc, e, depth + 1);
     }
 }
 
 #if BV_FUZZ_HAVE_JOB
-void checkJob(const JsonValue& root) {
+void checkJob(const JsonDocument& doc) {
     bv::headless::Job job;
     try {
-        job = bv::headless::parseJob(root, "job.json");
+        job = bv::headless::parseJob(doc);
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         return;
@@ -85,7 +79,7 @@ void checkJob(const JsonValue& root) {
     const std::string text = bv::headless::jobText(job);
     bv::headless::Job back;
     try {
-        back = bv::headless::parseJob(bv::io::parseJson(text, "again.json"), "again.json");
+        back = bv::headless::parseJob(bv::io::parseJson(text, "again.json"));
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         require(false, "jobText wrote a job file that parseJob refuses");
@@ -114,16 +108,16 @@ void checkJob(const JsonValue& root) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string path = bv::fuzz::writeInput("job.json", data, size);
-    JsonValue root;
+    std::optional<JsonDocument> doc;
     try {
-        root = bv::io::readJsonFile(path);
+        doc.emplace(bv::io::readJsonFile(path));
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         return 0;
     }
-    walk(root, 0);
+    walk(*doc, doc->root(), 0);
 #if BV_FUZZ_HAVE_JOB
-    checkJob(root);
+    checkJob(*doc);
 #endif
     return 0;
 }

@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string path = bv::fuzz::writeInput("view.json", data, size);
     bv::cli::CommandLine cl;
     try {
-        cl = bv::headless::parseSession(bv::io::readJsonFile(path), path, "/sessions");
+        cl = bv::headless::parseSession(bv::io::readJsonFile(path), "/sessions");
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         return 0;
@@ -72,7 +72,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     bv::cli::CommandLine back;
     try {
-        back = bv::headless::parseSession(bv::io::parseJson(text, "again.json"), "again.json", "");
+        back = bv::headless::parseSession(bv::io::parseJson(text, "again.json"), "");
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         require(false, "parseSession refuses what sessionText wrote");

@@ -1,9 +1,9 @@
 #include "compute/headless/Job.h"
 
 #include "compute/cli/Flags.h"
+#include "compute/core/Error.h"
 #include "compute/headless/SessionFile.h"
 #include "compute/io/JsonWriter.h"
-#include "compute/core/Error.h"
 
 #include <cmath>
 #include <filesystem>
@@ -24,28 +24,34 @@ std::vector<std::string> whitespaceSplit(const std::string& text) {
     return out;
 }
 
+std::string indexed(const std::string& path, std::size_t index) {
+    return path + "[" + std::to_string(index) + "]";
+}
+
 class JobReader {
   public:
-    explicit JobReader(std::string source) : m_source(std::move(source)) {}
+    explicit JobReader(const io::JsonDocument& doc) : m_doc(doc) {}
 
-    [[noreturn]] void fail(const io::JsonValue& at, const std::string& message) const {
-        throw Error(io::jsonWhere(m_source, at) + ": " + message);
+    [[noreturn]] void fail(const io::Json& at, const std::string& message) const {
+        throw Error(m_doc.where(at) + ": " + message);
     }
 
-    // one token from a number or a string
-    std::string token(const std::string& option, const io::JsonValue& v) const {
-        if (v.isNumber() || v.isString())
-            return v.text();
-        fail(v, option + ": expected a number or a string as a value, got " +
-                    io::JsonValue::typeName(v.type()));
+    // one token from a number (as written) or a string; `path` names the value
+    std::string token(const std::string& path, const io::Json& v) const {
+        if (v.is_number())
+            return m_doc.numberText(v);
+        if (v.is_string())
+            return v.get_ref<const std::string&>();
+        fail(v, path + ": expected a number or a string as a value, got " + io::jsonTypeName(v));
     }
 
-    // "<option>": <value> as command-line tokens appended to `out`
-    void appendOption(std::vector<std::string>& out, const std::string& option,
-                      const io::JsonValue& value, bool& ownSeed) const {
+    // "<option>": <value> of the object at `parent` as command-line tokens appended to `out`
+    void appendOption(std::vector<std::string>& out, const std::string& parent,
+                      const std::string& option, const io::Json& value, bool& ownSeed) const {
+        const std::string path = parent + "." + option;
         const cli::Flag* flag = cli::findFlag(option);
         if (!flag) {
-            std::string message = "\"" + option + "\" is not a nanoBragg option";
+            std::string message = parent + ": \"" + option + "\" is not a nanoBragg option";
             const std::vector<std::string> near = cli::suggestFlagNames(option);
             for (std::size_t k = 0; k < near.size(); ++k)
                 message += (k == 0                ? " (did you mean "
@@ -57,109 +63,104 @@ class JobReader {
             fail(value, message + "; braggview -h lists the options");
         }
         if (flag == cli::findFlag("--job"))
-            fail(value, option + ": a job file cannot name another job");
+            fail(value, path + ": a job file cannot name another job");
         if (flag == cli::findFlag("-series"))
-            fail(value, option + ": a job lists its frames itself; for a rotation series give "
-                                 "each frame its own \"-phi\" (or render the series with -series)");
+            fail(value, path + ": a job lists its frames itself; for a rotation series give "
+                               "each frame its own \"-phi\" (or render the series with -series)");
         if (flag == cli::findFlag("-seed"))
             ownSeed = true;
         const bool takesValues = !(flag->arity == cli::Arity::Fixed && flag->values == 0);
         const bool severalValues = flag->arity != cli::Arity::Fixed || flag->values > 1;
-        switch (value.type()) {
-        case io::JsonValue::Type::Boolean:
-            if (!value.boolean())
-                fail(value, option + ": false is not a value; leave the option out instead");
+        const std::string syntax = flag->syntax.empty() ? std::string() : " (" + flag->syntax + ")";
+        if (value.is_boolean()) {
+            if (!value.get<bool>())
+                fail(value, path + ": false is not a value; leave the option out instead");
             if (takesValues)
-                fail(value, option + ": expected its value" +
-                                (flag->syntax.empty() ? std::string() : " (" + flag->syntax + ")") +
-                                ", not true");
+                fail(value, path + ": expected its value" + syntax + ", not true");
             out.push_back(option);
-            return;
-        case io::JsonValue::Type::Null:
-            fail(value, option + ": null is not a value; leave the option out instead");
-        case io::JsonValue::Type::Object:
-            fail(value,
-                 option + ": expected a number, a string or an array of them, not an object");
-        case io::JsonValue::Type::Number:
+        } else if (value.is_null()) {
+            fail(value, path + ": null is not a value; leave the option out instead");
+        } else if (value.is_object()) {
+            fail(value, path + ": expected a number, a string or an array of them, not an object");
+        } else if (value.is_number()) {
             out.push_back(option);
-            out.push_back(value.text());
-            return;
-        case io::JsonValue::Type::String:
+            out.push_back(m_doc.numberText(value));
+        } else if (value.is_string()) {
+            const std::string& text = value.get_ref<const std::string&>();
             // a value spelled like an option would read back as that option (jobText)
-            for (const std::string& word : whitespaceSplit(value.text()))
+            for (const std::string& word : whitespaceSplit(text))
                 if (cli::findFlag(word))
-                    fail(value, option + ": \"" + word + "\" is an option, not a value");
+                    fail(value, path + ": \"" + word + "\" is an option, not a value");
             out.push_back(option);
             if (severalValues) {
-                for (std::string& word : whitespaceSplit(value.text()))
+                for (std::string& word : whitespaceSplit(text))
                     out.push_back(std::move(word));
             } else {
-                out.push_back(value.text());
+                out.push_back(text);
             }
-            return;
-        case io::JsonValue::Type::Array:
+        } else {
+            if (!value.is_array()) // binary or discarded: parseJson makes neither
+                fail(value, path + ": expected a number, a string or an array of them");
             // [] would leave the option without the values it takes (and read back as true)
-            if (value.elements().empty() && takesValues)
-                fail(value, option + ": expected its value" +
-                                (flag->syntax.empty() ? std::string() : " (" + flag->syntax + ")") +
-                                ", not an empty array");
+            if (value.empty() && takesValues)
+                fail(value, path + ": expected its value" + syntax + ", not an empty array");
             out.push_back(option);
-            for (const io::JsonValue& element : value.elements()) {
+            for (std::size_t i = 0; i < value.size(); ++i) {
+                const io::Json& element = value[i];
                 // as for a string: a value spelled like an option would read back as one
-                if (element.isString() && cli::findFlag(element.text()))
-                    fail(element, option + ": \"" + element.text() + "\" is an option, not a value");
-                out.push_back(token(option, element));
+                if (element.is_string() && cli::findFlag(element.get_ref<const std::string&>()))
+                    fail(element, indexed(path, i) + ": \"" +
+                                      element.get_ref<const std::string&>() +
+                                      "\" is an option, not a value");
+                out.push_back(token(indexed(path, i), element));
             }
-            return;
         }
     }
 
-    std::vector<std::string> options(const io::JsonValue& object, bool& ownSeed) const {
+    std::vector<std::string> options(const io::Json& object, const std::string& path,
+                                     bool& ownSeed) const {
         std::vector<std::string> out;
-        for (const auto& [key, value] : object.members())
-            appendOption(out, key, value, ownSeed);
+        for (const auto& [key, value] : object.items())
+            appendOption(out, path, key, value, ownSeed);
         return out;
     }
 
-    std::vector<std::string> base(const io::JsonValue& v) const {
+    std::vector<std::string> base(const io::Json& v) const {
         bool ignored = false;
-        switch (v.type()) {
-        case io::JsonValue::Type::String:
-            return whitespaceSplit(v.text());
-        case io::JsonValue::Type::Object:
-            return options(v, ignored);
-        case io::JsonValue::Type::Array: {
-            std::vector<std::string> out;
-            for (const io::JsonValue& element : v.elements())
-                out.push_back(token("base", element));
-            return out;
-        }
-        default:
-            fail(v, std::string("\"base\": expected nanoBragg's arguments as a string, an array or "
-                                "an object of options, got ") +
-                        io::JsonValue::typeName(v.type()));
-        }
+        if (v.is_string())
+            return whitespaceSplit(v.get_ref<const std::string&>());
+        if (v.is_object())
+            return options(v, "base", ignored);
+        if (!v.is_array())
+            fail(v, std::string("\"base\": expected nanoBragg's arguments as a string, an array "
+                                "or an object of options, got ") +
+                        io::jsonTypeName(v));
+        std::vector<std::string> out;
+        for (std::size_t i = 0; i < v.size(); ++i)
+            out.push_back(token(indexed("base", i), v[i]));
+        return out;
     }
 
-    Job read(const io::JsonValue& root) const {
-        if (!root.isObject())
+    Job read() const {
+        const io::Json& root = m_doc.root();
+        if (!root.is_object())
             fail(root,
                  std::string("a job file is a JSON object with \"base\" and \"frames\", not ") +
-                     io::JsonValue::typeName(root.type()));
+                     io::jsonTypeName(root));
         Job job;
-        job.source = m_source;
-        const io::JsonValue* frames = nullptr;
-        for (const auto& [key, value] : root.members()) {
+        job.source = m_doc.source();
+        const io::Json* frames = nullptr;
+        for (const auto& [key, value] : root.items()) {
             if (key == "base") {
                 job.base = this->base(value);
             } else if (key == "session") {
-                if (value.isObject()) {
+                if (value.is_object()) {
                     // checked now, so that a bad session stops the job before it starts
-                    (void)parseSession(value, m_source, directoryOf(m_source));
+                    (void)parseSession(m_doc, value, "session", directoryOf(job.source));
                     job.sessionObject = value;
-                } else if (value.isString() && !value.text().empty() &&
-                           value.text().find('\0') == std::string::npos) {
-                    job.session = value.text();
+                } else if (value.is_string() && !value.get_ref<const std::string&>().empty() &&
+                           value.get_ref<const std::string&>().find('\0') == std::string::npos) {
+                    job.session = value.get<std::string>();
                 } else {
                     fail(value, "\"session\": expected the name of a session file, or a "
                                 "session object");
@@ -176,38 +177,40 @@ class JobReader {
         }
         if (!frames)
             fail(root, "the job has no \"frames\" (a list of objects of options, or a count)");
-        if (frames->isNumber()) {
-            const double count = frames->number();
+        if (frames->is_number()) {
+            const double count = frames->get<double>();
             // range first: converting a number beyond long long's range is undefined
             if (!(count >= 1.0) || count > kMaxFrames || count != std::floor(count))
                 fail(*frames, "\"frames\": expected a whole number of frames from 1, or a list");
             job.frames.resize(static_cast<std::size_t>(count));
             return job;
         }
-        if (!frames->isArray())
+        if (!frames->is_array())
             fail(*frames, std::string("\"frames\": expected a list of objects of options or a "
                                       "count, got ") +
-                              io::JsonValue::typeName(frames->type()));
-        if (frames->elements().empty())
+                              io::jsonTypeName(*frames));
+        if (frames->empty())
             fail(*frames, "\"frames\" is empty: a job needs at least one frame");
-        if (static_cast<double>(frames->elements().size()) > kMaxFrames)
+        if (static_cast<double>(frames->size()) > kMaxFrames)
             fail(*frames, "\"frames\": too many frames");
-        for (const io::JsonValue& f : frames->elements()) {
-            if (!f.isObject())
-                fail(f,
-                     std::string("a frame is an object of options ({\"-distance\": 120}), not ") +
-                         io::JsonValue::typeName(f.type()));
+        for (std::size_t i = 0; i < frames->size(); ++i) {
+            const io::Json& f = (*frames)[i];
+            if (!f.is_object())
+                fail(f, indexed("frames", i) +
+                            ": a frame is an object of options ({\"-distance\": 120}), not " +
+                            io::jsonTypeName(f));
             JobFrame frame;
-            frame.overrides = options(f, frame.ownSeed);
-            frame.line = f.line();
-            frame.column = f.column();
+            frame.overrides = options(f, indexed("frames", i), frame.ownSeed);
+            const auto [line, column] = m_doc.lineColumn(f);
+            frame.line = line;
+            frame.column = column;
             job.frames.push_back(std::move(frame));
         }
         return job;
     }
 
   private:
-    std::string m_source;
+    const io::JsonDocument& m_doc;
 };
 
 } // namespace
@@ -229,12 +232,12 @@ std::vector<std::string> Job::arguments(std::size_t index,
     return args;
 }
 
-Job parseJob(const io::JsonValue& root, const std::string& source) {
-    return JobReader(source).read(root);
+Job parseJob(const io::JsonDocument& doc) {
+    return JobReader(doc).read();
 }
 
 Job readJob(const std::string& path) {
-    return parseJob(io::readJsonFile(path), path);
+    return parseJob(io::readJsonFile(path));
 }
 
 std::string Job::sessionPath() const {
@@ -302,12 +305,15 @@ std::string jobText(const Job& job) {
 
 cli::CommandLine sessionBase(const Job& job, std::ostream& log) {
     if (job.sessionObject) {
-        cli::CommandLine cl = parseSession(*job.sessionObject, job.source, directoryOf(job.source));
+        // read when the job was (parseJob): the values are known to be good, only the files
+        // the session names are new; the job's file is not kept, so messages name no line
+        const io::JsonDocument session(job.source, *job.sessionObject);
+        cli::CommandLine cl =
+            parseSession(session, session.root(), "session", directoryOf(job.source));
         try {
             loadSessionInputs(cl, log);
         } catch (const Error& e) {
-            throw Error(io::jsonWhere(job.source, *job.sessionObject) + ": \"session\": " +
-                        e.what());
+            throw Error(job.source + ": \"session\": " + e.what());
         }
         return cl;
     }

@@ -52,7 +52,7 @@ struct Job {
     std::string source;            // the job file, for messages
     std::vector<std::string> base; // nanoBragg arguments of the base (with a session: on top of it)
     std::string session;           // "session": "<file>": a viewer session file, as written
-    std::optional<io::JsonValue> sessionObject; // "session": {...}: the session itself
+    std::optional<io::Json> sessionObject; // "session": {...}: the session itself
     std::vector<JobFrame> frames;
 
     bool hasSession() const { return !session.empty() || sessionObject.has_value(); }
@@ -66,9 +66,11 @@ struct Job {
                                        const std::vector<std::string>& extra) const;
 };
 
-// Throws bv::Error "<source>:<line>:<column>: ..." for anything that is not a job file as
-// described above (unknown members, an unknown option, a value of the wrong kind, no frames).
-Job parseJob(const io::JsonValue& root, const std::string& source);
+// Throws bv::Error "<source>:<line>:<column>: <key path>: ..." for anything that is not a job
+// file as described above (unknown members, an unknown option, a value of the wrong kind, no
+// frames): "job.json:5:22: frames[2].-misset: \"-distance\" is an option, not a value".
+// The job's source is the document's.
+Job parseJob(const io::JsonDocument& doc);
 Job readJob(const std::string& path);
 
 // The JSON text of a job file (what the viewer writes to save its session as a job).

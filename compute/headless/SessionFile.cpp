@@ -1,5 +1,9 @@
+// Reading session files (SessionFile.h describes the layout): every member checked against the
+// command line's limits, errors naming the file, line, column and key path.
+
 #include "compute/headless/SessionFile.h"
 
+#include "compute/headless/SessionFormat.h"
 #include "compute/io/HklFile.h"
 #include "compute/io/JsonFields.h"
 #include "compute/io/Smv.h"
@@ -13,9 +17,6 @@ namespace bv::headless {
 
 namespace {
 
-constexpr int kVersion = 1;
-const char* kFormat = "braggview session";
-
 // the command line's limits: counts up to a billion, seeds within int
 constexpr long long kMaxCount = 1000000000;
 constexpr long long kMaxSeed = INT_MAX;
@@ -23,198 +24,9 @@ constexpr long long kMaxSeed = INT_MAX;
 constexpr int kMaxPixelsPerSide = 32768;
 
 using io::JsonFields;
-using io::JsonWriter;
-
-// ---- writing -------------------------------------------------------------------------------
-
-void optional(JsonWriter& w, const char* key, const std::optional<double>& v) {
-    w.key(key);
-    v ? w.number(*v) : w.null();
-}
-void optional(JsonWriter& w, const char* key, const std::optional<int>& v) {
-    w.key(key);
-    v ? w.integer(*v) : w.null();
-}
-void optional(JsonWriter& w, const char* key, const std::optional<long>& v) {
-    w.key(key);
-    v ? w.integer(*v) : w.null();
-}
-void vec(JsonWriter& w, const char* key, const glm::dvec3& v) {
-    w.key(key).beginArray().number(v.x).number(v.y).number(v.z).endArray();
-}
-void sweep(JsonWriter& w, const char* key, const SweepRequest& s) {
-    w.key(key).beginObject();
-    optional(w, "range", s.range);
-    optional(w, "step", s.step);
-    optional(w, "steps", s.steps);
-    w.endObject();
-}
-
-const char* shapeKey(LatticeShape s) {
-    switch (s) {
-    case LatticeShape::Square: return "square";
-    case LatticeShape::Round: return "round";
-    case LatticeShape::Gauss: return "gauss";
-    case LatticeShape::Tophat: return "tophat";
-    }
-    return "square";
-}
-const char* missetKey(MissetKind k) {
-    switch (k) {
-    case MissetKind::None: return "none";
-    case MissetKind::Angles: return "angles";
-    case MissetKind::Random: return "random";
-    }
-    return "none";
-}
-const char* interpolationKey(Interpolation i) {
-    switch (i) {
-    case Interpolation::Auto: return "auto";
-    case Interpolation::Nearest: return "nearest";
-    case Interpolation::Tricubic: return "tricubic";
-    }
-    return "auto";
-}
-
-void writeExperiment(JsonWriter& w, const Experiment& e) {
-    w.beginObject();
-    w.key("convention").string(conventionName(e.convention));
-    w.key("customAxes").beginObject();
-    vec(w, "beam", e.customAxes.beam);
-    vec(w, "polarization", e.customAxes.polarization);
-    vec(w, "spindle", e.customAxes.spindle);
-    vec(w, "twothetaAxis", e.customAxes.twothetaAxis);
-    vec(w, "fdet", e.customAxes.fdet);
-    vec(w, "sdet", e.customAxes.sdet);
-    vec(w, "odet", e.customAxes.odet);
-    w.endObject();
-
-    const Beam& b = e.beam;
-    w.key("beam").beginObject();
-    w.key("wavelength").number(b.wavelength);
-    sweep(w, "dispersion", b.dispersion);
-    sweep(w, "horizontalDivergence", b.horizontalDivergence);
-    sweep(w, "verticalDivergence", b.verticalDivergence);
-    w.key("roundDivergence").boolean(b.roundDivergence);
-    w.key("sourceFile").beginArray();
-    for (const SourceRecord& s : b.sourceFile) {
-        w.beginArray();
-        for (double x : {s.X, s.Y, s.Z, s.weight, s.lambda})
-            std::isnan(x) ? w.null() : w.number(x); // NaN: a column the file left out
-        w.endArray();
-    }
-    w.endArray();
-    w.key("sourceDistance").number(b.sourceDistance);
-    w.key("kahnFactor").number(b.kahnFactor);
-    w.key("polarization").boolean(b.polarization);
-    w.key("fluence").number(b.fluence);
-    w.key("flux").number(b.flux);
-    w.key("exposure").number(b.exposure);
-    w.key("beamSize").number(b.beamSize);
-    w.endObject();
-
-    const Detector& d = e.detector;
-    w.key("detector").beginObject();
-    w.key("pixelSize").number(d.pixelSize);
-    w.key("sizeFast").number(d.sizeFast);
-    w.key("sizeSlow").number(d.sizeSlow);
-    w.key("distance").number(d.distance);
-    optional(w, "closeDistance", d.closeDistance);
-    optional(w, "beamX", d.beamX);
-    optional(w, "beamY", d.beamY);
-    optional(w, "closeX", d.closeX);
-    optional(w, "closeY", d.closeY);
-    optional(w, "orgX", d.orgX);
-    optional(w, "orgY", d.orgY);
-    w.key("pivot").string(pivotName(d.pivot));
-    w.key("rotX").number(d.rotX);
-    w.key("rotY").number(d.rotY);
-    w.key("rotZ").number(d.rotZ);
-    w.key("twotheta").number(d.twotheta);
-    w.key("curved").boolean(d.curved);
-    w.key("pointPixel").boolean(d.pointPixel);
-    sweep(w, "thickness", d.thickness);
-    optional(w, "attenuationDepth", d.attenuationDepth);
-    w.endObject();
-
-    const Crystal& c = e.crystal;
-    w.key("crystal").beginObject();
-    w.key("cell");
-    if (c.cell) {
-        w.beginObject();
-        w.key("a").number(c.cell->a).key("b").number(c.cell->b).key("c").number(c.cell->c);
-        w.key("alpha").number(c.cell->alpha).key("beta").number(c.cell->beta);
-        w.key("gamma").number(c.cell->gamma);
-        w.endObject();
-    } else {
-        w.null();
-    }
-    w.key("mosflmMatrix");
-    if (c.mosflmMatrix) { // columns a*, b*, c*
-        w.beginArray();
-        for (int i = 0; i < 3; ++i) {
-            const glm::dvec3 column = (*c.mosflmMatrix)[i];
-            w.beginArray().number(column.x).number(column.y).number(column.z).endArray();
-        }
-        w.endArray();
-    } else {
-        w.null();
-    }
-    w.key("misset").string(missetKey(c.misset));
-    vec(w, "missetAngles", c.missetAngles);
-    optional(w, "missetSeed", c.missetSeed);
-    vec(w, "cells", c.cells);
-    vec(w, "sampleSize", c.sampleSize);
-    w.key("shape").string(shapeKey(c.shape));
-    w.key("fudge").number(c.fudge);
-    optional(w, "mosaicSpread", c.mosaicSpread);
-    optional(w, "mosaicDomains", c.mosaicDomains);
-    w.key("mosaicSeed").integer(c.mosaicSeed);
-    w.key("phi0").number(c.phi0);
-    sweep(w, "phi", c.phi);
-    w.endObject();
-
-    const Sampling& s = e.sampling;
-    w.key("sampling").beginObject();
-    optional(w, "oversample", s.oversample);
-    w.key("oversampleThick").boolean(s.oversampleThick);
-    w.key("oversamplePolar").boolean(s.oversamplePolar);
-    w.key("oversampleOmega").boolean(s.oversampleOmega);
-    w.key("roi");
-    if (s.roi)
-        w.beginArray()
-            .integer(s.roi->xmin)
-            .integer(s.roi->xmax)
-            .integer(s.roi->ymin)
-            .integer(s.roi->ymax)
-            .endArray();
-    else
-        w.null();
-    w.key("dmin").number(s.dmin);
-    w.key("interpolation").string(interpolationKey(s.interpolation));
-    w.key("interpolationEdge")
-        .string(s.interpolationEdge == InterpolationEdge::Local ? "local" : "reference");
-    w.endObject();
-
-    w.key("defaultF").number(e.structureFactors.defaultF);
-    w.key("waterThickness").number(e.waterThickness);
-    w.key("seed").integer(e.seed);
-    w.endObject();
-}
-
-std::string absolute(const std::string& path) {
-    if (path.empty())
-        return path;
-    std::error_code ec;
-    const std::filesystem::path p = std::filesystem::absolute(path, ec);
-    return ec ? path : p.string();
-}
-
-// ---- reading -------------------------------------------------------------------------------
 
 template <typename Enum, std::size_t N>
-Enum choose(const JsonFields& r, const char* key,
-            const std::pair<const char*, Enum> (&choices)[N]) {
+Enum choose(const JsonFields& r, const char* key, const session::Choice<Enum> (&choices)[N]) {
     const std::string& text = r.text(key);
     for (const auto& [name, value] : choices)
         if (text == name)
@@ -262,17 +74,19 @@ Experiment readExperiment(const JsonFields& r) {
     b.horizontalDivergence = readSweep(beam, "horizontalDivergence", Quantity::Divergence);
     b.verticalDivergence = readSweep(beam, "verticalDivergence", Quantity::Divergence);
     b.roundDivergence = beam.boolean("roundDivergence");
-    const io::JsonValue& sources = beam.value("sourceFile");
-    if (!sources.isArray())
+    const io::Json& sources = beam.value("sourceFile");
+    if (!sources.is_array())
         beam.fail(sources, "sourceFile", "an array of sources");
-    for (const io::JsonValue& line : sources.elements()) {
-        if (!line.isArray() || line.elements().size() != 5)
-            beam.fail(line, "sourceFile",
+    for (std::size_t n = 0; n < sources.size(); ++n) {
+        const io::Json& line = sources[n];
+        const std::string key = "sourceFile[" + std::to_string(n) + "]";
+        if (!line.is_array() || line.size() != 5)
+            beam.fail(line, key,
                       "a source as five numbers X, Y, Z, weight, lambda (null for a missing one)");
         double x[5];
         for (std::size_t i = 0; i < 5; ++i) {
-            const io::JsonValue& v = line.elements()[i];
-            x[i] = v.isNull() ? std::nan("") : beam.number(v, "sourceFile");
+            const io::Json& v = line[i];
+            x[i] = v.is_null() ? std::nan("") : beam.number(v, key + "[" + std::to_string(i) + "]");
         }
         b.sourceFile.push_back({x[0], x[1], x[2], x[3], x[4]});
     }
@@ -298,8 +112,7 @@ Experiment readExperiment(const JsonFields& r) {
     d.closeY = detector.optionalLimited("closeY", length);
     d.orgX = detector.optionalLimited("orgX", Quantity::PixelPosition);
     d.orgY = detector.optionalLimited("orgY", Quantity::PixelPosition);
-    d.pivot = choose(detector, "pivot",
-                     {std::pair{"beam", Pivot::Beam}, std::pair{"sample", Pivot::Sample}});
+    d.pivot = choose(detector, "pivot", session::kPivots);
     d.rotX = detector.limited("rotX", Quantity::Angle);
     d.rotY = detector.limited("rotY", Quantity::Angle);
     d.rotZ = detector.limited("rotZ", Quantity::Angle);
@@ -318,7 +131,7 @@ Experiment readExperiment(const JsonFields& r) {
 
     const JsonFields crystal = r.object("crystal");
     Crystal& c = e.crystal;
-    if (!crystal.value("cell").isNull()) {
+    if (!crystal.value("cell").is_null()) {
         const JsonFields cell = crystal.object("cell");
         // an angle of 0 stands for 90 degrees, as in UnitCell
         auto angle = [&cell](const char* key) {
@@ -333,19 +146,20 @@ Experiment readExperiment(const JsonFields& r) {
                          "angles that can form a unit cell (each less than the sum of the other "
                          "two, all three less than 360 degrees together)");
     }
-    const io::JsonValue& matrix = crystal.value("mosflmMatrix");
-    if (!matrix.isNull()) {
+    const io::Json& matrix = crystal.value("mosflmMatrix");
+    if (!matrix.is_null()) {
         const char* expected = "three columns (a*, b*, c*) of three numbers, or null";
-        if (!matrix.isArray() || matrix.elements().size() != 3)
+        if (!matrix.is_array() || matrix.size() != 3)
             crystal.fail(matrix, "mosflmMatrix", expected);
         glm::dmat3 m(0.0);
-        for (int i = 0; i < 3; ++i) {
-            const io::JsonValue& column = matrix.elements()[static_cast<std::size_t>(i)];
-            if (!column.isArray() || column.elements().size() != 3)
-                crystal.fail(column, "mosflmMatrix", expected);
-            for (int j = 0; j < 3; ++j)
-                m[i][j] = crystal.number(column.elements()[static_cast<std::size_t>(j)],
-                                         "mosflmMatrix");
+        for (std::size_t i = 0; i < 3; ++i) {
+            const io::Json& column = matrix[i];
+            const std::string key = "mosflmMatrix[" + std::to_string(i) + "]";
+            if (!column.is_array() || column.size() != 3)
+                crystal.fail(column, key, expected);
+            for (std::size_t j = 0; j < 3; ++j)
+                m[static_cast<int>(i)][static_cast<int>(j)] =
+                    crystal.number(column[j], key + "[" + std::to_string(j) + "]");
         }
         if (!vectorsFormCell(m[0], m[1], m[2]))
             crystal.fail(matrix, "mosflmMatrix",
@@ -354,9 +168,7 @@ Experiment readExperiment(const JsonFields& r) {
     }
     if (!c.cell && !c.mosflmMatrix)
         crystal.fail(crystal.value("cell"), "cell", "a unit cell (the session has no matrix either)");
-    c.misset = choose(crystal, "misset",
-                      {std::pair{"none", MissetKind::None}, std::pair{"angles", MissetKind::Angles},
-                       std::pair{"random", MissetKind::Random}});
+    c.misset = choose(crystal, "misset", session::kMissets);
     c.missetAngles = crystal.limitedVector("missetAngles", Quantity::Angle);
     if (const auto seed = crystal.optionalWhole("missetSeed", -kMaxSeed, kMaxSeed))
         c.missetSeed = static_cast<long>(*seed);
@@ -367,9 +179,7 @@ Experiment readExperiment(const JsonFields& r) {
                          "three cell counts from 0 to " + std::to_string(kMaxCount));
     c.sampleSize =
         crystal.limitedVector("sampleSize", Quantity::SampleLength, Bound::NonNegative);
-    c.shape = choose(crystal, "shape",
-                     {std::pair{"square", LatticeShape::Square}, std::pair{"round", LatticeShape::Round},
-                      std::pair{"gauss", LatticeShape::Gauss}, std::pair{"tophat", LatticeShape::Tophat}});
+    c.shape = choose(crystal, "shape", session::kShapes);
     c.fudge = crystal.limited("fudge", Quantity::ShapeFactor, Bound::Positive);
     c.mosaicSpread =
         crystal.optionalLimited("mosaicSpread", Quantity::Angle, Bound::NonNegative);
@@ -384,14 +194,14 @@ Experiment readExperiment(const JsonFields& r) {
     s.oversampleThick = sampling.boolean("oversampleThick");
     s.oversamplePolar = sampling.boolean("oversamplePolar");
     s.oversampleOmega = sampling.boolean("oversampleOmega");
-    const io::JsonValue& roi = sampling.value("roi");
-    if (!roi.isNull()) {
-        if (!roi.isArray() || roi.elements().size() != 4)
+    const io::Json& roi = sampling.value("roi");
+    if (!roi.is_null()) {
+        if (!roi.is_array() || roi.size() != 4)
             sampling.fail(roi, "roi", "[xmin, xmax, ymin, ymax] in pixels, or null");
         int bound[4];
         for (std::size_t i = 0; i < 4; ++i)
-            bound[i] = static_cast<int>(
-                sampling.whole(roi.elements()[i], "roi", -kMaxCount, kMaxCount));
+            bound[i] = static_cast<int>(sampling.whole(roi[i], "roi[" + std::to_string(i) + "]",
+                                                       -kMaxCount, kMaxCount));
         s.roi = Roi{bound[0], bound[1], bound[2], bound[3]};
         // as the command line leaves it: an edge is stored as the pixel count (the reference's)
         const Roi& given = *s.roi;
@@ -403,15 +213,11 @@ Experiment readExperiment(const JsonFields& r) {
                               std::to_string(d.slowPixels()) + " detector");
     }
     s.dmin = sampling.limited("dmin", Quantity::Resolution, Bound::NonNegative);
-    s.interpolation = choose(sampling, "interpolation",
-                             {std::pair{"auto", Interpolation::Auto},
-                              std::pair{"nearest", Interpolation::Nearest},
-                              std::pair{"tricubic", Interpolation::Tricubic}});
+    s.interpolation = choose(sampling, "interpolation", session::kInterpolations);
     // sessions written before braggview had the choice follow the reference
     if (sampling.has("interpolationEdge"))
-        s.interpolationEdge = choose(sampling, "interpolationEdge",
-                                     {std::pair{"reference", InterpolationEdge::Reference},
-                                      std::pair{"local", InterpolationEdge::Local}});
+        s.interpolationEdge =
+            choose(sampling, "interpolationEdge", session::kInterpolationEdges);
     e.structureFactors.defaultF =
         r.limited("defaultF", Quantity::StructureFactor, Bound::NonNegative);
     e.waterThickness = r.limited("waterThickness", Quantity::Thickness, Bound::NonNegative);
@@ -430,46 +236,23 @@ std::string fileName(const JsonFields& files, const char* key, const std::string
 
 } // namespace
 
-void writeSessionMembers(JsonWriter& w, const cli::CommandLine& cl) {
-    w.key("format").string(kFormat);
-    w.key("version").integer(kVersion);
-    w.key("experiment");
-    writeExperiment(w, cl.experiment);
-    w.key("files").beginObject();
-    w.key("hkl").string(absolute(cl.hkl));
-    w.key("mat").string(absolute(cl.mat));
-    w.key("sourceFile").string(absolute(cl.sourceFile));
-    w.key("mask").string(absolute(cl.mask));
-    w.key("dump").string(absolute(cl.dumpFile));
-    w.endObject();
-    w.key("outputs").beginObject();
-    w.key("intScale").number(cl.outputs.intScale);
-    w.key("pgmScale").number(cl.outputs.pgmScale);
-    w.key("adcOffset").number(cl.outputs.adcOffset);
-    w.endObject();
-    w.key("precision").string(precisionName(cl.precision));
+cli::CommandLine parseSession(const io::JsonDocument& doc, const std::string& directory) {
+    return parseSession(doc, doc.root(), "", directory);
 }
 
-std::string sessionText(const cli::CommandLine& cl) {
-    JsonWriter w;
-    w.beginObject();
-    writeSessionMembers(w, cl);
-    w.endObject();
-    return w.text();
-}
-
-cli::CommandLine parseSession(const io::JsonValue& root, const std::string& source,
-                              const std::string& directory) {
-    if (!root.isObject())
-        throw Error(io::jsonWhere(source, root) +
-                    ": not a braggview session (expected a JSON object, got " +
-                    io::JsonValue::typeName(root.type()) + ")");
-    const JsonFields session(root, source);
-    if (session.text("format") != kFormat)
-        session.fail(session.value("format"), "format", std::string("\"") + kFormat + "\"");
-    if (session.whole("version", 0, kMaxCount) != kVersion)
+cli::CommandLine parseSession(const io::JsonDocument& doc, const io::Json& object,
+                              const std::string& path, const std::string& directory) {
+    if (!object.is_object())
+        throw Error(doc.where(object) + ": " + (path.empty() ? "" : path + ": ") +
+                    "not a braggview session (expected a JSON object, got " +
+                    io::jsonTypeName(object) + ")");
+    const JsonFields session(doc, object, path);
+    if (session.text("format") != session::kFormat)
+        session.fail(session.value("format"), "format",
+                     std::string("\"") + session::kFormat + "\"");
+    if (session.whole("version", 0, kMaxCount) != session::kVersion)
         session.fail(session.value("version"), "version",
-                     std::to_string(kVersion) + " (the version this braggview reads)");
+                     std::to_string(session::kVersion) + " (the version this braggview reads)");
     cli::CommandLine cl;
     cl.experiment = readExperiment(session.object("experiment"));
     const JsonFields files = session.object("files");
@@ -515,7 +298,7 @@ void loadSessionInputs(cli::CommandLine& cl, std::ostream& log) {
 }
 
 cli::CommandLine readSession(const std::string& path, std::ostream& log) {
-    cli::CommandLine cl = parseSession(io::readJsonFile(path), path, directoryOf(path));
+    cli::CommandLine cl = parseSession(io::readJsonFile(path), directoryOf(path));
     try {
         loadSessionInputs(cl, log);
     } catch (const Error& error) {

@@ -21,7 +21,7 @@
 //     bv::cli::CommandLine cl = bv::headless::readSession("view.json", log);
 //     // cl.experiment is the session's experiment, its HKL table and mask loaded
 //
-// Everything wrong throws bv::Error naming the file, line, column and key:
+// Everything wrong throws bv::Error naming the file, line, column and key path:
 // "view.json:14:19: experiment.detector.distance: expected a number greater than 0, got 'far'".
 
 #include "compute/cli/CommandLine.h"
@@ -39,12 +39,14 @@ void writeSessionMembers(io::JsonWriter& w, const cli::CommandLine& cl);
 // A whole session without a view: what a job file embeds.
 std::string sessionText(const cli::CommandLine& cl);
 
-// Reads those members of a session object `root` (its "view" is not looked at) into a command
+// Reads those members of a session document (its "view" is not looked at) into a command
 // line: the experiment, the file names (relative ones joined to `directory`), the output
 // scales and the precision. Reads no file: the HKL table and the mask are loadSessionInputs'.
-// `source` names the text in messages.
-cli::CommandLine parseSession(const io::JsonValue& root, const std::string& source,
-                              const std::string& directory);
+cli::CommandLine parseSession(const io::JsonDocument& doc, const std::string& directory);
+// The same for a session object inside a document (a job's "session"), at key path `path`
+// ("session"), which messages give before each key: "job.json:3:14: session.experiment...".
+cli::CommandLine parseSession(const io::JsonDocument& doc, const io::Json& object,
+                              const std::string& path, const std::string& directory);
 // Reads what the session's files hold: the HKL file's structure factors (warnings on `log`)
 // and the mask's pixels, which must fit the session's detector.
 void loadSessionInputs(cli::CommandLine& cl, std::ostream& log);

@@ -1,77 +1,79 @@
 #pragma once
-// A small, strict JSON reader (RFC 8259) for job files: no comments, no trailing commas, no
-// duplicate keys, nothing after the top-level value; strings must be valid UTF-8. Every
-// value remembers where it starts, so that a message about it can name the line and column.
-// Object members keep the order of the file. Numbers keep the text they were written with
-// ("120", "1e-3"), so that a value handed on to the command line is exactly what the user
-// typed.
+// JSON input of braggview's own files (job files, viewer sessions), parsed by nlohmann::json
+// (Debian's nlohmann-json3-dev) with what those files' messages and numbers need on top:
 //
-//     bv::io::JsonValue job = bv::io::readJsonFile("job.json");
-//     for (const auto& [key, value] : job.members()) ...
-//     const bv::io::JsonValue* frames = job.member("frames");
-//     throw bv::Error(bv::io::jsonWhere("job.json", *frames) + ": expected an array");
+// - strict RFC 8259 (nlohmann's own checks): no comments, no trailing commas, nothing after
+//   the top-level value, strings of valid UTF-8; a UTF-8 byte order mark is skipped;
+// - no duplicate keys (nlohmann would keep the last one silently): an error naming both lines;
+// - nesting at most 200 levels deep;
+// - object members in the order of the file (nlohmann::ordered_json);
+// - where every value starts, so that a message about a value can name its line and column;
+// - numbers as they were written ("120", "1e-3"), so that a value handed on to the command
+//   line is exactly what the user typed; "-0" reads as negative zero (nlohmann alone reads
+//   the integer 0), so every double written by JsonWriter reads back bit for bit.
 //
-// Malformed text throws bv::Error "<source>:<line>:<column>: <what was expected>".
+//     const bv::io::JsonDocument job = bv::io::readJsonFile("job.json");
+//     for (const auto& [key, value] : job.root().items()) ...
+//     if (const bv::io::Json* frames = bv::io::jsonMember(job.root(), "frames"))
+//         throw bv::Error(job.where(*frames) + ": frames: expected an array");
+//
+// Malformed text throws bv::Error "<source>:<line>:<column>: <what is wrong>" (columns in
+// bytes). Nothing but bv::Error leaves parseJson and readJsonFile.
 
+#include <nlohmann/json.hpp>
+
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
 namespace bv::io {
 
-class JsonValue {
+using Json = nlohmann::ordered_json;
+
+// A parsed text: its value, and where in the text each of its values starts.
+class JsonDocument {
   public:
-    enum class Type { Null, Boolean, Number, String, Array, Object };
-    using Member = std::pair<std::string, JsonValue>;
+    // A document made in memory (no text: its values have no line and column).
+    explicit JsonDocument(std::string source, Json root = Json());
 
-    Type type() const { return m_type; }
-    bool isNull() const { return m_type == Type::Null; }
-    bool isBoolean() const { return m_type == Type::Boolean; }
-    bool isNumber() const { return m_type == Type::Number; }
-    bool isString() const { return m_type == Type::String; }
-    bool isArray() const { return m_type == Type::Array; }
-    bool isObject() const { return m_type == Type::Object; }
+    const Json& root() const { return *m_root; }
+    // the file name (or other name) that messages give
+    const std::string& source() const { return m_source; }
 
-    // Where the value starts in the text, 1-based (column in bytes).
-    int line() const { return m_line; }
-    int column() const { return m_column; }
-
-    // The contents; each throws bv::Error when the value is of another type.
-    bool boolean() const;
-    double number() const;           // the number's value
-    const std::string& text() const; // a string's text, or a number as written
-    const std::vector<JsonValue>& elements() const;
-    const std::vector<Member>& members() const;
-
-    // The member called `key` of an object, or nullptr (also for a value that is no object).
-    const JsonValue* member(std::string_view key) const;
-
-    // "an object", "a number", ... for messages
-    static const char* typeName(Type type);
+    // {line, column} where `value` starts, 1-based (column in bytes); {0, 0} for a value that
+    // is not one of this document's (a copy, or a document made in memory)
+    std::pair<int, int> lineColumn(const Json& value) const;
+    // "<source>:<line>:<column>" of `value`, or "<source>" where lineColumn is {0, 0}
+    std::string where(const Json& value) const;
+    // a number's text as written in the file; for a number from elsewhere, the shortest text
+    // that reads back to it
+    std::string numberText(const Json& number) const;
 
   private:
-    friend class JsonParser;
-    Type m_type = Type::Null;
-    int m_line = 1, m_column = 1;
-    bool m_boolean = false;
-    double m_number = 0.0;
+    friend JsonDocument parseJson(std::string_view text, const std::string& source);
+    std::pair<int, int> lineColumnAt(std::size_t offset) const;
+
+    std::string m_source;
     std::string m_text;
-    std::vector<JsonValue> m_elements;
-    std::vector<Member> m_members;
+    std::vector<std::size_t> m_lineStarts;                  // offset of each line's first byte
+    std::unique_ptr<Json> m_root;                           // on the heap: its address is kept
+    std::unordered_map<const Json*, std::size_t> m_offsets; // each value's first byte
 };
 
-// Parses `text`; `source` names it in messages (a file name). Nesting deeper than 200
-// levels is refused.
-JsonValue parseJson(std::string_view text, const std::string& source);
+// Parses `text`; `source` names it in messages (a file name).
+JsonDocument parseJson(std::string_view text, const std::string& source);
 
 // Reads and parses a file (bv::Error for a missing or unreadable file, as for every input).
-JsonValue readJsonFile(const std::string& path);
+JsonDocument readJsonFile(const std::string& path);
 
-// "<source>:<line>:<column>" of a value, for messages about it.
-std::string jsonWhere(const std::string& source, const JsonValue& value);
+// The member called `key` of an object, or nullptr (also for a value that is no object).
+const Json* jsonMember(const Json& object, std::string_view key);
 
-// `text` as a JSON string literal, quotes included (for writers of JSON).
-std::string jsonQuoted(std::string_view text);
+// "an object", "a number", ... for messages
+const char* jsonTypeName(const Json& value);
 
 } // namespace bv::io

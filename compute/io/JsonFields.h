@@ -3,13 +3,15 @@
 // A member that is missing, or not what is expected, throws bv::Error naming the file, the
 // line and column, the member's path from the top and what was expected:
 //
-//     const bv::io::JsonValue root = bv::io::readJsonFile("view.json");
-//     const bv::io::JsonFields session(root, "view.json");
+//     const bv::io::JsonDocument doc = bv::io::readJsonFile("view.json");
+//     const bv::io::JsonFields session(doc, doc.root());
 //     const bv::io::JsonFields detector = session.object("experiment").object("detector");
 //     double distance = detector.number("distance", bv::io::JsonFields::Positive);
 //     // view.json:14:19: experiment.detector.distance: expected a number greater than 0, got "far"
 //
-// Members that are not asked for are ignored.
+// Members that are not asked for are ignored. A value of an array member is named with its
+// index: "experiment.beam.sourceFile[2]". The line and column are the document's (JsonDocument);
+// for a value that has none (a document made in memory) the message names the source alone.
 
 #include "compute/io/Json.h"
 #include "compute/model/PhysicalLimits.h"
@@ -25,11 +27,12 @@ class JsonFields {
   public:
     enum Range { Any, Positive, NonNegative };
 
-    // `object` must outlive the JsonFields; `path` is its own member path ("" at the top)
-    JsonFields(const JsonValue& object, std::string source, std::string path = {});
+    // `object` is a value of `doc`; both must outlive the JsonFields; `path` is the object's
+    // own member path ("" at the top)
+    JsonFields(const JsonDocument& doc, const Json& object, std::string path = {});
 
-    bool has(const char* key) const { return m_object->member(key) != nullptr; }
-    const JsonValue& value(const char* key) const; // throws "<path>: "<key>" is missing"
+    bool has(const char* key) const { return jsonMember(*m_object, key) != nullptr; }
+    const Json& value(const char* key) const; // throws "<path>: "<key>" is missing"
     JsonFields object(const char* key) const;
 
     double number(const char* key, Range range = Any) const;
@@ -50,19 +53,23 @@ class JsonFields {
                                           Bound bound = Bound::Any) const; // null: none
     glm::dvec3 limitedVector(const char* key, Quantity quantity, Bound bound = Bound::Any) const;
 
-    // The checks above for a value found otherwise (an element of an array member).
-    double number(const JsonValue& v, const char* key, Range range = Any) const;
-    long long whole(const JsonValue& v, const char* key, long long minimum,
+    // The checks above for a value found otherwise (an element of an array member); `key`
+    // names it in messages ("sourceFile[2]").
+    double number(const Json& v, const std::string& key, Range range = Any) const;
+    long long whole(const Json& v, const std::string& key, long long minimum,
                     long long maximum) const;
 
     // "<source>:<line>:<column>: <path>.<key>: expected <expected>, got <what v is>"
-    [[noreturn]] void fail(const JsonValue& v, const char* key, const std::string& expected) const;
+    [[noreturn]] void fail(const Json& v, const std::string& key,
+                           const std::string& expected) const;
     // "<path>.<key>"
-    std::string path(const char* key) const;
+    std::string path(const std::string& key) const;
+    const JsonDocument& document() const { return *m_doc; }
 
   private:
-    const JsonValue* m_object;
-    std::string m_source, m_path;
+    const JsonDocument* m_doc;
+    const Json* m_object;
+    std::string m_path;
 };
 
 } // namespace bv::io

@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <stdexcept>
 
 namespace bv::io {
@@ -12,6 +13,40 @@ std::string shortestNumberText(double value) {
     char buffer[64];
     const std::to_chars_result r = std::to_chars(buffer, buffer + sizeof(buffer), value);
     return std::string(buffer, r.ptr);
+}
+
+std::string jsonQuoted(std::string_view text) {
+    std::string out = "\"";
+    for (const char ch : text) {
+        const unsigned char c = static_cast<unsigned char>(ch);
+        switch (ch) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (c < 0x20) {
+                static const char hex[] = "0123456789abcdef";
+                out += "\\u00";
+                out += hex[c >> 4];
+                out += hex[c & 15];
+            } else {
+                out += ch;
+            }
+        }
+    }
+    return out + "\"";
 }
 
 void JsonWriter::add(std::string text, bool scalar) {
@@ -123,31 +158,39 @@ JsonWriter& JsonWriter::null() {
     return *this;
 }
 
-JsonWriter& JsonWriter::value(const JsonValue& v) {
+JsonWriter& JsonWriter::value(const Json& v) {
     switch (v.type()) {
-    case JsonValue::Type::Null:
+    case Json::value_t::null:
         return null();
-    case JsonValue::Type::Boolean:
-        return boolean(v.boolean());
-    case JsonValue::Type::Number:
-        add(v.text(), true);
+    case Json::value_t::boolean:
+        return boolean(v.get<bool>());
+    case Json::value_t::number_integer:
+        add(std::to_string(v.get<std::int64_t>()), true);
         return *this;
-    case JsonValue::Type::String:
-        return string(v.text());
-    case JsonValue::Type::Array:
+    case Json::value_t::number_unsigned:
+        add(std::to_string(v.get<std::uint64_t>()), true);
+        return *this;
+    case Json::value_t::number_float:
+        return number(v.get<double>());
+    case Json::value_t::string:
+        return string(v.get_ref<const std::string&>());
+    case Json::value_t::array:
         beginArray();
-        for (const JsonValue& e : v.elements())
+        for (const Json& e : v)
             value(e);
         return endArray();
-    case JsonValue::Type::Object:
+    case Json::value_t::object:
         beginObject();
-        for (const auto& [name, member] : v.members()) {
+        for (const auto& [name, member] : v.items()) {
             key(name);
             value(member);
         }
         return endObject();
+    case Json::value_t::binary:
+    case Json::value_t::discarded:
+        break;
     }
-    return *this;
+    throw std::logic_error("JsonWriter: a value that JSON text cannot hold");
 }
 
 std::string JsonWriter::text() const {

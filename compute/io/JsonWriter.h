@@ -2,7 +2,9 @@
 // JSON text for the files braggview writes (viewer sessions, job files): members in the order
 // they are written, two spaces of indentation, an array of numbers or strings on one line,
 // and numbers with the shortest text that reads back to the same double, so that a file
-// written and read again (parseJson) holds the same values bit for bit.
+// written and read again (parseJson) holds the same values bit for bit. (nlohmann's dump()
+// would write every array element on a line of its own and 100.0 as "100.0"; the files this
+// writes read as the documentation shows them, and keep their layout across versions.)
 //
 //     bv::io::JsonWriter w;
 //     w.beginObject();
@@ -38,8 +40,8 @@ class JsonWriter {
     JsonWriter& boolean(bool value);
     JsonWriter& string(std::string_view text);
     JsonWriter& null();
-    // a value read by parseJson, as it was written (numbers keep their text)
-    JsonWriter& value(const JsonValue& value);
+    // a value read by parseJson (a number as the shortest text of its value)
+    JsonWriter& value(const Json& value);
 
     // the document, ending in a newline
     std::string text() const;
@@ -63,5 +65,9 @@ class JsonWriter {
 
 // The shortest decimal text that reads back as `value` (std::to_chars): "0.1", "1e-10", "100".
 std::string shortestNumberText(double value);
+
+// `text` as a JSON string literal, quotes included. Bytes are written as they are (no check
+// of UTF-8: a file name is kept byte for byte); control characters are escaped.
+std::string jsonQuoted(std::string_view text);
 
 } // namespace bv::io

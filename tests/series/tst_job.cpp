@@ -15,7 +15,7 @@ using bv::headless::Job;
 namespace {
 
 Job job(const char* text) {
-    return bv::headless::parseJob(bv::io::parseJson(text, "job.json"), "job.json");
+    return bv::headless::parseJob(bv::io::parseJson(text, "job.json"));
 }
 
 std::vector<std::string> words(const QString& text) {
@@ -76,6 +76,13 @@ class TestJob : public QObject {
         QCOMPARE(j.where(1), std::string("job.json:6:5: frame 2"));
     }
 
+    void numbersReachTheCommandLineAsWritten() {
+        const Job j = job("{\"base\": [\"-lambda\", 1.10], \"frames\": [{\"-fluence\": 1E30, "
+                          "\"-misset\": [-0, 2.50, 3]}]}");
+        QCOMPARE(j.base, words("-lambda 1.10"));
+        QCOMPARE(j.frames[0].overrides, words("-fluence 1E30 -misset -0 2.50 3"));
+    }
+
     void aCountOfFrames() {
         const Job j = job("{\"base\": \"-cell 50\", \"frames\": 3}");
         QCOMPARE(j.frames.size(), std::size_t(3));
@@ -100,40 +107,41 @@ class TestJob : public QObject {
         // found by fuzzing: such a value would be written back by jobText() as an option
         QTest::newRow("value spelled like an option")
             << "{\"base\": \"-cell 50\", \"frames\": [{\"-hkl\": \"-cell\"}]}"
-            << "job.json:1:42: -hkl: \"-cell\" is an option, not a value";
+            << "job.json:1:42: frames[0].-hkl: \"-cell\" is an option, not a value";
         // found by fuzzing: [] would be written back as true
         QTest::newRow("empty array")
             << "{\"frames\": [{\"-misset\": []}]}"
-            << "job.json:1:25: -misset: expected its value (<x> <y> <z> | random), not an "
+            << "job.json:1:25: frames[0].-misset: expected its value (<x> <y> <z> | random), not an "
                "empty array";
         // found by fuzzing: the same in an array of values
         QTest::newRow("array value spelled like an option")
             << "{\"frames\": [{\"-misset\": [10, \"-distance\", 30]}]}"
-            << "job.json:1:30: -misset: \"-distance\" is an option, not a value";
+            << "job.json:1:30: frames[0].-misset[1]: \"-distance\" is an option, not a value";
         QTest::newRow("fractional count") << "{\"frames\": 2.5}"
                                           << "job.json:1:12: \"frames\": expected a whole number";
         QTest::newRow("unknown member") << "{\"frames\": 1, \"bsae\": \"\"}"
                                         << "job.json:1:23: unknown member \"bsae\"";
         QTest::newRow("frame not object") << "{\"frames\": [{}, 7]}"
-                                          << "job.json:1:17: a frame is an object of options";
+                                          << "job.json:1:17: frames[1]: a frame is an object of options";
         QTest::newRow("unknown option")
             << "{\"frames\": [{\"-distanse\": 1}]}"
-            << "job.json:1:27: \"-distanse\" is not a nanoBragg option (did you mean -distance?)";
+            << "job.json:1:27: frames[0]: \"-distanse\" is not a nanoBragg option (did you mean "
+               "-distance?)";
         QTest::newRow("false") << "{\"frames\": [{\"-nopgm\": false}]}"
-                               << "job.json:1:24: -nopgm: false is not a value";
+                               << "job.json:1:24: frames[0].-nopgm: false is not a value";
         QTest::newRow("null") << "{\"frames\": [{\"-distance\": null}]}"
-                              << "job.json:1:27: -distance: null is not a value";
+                              << "job.json:1:27: frames[0].-distance: null is not a value";
         QTest::newRow("true for a value") << "{\"frames\": [{\"-distance\": true}]}"
-                                          << "job.json:1:27: -distance: expected its value (<mm>)";
+                                          << "job.json:1:27: frames[0].-distance: expected its value (<mm>)";
         QTest::newRow("object value")
             << "{\"frames\": [{\"-distance\": {}}]}"
-            << "job.json:1:27: -distance: expected a number, a string or an array";
+            << "job.json:1:27: frames[0].-distance: expected a number, a string or an array";
         QTest::newRow("nested array") << "{\"frames\": [{\"-cell\": [50, [60]]}]}"
-                                      << "job.json:1:28: -cell: expected a number or a string";
+                                      << "job.json:1:28: frames[0].-cell[1]: expected a number or a string";
         QTest::newRow("series in a job") << "{\"frames\": [{\"-series\": 5}]}"
-                                         << "job.json:1:25: -series: a job lists its frames";
+                                         << "job.json:1:25: frames[0].-series: a job lists its frames";
         QTest::newRow("job in a job") << "{\"frames\": [{\"--job\": \"x.json\"}]}"
-                                      << "job.json:1:23: --job: a job file cannot name another job";
+                                      << "job.json:1:23: frames[0].--job: a job file cannot name another job";
         QTest::newRow("base of wrong kind")
             << "{\"base\": 5, \"frames\": 1}"
             << "job.json:1:10: \"base\": expected nanoBragg's arguments";
@@ -143,11 +151,21 @@ class TestJob : public QObject {
                "object";
         QTest::newRow("embedded session of another format")
             << "{\"session\": {\"format\": \"nanoBragg\"}, \"frames\": 1}"
-            << "job.json:1:24: format: expected \"braggview session\", got 'nanoBragg'";
+            << "job.json:1:24: session.format: expected \"braggview session\", got 'nanoBragg'";
         QTest::newRow("embedded session without its experiment")
             << "{\"session\": {\"format\": \"braggview session\", \"version\": 1},\n"
                " \"frames\": 1}"
-            << "job.json:1:13: \"experiment\" is missing";
+            << "job.json:1:13: session: \"experiment\" is missing";
+        QTest::newRow("option in the base object")
+            << "{\"base\": {\"-N\": 10,\n \"-distance\": null}, \"frames\": 1}"
+            << "job.json:2:15: base.-distance: null is not a value";
+        QTest::newRow("token in the base array")
+            << "{\"base\": [\"-N\", [10]], \"frames\": 1}"
+            << "job.json:1:17: base[1]: expected a number or a string";
+        // the parser refuses what a command line would silently take the last of
+        QTest::newRow("an option twice in a frame")
+            << "{\"frames\": [{\"-distance\": 100, \"-distance\": 120}]}"
+            << "job.json:1:32: duplicate member \"-distance\" (first at line 1)";
     }
     void badJobsNameWhere() {
         QFETCH(QString, text);
@@ -170,8 +188,7 @@ class TestJob : public QObject {
         j.frames[1].overrides = words("-misset 10 20 30 -nopgm -seed 4");
         j.frames[2].overrides = {"-floatfile", "a \"quoted\" name.bin", "-phi", "-5"};
         const std::string text = bv::headless::jobText(j);
-        const Job back =
-            bv::headless::parseJob(bv::io::parseJson(text, "saved.json"), "saved.json");
+        const Job back = bv::headless::parseJob(bv::io::parseJson(text, "saved.json"));
         QCOMPARE(back.base, j.base);
         QCOMPARE(back.frames.size(), j.frames.size());
         for (std::size_t i = 0; i < j.frames.size(); ++i)
@@ -194,8 +211,8 @@ class TestJob : public QObject {
         QFETCH(QString, session);
         QFETCH(QString, path);
         const QByteArray text = "{\"session\": \"" + session.toUtf8() + "\", \"frames\": 1}";
-        const Job j = bv::headless::parseJob(bv::io::parseJson(text.constData(), "job"),
-                                             jobFile.toStdString());
+        const Job j =
+            bv::headless::parseJob(bv::io::parseJson(text.constData(), jobFile.toStdString()));
         QVERIFY(j.hasSession());
         QCOMPARE(j.session, session.toStdString());
         QCOMPARE(QString::fromStdString(j.sessionPath()), path);
@@ -213,19 +230,18 @@ class TestJob : public QObject {
             words("-cell 50 60 70 90 90 90 -default_F 100 -distance 60 -lambda 1.2 -seed 3"));
         Job j;
         j.source = "saved.json";
-        j.sessionObject = bv::io::parseJson(bv::headless::sessionText(cl), "saved.json");
+        j.sessionObject = bv::io::parseJson(bv::headless::sessionText(cl), "saved.json").root();
         j.base = words("-floatfile v_####.bin");
         j.frames.resize(2);
         j.frames[1].overrides = words("-phi 1");
         const std::string text = bv::headless::jobText(j);
-        const Job back =
-            bv::headless::parseJob(bv::io::parseJson(text, "saved.json"), "saved.json");
+        const Job back = bv::headless::parseJob(bv::io::parseJson(text, "saved.json"));
         QVERIFY(back.sessionObject);
         QCOMPARE(back.base, j.base);
         QCOMPARE(back.frames.size(), std::size_t(2));
         QCOMPARE(back.frames[1].overrides, words("-phi 1"));
-        const bv::cli::CommandLine session = bv::headless::parseSession(*back.sessionObject,
-                                                                        back.source, "");
+        const bv::cli::CommandLine session = bv::headless::parseSession(
+            bv::io::JsonDocument(back.source, *back.sessionObject), "");
         QCOMPARE(session.experiment.detector.distance, 0.06);
         QCOMPARE(session.experiment.beam.wavelength, 1.2e-10);
         QCOMPARE(session.experiment.seed, -3L);

@@ -329,7 +329,7 @@ class TestSeries : public QObject {
             "\"base\": \"-cell 50 -default_F 100 -detpixels 16 -noprogress -noisefile";
         QTest::newRow("malformed JSON")
             << QByteArray("{\n  \"base\": \"-cell 50\",\n  \"frames\": [{\"-distance\": 1,}]\n}")
-            << "job.json:3:30: expected a member name after ','";
+            << "job.json:3:30: syntax error while parsing object key - unexpected '}'";
         QTest::newRow("one file for two frames")
             << QByteArray("{" + base + " same.img\", \"frames\": 2}")
             << "job.json: frame 2: -noisefile same.img is also the -noisefile of frame 1";

@@ -43,8 +43,7 @@ CommandLine loaded(const QString& args) {
 
 CommandLine roundTrip(const CommandLine& cl) {
     const std::string text = bv::headless::sessionText(cl);
-    CommandLine back =
-        bv::headless::parseSession(bv::io::parseJson(text, "view.json"), "view.json", "");
+    CommandLine back = bv::headless::parseSession(bv::io::parseJson(text, "view.json"), "");
     std::ostringstream log;
     bv::headless::loadSessionInputs(back, log); // the HKL file, read again
     return back;
@@ -59,8 +58,8 @@ const QString kSmall = QStringLiteral(
 
 std::string error(const std::string& text, const std::string& directory = "") {
     try {
-        CommandLine cl = bv::headless::parseSession(bv::io::parseJson(text, "view.json"),
-                                                    "view.json", directory);
+        CommandLine cl =
+            bv::headless::parseSession(bv::io::parseJson(text, "view.json"), directory);
         std::ostringstream log;
         bv::headless::loadSessionInputs(cl, log);
     } catch (const bv::Error& e) {
@@ -167,16 +166,16 @@ class TestSessionFile : public QObject {
 
     void unitsAreSi() {
         const std::string text = bv::headless::sessionText(loaded(kSmall));
-        const bv::io::JsonValue root = bv::io::parseJson(text, "view.json");
-        const bv::io::JsonValue& e = *root.member("experiment");
+        const bv::io::JsonDocument doc = bv::io::parseJson(text, "view.json");
+        const bv::io::Json& e = doc.root()["experiment"];
         // -distance 60 (mm), -lambda 1.2 (Angstrom), 48 pixels of 0.1 mm
-        QCOMPARE(e.member("detector")->member("distance")->text(), std::string("0.06"));
-        QCOMPARE(e.member("beam")->member("wavelength")->text(), std::string("1.2e-10"));
-        QCOMPARE(e.member("detector")->member("sizeFast")->number(), 48 * 0.0001);
-        QCOMPARE(e.member("crystal")->member("cell")->member("a")->number(), 50.0);
-        QVERIFY(e.member("detector")->member("beamX")->isNull()); // automatic
-        QCOMPARE(e.member("seed")->text(), std::string("-3")); // nanoBragg's seed variable
-        QCOMPARE(root.member("precision")->text(), std::string("precise"));
+        QCOMPARE(doc.numberText(e["detector"]["distance"]), std::string("0.06"));
+        QCOMPARE(doc.numberText(e["beam"]["wavelength"]), std::string("1.2e-10"));
+        QCOMPARE(e["detector"]["sizeFast"].get<double>(), 48 * 0.0001);
+        QCOMPARE(e["crystal"]["cell"]["a"].get<double>(), 50.0);
+        QVERIFY(e["detector"]["beamX"].is_null()); // automatic
+        QCOMPARE(doc.numberText(e["seed"]), std::string("-3")); // nanoBragg's seed variable
+        QCOMPARE(doc.root()["precision"].get<std::string>(), std::string("precise"));
     }
 
     void aSessionQtWroteStillReads() {
@@ -189,8 +188,8 @@ class TestSessionFile : public QObject {
         const QByteArray ours = QByteArray::fromStdString(bv::headless::sessionText(original));
         const QByteArray qts = QJsonDocument::fromJson(ours).toJson(QJsonDocument::Indented);
         QVERIFY(qts.startsWith("{\n    \"experiment\""));
-        const CommandLine back = bv::headless::parseSession(
-            bv::io::parseJson(qts.toStdString(), "old.json"), "old.json", "");
+        const CommandLine back =
+            bv::headless::parseSession(bv::io::parseJson(qts.toStdString(), "old.json"), "");
         bv::test::ExperimentCompare exact;
         const QString difference = exact.difference(original.experiment, back.experiment);
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
@@ -215,7 +214,7 @@ class TestSessionFile : public QObject {
         const std::string text = edited(QStringLiteral("\"mat\": \"\""),
                                         QStringLiteral("\"mat\": \"%1\"").arg(name));
         const CommandLine cl = bv::headless::parseSession(bv::io::parseJson(text, "view.json"),
-                                                          "view.json", directory.toStdString());
+                                                          directory.toStdString());
         QCOMPARE(QString::fromStdString(cl.mat), path);
     }
 
@@ -287,7 +286,13 @@ class TestSessionFile : public QObject {
             << at + "experiment\\.sampling\\.roi: expected \\[xmin, xmax, ymin, ymax\\]";
         QTest::newRow("short source")
             << "\"sourceFile\": []" << "\"sourceFile\": [[1, 2, 3]]"
-            << at + "experiment\\.beam\\.sourceFile: expected a source as five numbers";
+            << at + "experiment\\.beam\\.sourceFile\\[0\\]: expected a source as five numbers";
+        QTest::newRow("a source's coordinate")
+            << "\"sourceFile\": []" << "\"sourceFile\": [[1, 2, 3, 1, null], [0, 0, true, 1, null]]"
+            << at + "experiment\\.beam\\.sourceFile\\[1\\]\\[2\\]: expected a number, got true$";
+        QTest::newRow("a vector's element")
+            << "\"missetAngles\": [0, 0, 0]" << "\"missetAngles\": [0, 0, \"x\"]"
+            << at + "experiment\\.crystal\\.missetAngles\\[2\\]: expected a number, got 'x'$";
         QTest::newRow("vector of two")
             << "\"missetAngles\": [0, 0, 0]" << "\"missetAngles\": [0, 0]"
             << at + "experiment\\.crystal\\.missetAngles: expected an array of three numbers";
@@ -316,7 +321,8 @@ class TestSessionFile : public QObject {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("message");
         QTest::newRow("an array") << "[1]" << "view.json:1:1: not a braggview session";
-        QTest::newRow("malformed") << "{\"format\": }" << "view.json:1:12: expected a value";
+        QTest::newRow("malformed") << "{\"format\": }"
+                                   << "view.json:1:12: syntax error while parsing value - unexpected '}'";
         QTest::newRow("empty object") << "{}" << "view.json:1:1: \"format\" is missing";
         QTest::newRow("experiment of a wrong kind")
             << "{\"format\": \"braggview session\", \"version\": 1, \"experiment\": 5}"

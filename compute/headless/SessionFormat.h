@@ -1,0 +1,41 @@
+#pragma once
+// What the session writer (SessionWriter.cpp) and reader (SessionFile.cpp) share: the
+// format's name and version, and the words a session file uses for the experiment's choices.
+// Internal to compute/headless; the format itself is described in SessionFile.h.
+
+#include "compute/model/Experiment.h"
+
+#include <cstddef>
+#include <utility>
+
+namespace bv::headless::session {
+
+inline constexpr int kVersion = 1;
+inline constexpr const char* kFormat = "braggview session";
+
+template <typename Enum> using Choice = std::pair<const char*, Enum>;
+
+inline constexpr Choice<LatticeShape> kShapes[] = {{"square", LatticeShape::Square},
+                                                   {"round", LatticeShape::Round},
+                                                   {"gauss", LatticeShape::Gauss},
+                                                   {"tophat", LatticeShape::Tophat}};
+inline constexpr Choice<MissetKind> kMissets[] = {
+    {"none", MissetKind::None}, {"angles", MissetKind::Angles}, {"random", MissetKind::Random}};
+inline constexpr Choice<Interpolation> kInterpolations[] = {{"auto", Interpolation::Auto},
+                                                            {"nearest", Interpolation::Nearest},
+                                                            {"tricubic", Interpolation::Tricubic}};
+// sessions written before braggview had the choice have no "interpolationEdge": reference
+inline constexpr Choice<InterpolationEdge> kInterpolationEdges[] = {
+    {"reference", InterpolationEdge::Reference}, {"local", InterpolationEdge::Local}};
+inline constexpr Choice<Pivot> kPivots[] = {{"beam", Pivot::Beam}, {"sample", Pivot::Sample}};
+
+// the word for `value` (the first of the list where a value has none)
+template <typename Enum, std::size_t N>
+const char* nameOf(const Choice<Enum> (&choices)[N], Enum value) {
+    for (const auto& [name, v] : choices)
+        if (v == value)
+            return name;
+    return choices[0].first;
+}
+
+} // namespace bv::headless::session
