@@ -88,10 +88,14 @@ namespace {
 // The writing helpers: each returns false when HDF5 refuses (the caller names the file).
 class Tree {
   public:
-    explicit Tree(hid_t file) : m_file(file) {}
+    explicit Tree(hid_t file) : m_file(file) {
+        // no modification times in the object headers: the same run gives the same bytes
+        H5Pset_obj_track_times(m_groupCreate.get(), 0);
+        H5Pset_obj_track_times(m_dataCreate.get(), 0);
+    }
 
     hid_t group(const std::string& path, const char* nxClass) {
-        Handle g(H5Gcreate2(m_file, path.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+        Handle g(H5Gcreate2(m_file, path.c_str(), H5P_DEFAULT, m_groupCreate.get(), H5P_DEFAULT),
                  H5Gclose);
         check(g.valid(), "create group " + path);
         attribute(g.get(), "NX_class", nxClass);
@@ -121,8 +125,8 @@ class Tree {
     void text(hid_t parent, const char* name, const std::string& value) {
         Handle type = stringType(value);
         Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-        Handle d(H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                            H5P_DEFAULT),
+        Handle d(H5Dcreate2(parent, name, type.get(), space.get(), H5P_DEFAULT,
+                            m_dataCreate.get(), H5P_DEFAULT),
                  H5Dclose);
         check(d.valid() && H5Dwrite(d.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT,
                                     value.c_str()) >= 0,
@@ -134,30 +138,16 @@ class Tree {
     }
     hid_t numbers(hid_t parent, const char* name, const std::vector<double>& values,
                   const char* units, bool scalar = false) {
-        const hsize_t n = values.size();
-        Handle space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), H5Sclose);
-        Handle d(H5Dcreate2(parent, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                            H5P_DEFAULT),
-                 H5Dclose);
-        check(d.valid() && H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                    values.data()) >= 0,
-              std::string("write ") + name);
+        const hid_t d = array(parent, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, values.data(),
+                              values.size(), scalar);
         if (*units)
-            attribute(d.get(), "units", units);
-        const hid_t id = d.get();
-        m_groups.push_back(std::move(d));
-        return id;
+            attribute(d, "units", units);
+        return d;
     }
     void integers(hid_t parent, const char* name, const std::vector<std::int32_t>& values,
                   bool scalar = false) {
-        const hsize_t n = values.size();
-        Handle space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), H5Sclose);
-        Handle d(H5Dcreate2(parent, name, H5T_STD_I32LE, space.get(), H5P_DEFAULT, H5P_DEFAULT,
-                            H5P_DEFAULT),
-                 H5Dclose);
-        check(d.valid() && H5Dwrite(d.get(), H5T_NATIVE_INT32, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                    values.data()) >= 0,
-              std::string("write ") + name);
+        array(parent, name, H5T_STD_I32LE, H5T_NATIVE_INT32, values.data(), values.size(),
+              scalar);
     }
 
     // a transformation of a depends_on chain: its value(s), type, axis and what it sits on
@@ -178,6 +168,20 @@ class Tree {
     std::string failure; // what failed first, with HDF5's reason
 
   private:
+    // a dataset of `count` values (one, scalar), kept open for attributes until closeAll()
+    hid_t array(hid_t parent, const char* name, hid_t fileType, hid_t memoryType,
+                const void* values, std::size_t count, bool scalar) {
+        const hsize_t n = count;
+        Handle space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), H5Sclose);
+        Handle d(H5Dcreate2(parent, name, fileType, space.get(), H5P_DEFAULT, m_dataCreate.get(),
+                            H5P_DEFAULT),
+                 H5Dclose);
+        check(d.valid() && H5Dwrite(d.get(), memoryType, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0,
+              std::string("write ") + name);
+        const hid_t id = d.get();
+        m_groups.push_back(std::move(d));
+        return id;
+    }
     Handle stringType(const std::string& text) {
         Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
         H5Tset_size(type.get(), text.empty() ? 1 : text.size());
@@ -193,6 +197,8 @@ class Tree {
     }
 
     hid_t m_file;
+    Handle m_groupCreate{H5Pcreate(H5P_GROUP_CREATE), H5Pclose};
+    Handle m_dataCreate{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
     std::vector<Handle> m_groups; // open until the tree is written
 };
 
@@ -300,7 +306,7 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
         Handle create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
         // bitshuffle's block size 0 (its default) and its LZ4 compression (2)
         const unsigned values[2] = {0, 2};
-        if (H5Pset_chunk(create.get(), 3, chunk) < 0 ||
+        if (H5Pset_obj_track_times(create.get(), 0) < 0 || H5Pset_chunk(create.get(), 3, chunk) < 0 ||
             H5Pset_filter(create.get(), kBitshuffleFilter, H5Z_FLAG_MANDATORY, 2, values) < 0)
             fail("cannot set up the bitshuffle/LZ4 data: " + hdf5Reason());
         const hid_t type = d.pixels == NexusPixels::Int32 ? H5T_STD_I32LE : H5T_IEEE_F32LE;
