@@ -67,6 +67,14 @@ std::string hdf5Reason() {
         },
         &reason);
     H5Eclear2(H5E_DEFAULT);
+    // a system call's failure comes with a time, the descriptor and byte counts: keep the
+    // system's own words ("File too large", "No space left on device")
+    const std::string marker = "error message = '";
+    if (const std::size_t at = reason.find(marker); at != std::string::npos) {
+        const std::size_t start = at + marker.size(), stop = reason.find('\'', start);
+        if (stop != std::string::npos)
+            return reason.substr(start, stop - start);
+    }
     return reason;
 }
 
@@ -77,6 +85,14 @@ bool bitshuffleAvailable() {
     const htri_t available = H5Zfilter_avail(kBitshuffleFilter);
     H5Eclear2(H5E_DEFAULT);
     return available > 0;
+}
+
+void requireBitshuffle(const std::string& targetPath) {
+    if (!bitshuffleAvailable())
+        throw Error(targetPath +
+                    ": cannot write NeXus data: HDF5 has no bitshuffle filter (32008); install "
+                    "Debian's package bitshuffle, or set HDF5_PLUGIN_PATH to the folder of its "
+                    "libh5bshuf.so");
 }
 
 struct NexusWriter::Hdf5 {
@@ -210,11 +226,7 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
     : m_description(std::move(description)) {
     silenceHdf5();
     const NexusDescription& d = m_description;
-    if (!bitshuffleAvailable())
-        throw Error(targetPath +
-                    ": cannot write NeXus data: HDF5 has no bitshuffle filter (32008); install "
-                    "Debian's package bitshuffle, or set HDF5_PLUGIN_PATH to the folder of its "
-                    "libh5bshuf.so");
+    requireBitshuffle(targetPath);
     if (d.imageFast <= 0 || d.imageSlow <= 0 || d.modules.empty())
         throw Error(targetPath + ": a NeXus file needs an image and at least one module");
     for (const NexusModule& m : d.modules)

@@ -69,6 +69,8 @@ inline constexpr unsigned kBitshuffleFilter = 32008;
 // Whether HDF5 can load the bitshuffle filter (Debian: package bitshuffle, which installs it
 // in /usr/lib/x86_64-linux-gnu/hdf5/serial/plugins; HDF5_PLUGIN_PATH can name another folder).
 bool bitshuffleAvailable();
+// Throws bv::Error naming `targetPath` and what to install when it is not.
+void requireBitshuffle(const std::string& targetPath);
 
 class NexusWriter {
   public:

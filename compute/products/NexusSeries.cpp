@@ -7,6 +7,7 @@
 #include <glm/geometric.hpp>
 
 #include <cmath>
+#include <filesystem>
 
 namespace bv::products {
 
@@ -52,6 +53,14 @@ io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
     n.startTime = isoTimestamp(epochSeconds);
     n.software = "braggview " BRAGGVIEW_VERSION;
     return n;
+}
+
+NexusSeries::NexusSeries(std::string path) : m_path(std::move(path)) {
+    io::requireBitshuffle(m_path);
+    const std::filesystem::path folder = std::filesystem::path(m_path).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
+        throw Error(m_path + ": cannot write NeXus file: no folder " + folder.string());
 }
 
 void NexusSeries::append(const ImageSource& source) {

@@ -36,7 +36,9 @@ inline constexpr double kThinnestSensor = 1e-6;
 
 class NexusSeries {
   public:
-    explicit NexusSeries(std::string path) : m_path(std::move(path)) {}
+    // Checks what can be checked before the first frame, so that a series stops before it
+    // writes anything: the bitshuffle filter, and the file's folder. Throws bv::Error.
+    explicit NexusSeries(std::string path);
     // The frame's pixels (photon counts from a copy of its generator, or the floats) and its
     // start angle; the first frame opens the file with its geometry. Throws bv::Error naming
     // the file.

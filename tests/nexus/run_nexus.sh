@@ -7,8 +7,8 @@
 # with -nonoise -floatfile -nexusfile; /entry/data/data must equal the float file bit for bit
 # and the geometry must be what the reference printed for the case (its stdout.txt).
 # series: a 3-frame -series with noise: one file of int32 counts, equal to the -cbffile
-# frames pixel for pixel, with each frame's phi. errors: no bitshuffle plugin, or a folder that
-# does not exist: an error naming the file, exit status 1, no file and no temporary left.
+# frames pixel for pixel, with each frame's phi. errors: no bitshuffle plugin, a folder that
+# does not exist, a write that fails (a file size limit standing in for a full disk): an error naming the file, exit status 1, no file and no temporary left.
 set -euo pipefail
 check=$1 data=$2
 shift 2
@@ -54,8 +54,19 @@ case $check in
     # a folder that does not exist (root writes into any folder, so no permission test)
     expect_error "missing/b.h5" "${headless[@]}" "${small[@]}" -floatfile b.bin -intfile b.img \
         -nexusfile missing/b.h5
-    # nothing of either run: all or nothing
-    leftovers=$(find . -name 'a.*' -o -name 'b.*' -o -name '.*tmp-*')
+    # a series stops before its first frame: no CBF of frame 1 either
+    HDF5_PLUGIN_PATH=/nonexistent expect_error "d.h5: cannot write NeXus data" "${headless[@]}" \
+        "${small[@]}" -series 2 -cbffile 'd_#.cbf' -nexusfile d.h5
+    expect_error "missing/d.h5" "${headless[@]}" "${small[@]}" -series 2 -cbffile 'd_#.cbf' \
+        -nexusfile missing/d.h5
+    # HDF5's own write failing, as on a full disk: files limited to 16 KB (SIGXFSZ ignored,
+    # so write(2) fails with EFBIG), a series of 4 frames of 256 x 256 in one file
+    ( trap '' XFSZ; ulimit -f 16
+      expect_error "c.h5: cannot write NeXus file: .*File too large" "${headless[@]}" \
+          -cell 50 60 70 90 90 90 -default_F 100 -N 5 -detpixels 256 -series 4 -osc 1 -seed 1 \
+          -noprogress -nexusfile c.h5 )
+    # nothing of any run: all or nothing
+    leftovers=$(find . -name 'a.*' -o -name 'b.*' -o -name 'c.*' -o -name 'd*' -o -name '.*tmp-*')
     [[ -z $leftovers ]] || { echo "left behind: $leftovers"; exit 1; }
     echo "errors named the file, and no file was left"
     ;;
