@@ -1,6 +1,7 @@
 #include "app/Exporter.h"
 
 #include "compute/core/Error.h"
+#include "compute/products/FileHeaders.h"
 
 #include <QPainter>
 #include <QSaveFile>
@@ -25,10 +26,12 @@ void exportProduct(ExportFormat format, const std::string& path, const ExportSou
     case ExportFormat::IntImage: files.intFile = path; break;
     case ExportFormat::NoiseImage: files.noiseFile = path; break;
     case ExportFormat::Pgm: files.pgmFile = path; break;
+    case ExportFormat::Nexus: files.nexusFile = path; break;
     case ExportFormat::Png: throw Error(path + ": a PNG is not one of the headless mode's files");
     }
-    // no CBF from the viewer: its time stamp is never read
-    products::writeProducts({s.commandLine, s.resolved, s.image, s.generator, 0.0}, files);
+    // no CBF from the viewer; the NeXus file's start_time is the export's, as a run's is
+    products::writeProducts(
+        {s.commandLine, s.resolved, s.image, s.generator, products::runStartSeconds()}, files);
 }
 
 QImage colouredImage(const ExportSource& s, const std::vector<std::uint8_t>& skipped,

@@ -1,6 +1,6 @@
 #pragma once
 // Exports of the image shown. The headless mode's files (raw float, SMV int image, SMV
-// noise image, PGM) come from the products step the headless mode writes them with
+// noise image, PGM, NeXus) come from the products step the headless mode writes them with
 // (compute/products/Products.h), from the run's own resolved experiment and generator, so
 // they are its bytes (the tests compare them). A PNG is the image through the colour map
 // with the overlays, one image pixel per detector pixel.
@@ -22,7 +22,7 @@
 
 namespace bv::app {
 
-enum class ExportFormat { Float, IntImage, NoiseImage, Pgm, Png };
+enum class ExportFormat { Float, IntImage, NoiseImage, Pgm, Nexus, Png };
 
 // A complete image and what it was computed from.
 struct ExportSource {
@@ -33,7 +33,8 @@ struct ExportSource {
     const products::GeneratorState& generator;
 };
 
-// Float, IntImage, NoiseImage or Pgm: the headless mode's file of that kind.
+// Float, IntImage, NoiseImage, Pgm or Nexus: the headless mode's file of that kind (a
+// one-frame NeXus file, as a single run's -nexusfile).
 void exportProduct(ExportFormat format, const std::string& path, const ExportSource& source);
 
 // The image through the colour map, overlays on top, at `scale` image pixels per detector

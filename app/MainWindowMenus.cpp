@@ -74,6 +74,7 @@ void MainWindow::buildMenus() {
         {tr("SMV int image (-intfile)…"), ExportFormat::IntImage, tr("SMV images (*.img)"), QStringLiteral("img")},
         {tr("SMV noise image (-noisefile)…"), ExportFormat::NoiseImage, tr("SMV images (*.img)"), QStringLiteral("img")},
         {tr("PGM (-pgmfile)…"), ExportFormat::Pgm, tr("Portable greymaps (*.pgm)"), QStringLiteral("pgm")},
+        {tr("NeXus/NXmx (-nexusfile)…"), ExportFormat::Nexus, tr("NeXus files (*.h5 *.nxs)"), QStringLiteral("h5")},
         {tr("PNG with colours and overlays…"), ExportFormat::Png, tr("PNG images (*.png)"), QStringLiteral("png")},
     };
     for (const auto& f : formats) {

@@ -14,6 +14,9 @@ packages=(
   clang libclang-rt-14-dev   # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes
   dials                      # tests/dials: DIALS indexes the simulated series (236 MB, ~3 min)
   pybind11-dev python3-dev python3-numpy   # python/: the module braggview and its tests
+  libhdf5-dev                # -nexusfile: NeXus/NXmx files (HDF5's C library)
+  bitshuffle hdf5-filter-plugin  # HDF5's bitshuffle/LZ4 filter (bitshuffle has the plugin)
+  python3-h5py               # tests/nexus read the NeXus files back
 )
 
 missing=()

@@ -507,6 +507,8 @@ std::vector<NamedFile> outputFiles(const CommandLine& cl) {
         add("-noisefile", o.noiseFile, defaults.noiseFile);
     if (o.writeCbf)
         add("-cbffile", o.cbfFile, defaults.cbfFile);
+    if (o.writeNexus)
+        add("-nexusfile", o.nexusFile, defaults.nexusFile);
     if (const auto cache = cacheOutput(cl))
         files.push_back(*cache);
     return files;

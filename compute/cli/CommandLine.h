@@ -39,6 +39,8 @@ struct OutputOptions {
     double adcOffset = 40.0; // -adc: added to every int and noise image pixel
     std::string cbfFile;     // -cbffile: miniCBF of the photon counts (braggview's own)
     bool writeCbf = false;   // on when -cbffile names a file
+    std::string nexusFile;   // -nexusfile: NeXus/NXmx (HDF5) of a run or a whole series
+    bool writeNexus = false; // on when -nexusfile names a file
 };
 
 // -precision: single-precision shaders (fast) or double precision (precise, the default).

@@ -661,6 +661,14 @@ std::vector<Flag> buildTable() {
                      c.cl.outputs.cbfFile = fileName(v);
                      c.cl.outputs.writeCbf = true;
                  }));
+    add(makeFlag({"-nexusfile"}, 1, "<file.h5>",
+                 "NeXus/NXmx (HDF5) file, as DIALS reads EIGER data: one file for a whole "
+                 "-series (no # needed), its frames bitshuffle/LZ4 compressed; the photon "
+                 "counts of -cbffile, or the float image with -nonoise (docs/nexus.md)",
+                 "not written", G::Output, [](ParseContext& c, const FlagValues& v) {
+                     c.cl.outputs.nexusFile = fileName(v);
+                     c.cl.outputs.writeNexus = true;
+                 }));
     add(makeFlag({"-nonoise"}, 0, "", "do not write the noise image", "written", G::Output,
                  [](ParseContext& c, const FlagValues&) { c.cl.outputs.writeNoise = false; }));
     add(makeFlag({"-nopgm"}, 0, "", "do not write the greymap image", "written", G::Output,

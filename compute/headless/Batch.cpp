@@ -69,6 +69,8 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
         for (const SeriesFrame& f : series)
             for (const auto& [option, path] : f.files.named())
                 outputs.push_back({option, path, "frame " + std::to_string(f.number)});
+        if (const std::string nexus = seriesNexusFile(cl); !nexus.empty())
+            outputs.push_back({"-nexusfile", nexus, "the series"});
         if (const auto cache = cli::cacheOutput(cl))
             outputs.push_back(*cache);
         cli::checkOutputFiles(cli::inputFiles(cl), outputs);
@@ -87,6 +89,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
     settings.precision = cl.precision;
     settings.progress = cl.progress;
     settings.verbose = cl.verbose;
+    settings.nexusFile = seriesNexusFile(cl);
     // a later frame whose first phi step is exactly 0 has the reference's carry-over rows
     // (SerialOrder.h) on top of its own: set its plan first so no table outgrows its buffer
     {
@@ -272,16 +275,18 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
         const products::OutputFiles named = namedOutputs(cl, frameArgs);
         if (named.empty())
             fail("it writes no file: name at least one of -floatfile, -intfile, -pgmfile, "
-                 "-noisefile and -cbffile (with a run of # for the frame number, a job writes "
+                 "-noisefile, -cbffile and -nexusfile (with a run of # for the frame number, a job writes "
                  "only the files named)");
         BatchFrame frame;
         frame.number = static_cast<int>(i) + 1;
         std::string* slots[] = {&frame.files.floatFile, &frame.files.intFile, &frame.files.pgmFile,
-                                &frame.files.noiseFile, &frame.files.cbfFile};
+                                &frame.files.noiseFile, &frame.files.cbfFile,
+                                &frame.files.nexusFile};
         const std::string* given[] = {&named.floatFile, &named.intFile, &named.pgmFile,
-                                      &named.noiseFile, &named.cbfFile};
-        const char* options[] = {"-floatfile", "-intfile", "-pgmfile", "-noisefile", "-cbffile"};
-        for (std::size_t k = 0; k < 5; ++k) {
+                                      &named.noiseFile, &named.cbfFile, &named.nexusFile};
+        const char* options[] = {"-floatfile", "-intfile",  "-pgmfile",
+                                 "-noisefile", "-cbffile", "-nexusfile"};
+        for (std::size_t k = 0; k < 6; ++k) {
             if (given[k]->empty())
                 continue;
             try {

@@ -7,6 +7,7 @@
 #include "compute/io/PrintfFormat.h"
 #include "compute/plan/Plan.h"
 #include "compute/products/FileHeaders.h"
+#include "compute/products/NexusSeries.h"
 #include "compute/products/Products.h"
 #include "compute/vk/Device.h"
 
@@ -80,6 +81,10 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
     const auto started = Clock::now();
     const std::string total = std::to_string(frames.size());
     bool warnedGridExit = false; // the reference's interpolation warning, once per run
+    // the series' NeXus file: gone again unless every frame reaches it
+    std::optional<products::NexusSeries> nexus;
+    if (!settings.nexusFile.empty())
+        nexus.emplace(settings.nexusFile);
 
     auto say = [&](const std::string& line) { // a line, with the bar redrawn below it after
         progress.clear();
@@ -147,10 +152,12 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         report.uploadedParts.push_back(renderer->simulator().lastUploadedParts());
         const double gpuMs = renderer->simulator().gpuMilliseconds();
         const double exposure = r.exposure > 0.0 ? r.exposure : 1.0;
-        const products::Summary summary = products::writeProducts(
-            {cl, r, image, {rng, noiseSeed},
-             startSeconds + static_cast<double>(frame.number - 1) * exposure},
-            frame.files);
+        const products::ImageSource imageSource{
+            cl, r, image, {rng, noiseSeed},
+            startSeconds + static_cast<double>(frame.number - 1) * exposure};
+        const products::Summary summary = products::writeProducts(imageSource, frame.files);
+        if (nexus)
+            nexus->append(imageSource);
         auto ms = [](Clock::duration d) {
             return std::chrono::duration<double, std::milli>(d).count();
         };
@@ -161,15 +168,25 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
                            products::frameSummary(summary, frame.files);
         if (settings.verbose)
             line += ", GPU " + io::formatG(gpuMs) + " ms";
-        line += "; wrote";
-        for (const auto& [option, path] : frame.files.named()) {
-            line += " " + path;
-            report.writtenFiles.push_back(path);
+        if (frame.files.empty() && nexus) {
+            line += "; added to " + nexus->path();
+        } else {
+            line += "; wrote";
+            for (const auto& [option, path] : frame.files.named()) {
+                line += " " + path;
+                report.writtenFiles.push_back(path);
+            }
         }
         say(line);
         progress.done();
     }
     progress.finish();
+    if (nexus) {
+        nexus->commit();
+        out << "wrote " << nexus->path() << " (NeXus/NXmx, " << nexus->frames() << " frame"
+            << (nexus->frames() == 1 ? "" : "s") << ")\n";
+        report.writtenFiles.push_back(nexus->path());
+    }
 
     const double seconds = std::chrono::duration<double>(Clock::now() - started).count();
     report.seconds = seconds;

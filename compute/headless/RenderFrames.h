@@ -40,6 +40,9 @@ struct RunSettings {
     // a frame whose plan is set first, before frame 0, so that the tables are sized for the
     // largest frame and nothing is re-recorded later (Series: a later frame at phi exactly 0)
     std::optional<std::size_t> primeFrame;
+    // -nexusfile of a -series: one NeXus file that every frame is appended to, renamed into
+    // place after the last (a job's -nexusfile is a frame's file, in BatchFrame::files)
+    std::string nexusFile;
 };
 
 // Renders `frames` in order, printing a line for each on `out` (progress and warnings on

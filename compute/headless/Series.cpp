@@ -51,7 +51,13 @@ products::OutputFiles namedOutputs(const cli::CommandLine& cl,
         files.noiseFile = o.noiseFile;
     if (o.writeCbf)
         files.cbfFile = o.cbfFile;
+    if (o.writeNexus)
+        files.nexusFile = o.nexusFile;
     return files;
+}
+
+std::string seriesNexusFile(const cli::CommandLine& cl) {
+    return cl.outputs.writeNexus ? cl.outputs.nexusFile : std::string();
 }
 
 std::vector<SeriesFrame> seriesFrames(const cli::CommandLine& cl,
@@ -59,9 +65,10 @@ std::vector<SeriesFrame> seriesFrames(const cli::CommandLine& cl,
     const int count = cl.series;
     if (count < 1)
         throw Error("-series: expected a number of frames, 1 or more");
-    const products::OutputFiles named = namedOutputs(cl, args);
+    products::OutputFiles named = namedOutputs(cl, args);
+    named.nexusFile.clear(); // the series' one file (seriesNexusFile), not a frame's
     const auto outputs = named.named();
-    if (outputs.empty())
+    if (outputs.empty() && seriesNexusFile(cl).empty())
         throw Error("-series " + std::to_string(count) +
                     ": name the files to write, each with a run of # for the frame number (a "
                     "series writes only the files named), e.g. -noisefile frame_#####.img");

@@ -10,7 +10,8 @@
 // -misset_seed), not again for every frame.
 //
 // Only the files whose options are named are written, and every such name holds a run of #
-// that becomes the 1-based frame number (io::FileTemplate): "-noisefile sim_#####.img".
+// that becomes the 1-based frame number (io::FileTemplate): "-noisefile sim_#####.img";
+// except -nexusfile, one file that holds every frame (products::NexusSeries).
 // docs/series.md has the whole story.
 
 #include "compute/cli/CommandLine.h"
@@ -22,10 +23,13 @@
 namespace bv::headless {
 
 // The files a series or job frame writes: those whose options `args` names (-floatfile,
-// -intfile, -pgmfile, -noisefile, -cbffile and their other spellings), less those a later
+// -intfile, -pgmfile, -noisefile, -cbffile, -nexusfile and their other spellings), less those a later
 // -nopgm or -nonoise turned off. -pgmscale alone names no file. Names as given (templates).
 products::OutputFiles namedOutputs(const cli::CommandLine& cl,
                                    const std::vector<std::string>& args);
+
+// The NeXus file of the whole series (-nexusfile, taken as named: no # needed), or "".
+std::string seriesNexusFile(const cli::CommandLine& cl);
 
 struct SeriesFrame {
     int number = 0;      // 1-based: the # of the file names

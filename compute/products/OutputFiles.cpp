@@ -14,6 +14,8 @@ OutputFiles OutputFiles::ofSingleRun(const cli::OutputOptions& o) {
         files.noiseFile = o.noiseFile;
     if (o.writeCbf)
         files.cbfFile = o.cbfFile;
+    if (o.writeNexus)
+        files.nexusFile = o.nexusFile;
     return files;
 }
 
@@ -23,7 +25,8 @@ std::vector<std::pair<std::string, std::string>> OutputFiles::named() const {
                                                               {"-intfile", &intFile},
                                                               {"-pgmfile", &pgmFile},
                                                               {"-noisefile", &noiseFile},
-                                                              {"-cbffile", &cbfFile}};
+                                                              {"-cbffile", &cbfFile},
+                                                              {"-nexusfile", &nexusFile}};
     for (const auto& [option, name] : all)
         if (!name->empty())
             out.emplace_back(option, *name);

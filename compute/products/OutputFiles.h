@@ -13,9 +13,12 @@ namespace bv::products {
 
 struct OutputFiles {
     std::string floatFile, intFile, pgmFile, noiseFile, cbfFile;
+    // one image's NeXus file (a single run, a job frame, an export); a series' NeXus file
+    // spans its frames and is the batch's (NexusSeries.h), never a frame's
+    std::string nexusFile;
 
     // The reference's files for one run: float and int always, PGM unless -nopgm, noise
-    // unless -nonoise; and braggview's -cbffile when given.
+    // unless -nonoise; and braggview's -cbffile and -nexusfile when given.
     static OutputFiles ofSingleRun(const cli::OutputOptions& options);
 
     // the names in writing order, with the option that names each

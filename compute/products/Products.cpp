@@ -8,6 +8,7 @@
 #include "compute/io/PgmFile.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/Smv.h"
+#include "compute/products/NexusSeries.h"
 #include "compute/core/Error.h"
 
 #include <cstdint>
@@ -130,7 +131,20 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
         io::writeCbf(staging.stage(files.cbfFile), cbf, counts.data);
         report.phase("write " + files.cbfFile);
     }
+    std::optional<NexusSeries> nexus;
+    if (!files.nexusFile.empty()) {
+        // -nexusfile (braggview's own) of one image: a series' file is made by its own sink
+        report.print("writing " + files.nexusFile + " as NeXus/NXmx (" +
+                     (o.writeNoise ? "4-byte integer photon counts" : "4-byte floats") +
+                     ", bitshuffle/LZ4)\n");
+        nexus.emplace(files.nexusFile);
+        nexus->append(source);
+        nexus->finish();
+        report.phase("write " + files.nexusFile);
+    }
     staging.commit();
+    if (nexus)
+        nexus->commit();
     report.phase("rename");
     return s;
 }

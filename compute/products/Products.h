@@ -1,7 +1,7 @@
 #pragma once
 // The products step: what a simulated image turns into. From the image, the experiment it
 // was computed from and the generator as resolve() left it, writeProducts() makes the files
-// a run asks for (float, SMV int image, PGM, SMV noise image, miniCBF), with their scales
+// a run asks for (float, SMV int image, PGM, SMV noise image, miniCBF, NeXus), with their scales
 // and headers, prints the reference's lines about them, and renames them into place together.
 // The single headless run, each frame of a batch and each viewer export call it, which is
 // why their files are the same bytes (docs/architecture.md, "The products step").
@@ -71,7 +71,7 @@ struct Summary {
     int noiseOverloads = 0, cbfOverloads = 0;    // pixels clipped, when written
 };
 
-// Makes and writes the files `files` names (in the order float, int, PGM, noise, CBF),
+// Makes and writes the files `files` names (in the order float, int, PGM, noise, CBF, NeXus),
 // all renamed together at the end. Throws bv::Error naming the file, or for an image whose
 // size is not the detector's.
 Summary writeProducts(const ImageSource& source, const OutputFiles& files, const Hooks& hooks = {});

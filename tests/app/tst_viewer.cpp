@@ -298,20 +298,26 @@ class TestViewer : public QObject {
         v.window->exportImage(app::ExportFormat::IntImage, d + QStringLiteral("/v.img"));
         v.window->exportImage(app::ExportFormat::NoiseImage, d + QStringLiteral("/v_noise.img"));
         v.window->exportImage(app::ExportFormat::Pgm, d + QStringLiteral("/v.pgm"));
+        // the NeXus file's start time is $SOURCE_DATE_EPOCH's for both, so its bytes compare
+        qputenv("SOURCE_DATE_EPOCH", "1700000000");
+        v.window->exportImage(app::ExportFormat::Nexus, d + QStringLiteral("/v.h5"));
         v.window->exportImage(app::ExportFormat::Png, d + QStringLiteral("/v.png"));
 
         // the "Copy headless command" line, run headless
         std::vector<std::string> args =
             app::headlessArguments(v.document().commandLine(), v.document().precision());
         for (const auto& [flag, name] : {std::pair{"-floatfile", "/h.bin"}, std::pair{"-intfile", "/h.img"},
-                                         std::pair{"-noisefile", "/h_noise.img"}, std::pair{"-pgmfile", "/h.pgm"}}) {
+                                         std::pair{"-noisefile", "/h_noise.img"}, std::pair{"-pgmfile", "/h.pgm"},
+                                         std::pair{"-nexusfile", "/h.h5"}}) {
             args.emplace_back(flag);
             args.push_back((d + QLatin1String(name)).toStdString());
         }
         args.emplace_back("-noprogress");
         QCOMPARE(runHeadless(args), 0);
+        qunsetenv("SOURCE_DATE_EPOCH");
         for (const auto& [viewer, headless] : {std::pair{"/v.bin", "/h.bin"}, std::pair{"/v.img", "/h.img"},
-                                               std::pair{"/v_noise.img", "/h_noise.img"}, std::pair{"/v.pgm", "/h.pgm"}}) {
+                                               std::pair{"/v_noise.img", "/h_noise.img"}, std::pair{"/v.pgm", "/h.pgm"},
+                                               std::pair{"/v.h5", "/h.h5"}}) {
             const QByteArray a = readAll(d + QLatin1String(viewer)), b = readAll(d + QLatin1String(headless));
             QVERIFY2(!a.isEmpty(), viewer);
             QVERIFY2(a == b, qPrintable(QStringLiteral("%1 differs from %2").arg(QLatin1String(viewer), QLatin1String(headless))));

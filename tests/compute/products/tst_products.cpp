@@ -7,6 +7,7 @@
 #include "compute/io/Smv.h"
 #include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
+#include "compute/products/NexusSeries.h"
 #include "compute/products/Products.h"
 
 #include <QDir>
@@ -96,6 +97,62 @@ class TestProducts : public QObject {
         files.cbfFile = dir.filePath("missing/c.cbf").toStdString(); // the last one written
         QVERIFY_THROWS_EXCEPTION(bv::Error, bv::products::writeProducts(Run().source(), files));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{});
+    }
+
+    void aNexusFileThatFailsLeavesNoneBehind() {
+        QTemporaryDir dir;
+        OutputFiles files;
+        files.floatFile = dir.filePath("f.bin").toStdString();
+        files.cbfFile = dir.filePath("c.cbf").toStdString();
+        files.nexusFile = dir.filePath("missing/n.h5").toStdString(); // written last
+        QVERIFY_THROWS_EXCEPTION(bv::Error, bv::products::writeProducts(Run().source(), files));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{});
+    }
+
+    void aNexusFileChangesNoOtherFile() {
+        // -nexusfile draws its counts from a copy of the generator, as the CBF does
+        QTemporaryDir dir;
+        const Run run;
+        OutputFiles without = OutputFiles::ofSingleRun(run.cl.outputs);
+        without.cbfFile = "c.cbf";
+        for (std::string* name : {&without.floatFile, &without.intFile, &without.pgmFile,
+                                  &without.noiseFile, &without.cbfFile})
+            *name = dir.filePath(QString::fromStdString(*name)).toStdString();
+        bv::products::writeProducts(run.source(), without);
+        // the same names in a folder of their own (a CBF carries its name)
+        QVERIFY(QDir(dir.path()).mkdir("with"));
+        OutputFiles with = OutputFiles::ofSingleRun(run.cl.outputs);
+        with.cbfFile = "c.cbf";
+        with.nexusFile = "n.h5";
+        for (std::string* name : {&with.floatFile, &with.intFile, &with.pgmFile, &with.noiseFile,
+                                  &with.cbfFile, &with.nexusFile})
+            *name = dir.filePath(QString::fromStdString("with/" + *name)).toStdString();
+        bv::products::writeProducts(run.source(), with);
+        QVERIFY(QFile::exists(QString::fromStdString(with.nexusFile)));
+        const auto a = without.named(), b = with.named();
+        QCOMPARE(b.size(), a.size() + 1);
+        for (std::size_t i = 0; i < a.size(); ++i)
+            QVERIFY2(contents(QString::fromStdString(a[i].second)) ==
+                         contents(QString::fromStdString(b[i].second)),
+                     a[i].first.c_str());
+    }
+
+    void aSeriesNotCommittedLeavesNoNexusFile() {
+        QTemporaryDir dir;
+        const Run run;
+        const std::string path = dir.filePath("series.h5").toStdString();
+        {
+            bv::products::NexusSeries series(path);
+            series.append(run.source());
+            series.append(run.source());
+            QCOMPARE(series.frames(), 2);
+        } // an error between frames: the sink goes without commit()
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{});
+        bv::products::NexusSeries series(path);
+        series.append(run.source());
+        series.commit();
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden),
+                 QStringList{"series.h5"});
     }
 
     void noiseContinuesTheGeneratorItIsHanded() {

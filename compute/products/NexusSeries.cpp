@@ -1,0 +1,97 @@
+#include "compute/products/NexusSeries.h"
+
+#include "compute/io/CbfImage.h"
+#include "compute/model/Units.h"
+#include "compute/products/FileHeaders.h"
+
+#include <glm/geometric.hpp>
+
+#include <cmath>
+#include <filesystem>
+
+namespace bv::products {
+
+glm::dvec3 nexusFromLab(const ResolvedExperiment& r, const glm::dvec3& v) {
+    const glm::dvec3 z = glm::normalize(r.axes.beam);
+    // nanoBragg's +y is up in its named conventions; a beam along y (no convention has one)
+    // takes nanoBragg's z as up instead
+    glm::dvec3 up = std::abs(z.y) < 0.999 ? glm::dvec3(0, 1, 0) : glm::dvec3(0, 0, 1);
+    const glm::dvec3 y = glm::normalize(up - glm::dot(up, z) * z);
+    const glm::dvec3 x = glm::cross(y, z);
+    return {glm::dot(v, x), glm::dot(v, y), glm::dot(v, z)};
+}
+
+io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
+                                      double epochSeconds) {
+    const DetectorGeometry& d = r.detector;
+    io::NexusDescription n;
+    n.imageFast = d.fastPixels;
+    n.imageSlow = d.slowPixels;
+    io::NexusModule m;
+    m.origin = nexusFromLab(r, d.pix0);
+    m.fast = nexusFromLab(r, d.fdet);
+    m.slow = nexusFromLab(r, d.sdet);
+    m.fastPixelSize = m.slowPixelSize = d.pixelSize;
+    m.fastPixels = d.fastPixels;
+    m.slowPixels = d.slowPixels;
+    n.modules.push_back(m);
+    n.pixels = counts ? io::NexusPixels::Int32 : io::NexusPixels::Float32;
+    n.wavelength = r.wavelength;
+    n.flux = r.flux;
+    // nanoBragg's default, an ideal sensor of no thickness, as 1 um: dxtbx refuses a sensor
+    // thickness of 0 (it asserts t0 > 0 for its parallax correction), which then moves a
+    // spot by at most 1 um * tan(2theta), a hundredth of a pixel at 45 degrees
+    n.sensorThickness = r.thickness.range > 0.0 ? r.thickness.range : kThinnestSensor;
+    n.distance = d.distance; // NXmx: sample to the beam centre, for guidance only
+    n.beamCentreFast = d.Fbeam / d.pixelSize;
+    n.beamCentreSlow = d.Sbeam / d.pixelSize;
+    n.exposure = r.exposure > 0.0 ? r.exposure : 1.0;
+    // the CBF's cut-off, so that the counts are the CBF's pixel for pixel
+    n.saturation = counts ? io::kPilatusCountCutoff : 0;
+    n.spindle = glm::normalize(nexusFromLab(r, r.axes.spindle));
+    n.oscillationDeg = units::degreesFromRadians(r.phi.range);
+    n.startTime = isoTimestamp(epochSeconds);
+    n.software = "braggview " BRAGGVIEW_VERSION;
+    return n;
+}
+
+NexusSeries::NexusSeries(std::string path) : m_path(std::move(path)) {
+    io::requireBitshuffle(m_path);
+    const std::filesystem::path folder = std::filesystem::path(m_path).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
+        throw Error(m_path + ": cannot write NeXus file: no folder " + folder.string());
+}
+
+void NexusSeries::append(const ImageSource& source) {
+    const ResolvedExperiment& r = source.resolved;
+    const bool counts = source.commandLine.outputs.writeNoise;
+    if (!m_writer)
+        m_writer = std::make_unique<io::NexusWriter>(
+            m_path, nexusDescription(r, counts, source.epochSeconds));
+    const double startDeg = units::degreesFromRadians(r.phi0);
+    if (!counts) {
+        m_writer->appendFrame(startDeg, source.image);
+        return;
+    }
+    // the photons a counting detector records: the CBF's deviates, from a copy of the
+    // generator, so the noise image and the CBF stay as they are
+    GeneratorState g = source.generator;
+    const io::CbfCounts c = io::cbfCounts(g.rng, g.seed, source.image, r.detector.fastPixels,
+                                          r.detector.slowPixels, r.roi,
+                                          source.commandLine.experiment.mask);
+    m_writer->appendFrame(startDeg, c.data);
+}
+
+void NexusSeries::finish() {
+    if (m_writer)
+        m_writer->finish();
+}
+
+void NexusSeries::commit() {
+    if (!m_writer)
+        throw Error(m_path + ": no frame was written, so no NeXus file either");
+    m_writer->commit();
+}
+
+} // namespace bv::products

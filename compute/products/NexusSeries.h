@@ -1,0 +1,57 @@
+#pragma once
+// -nexusfile: the NeXus/NXmx file of a run, a series or a job frame, made in the products step
+// like every other output. A file spans frames, so it is a sink: opened before the first
+// frame (with that frame's geometry), one frame appended per image, committed after the last.
+//
+//     products::NexusSeries nexus("series.h5");
+//     for (each frame) {
+//         products::writeProducts(source, frame.files);
+//         nexus.append(source); // the frame's data and start angle
+//     }
+//     nexus.commit(); // series.h5 appears; an exception before leaves no file
+//
+// What a frame holds (docs/nexus.md): the photons a detector counts when the run has noise
+// (the CBF's counts: the same deviates, int32), the float image itself with -nonoise.
+
+#include "compute/io/NexusFile.h"
+#include "compute/model/Resolve.h"
+#include "compute/products/Products.h"
+
+#include <memory>
+#include <string>
+
+namespace bv::products {
+
+// The single-panel detector of a resolved experiment as NeXus describes it: its one module,
+// the beam, the spindle, in NeXus' lab frame (z along the beam, y up as nanoBragg's y).
+io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
+                                      double epochSeconds);
+
+// nanoBragg's lab frame -> NeXus' (McStas): z along the beam, y nanoBragg's up made
+// perpendicular to it, x = y cross z (for nanoBragg's MOSFLM frame: (x, y, z) -> (-z, y, x)).
+glm::dvec3 nexusFromLab(const ResolvedExperiment& r, const glm::dvec3& v);
+
+// The sensor thickness written for nanoBragg's default of none (dxtbx reads no thinner), m.
+inline constexpr double kThinnestSensor = 1e-6;
+
+class NexusSeries {
+  public:
+    // Checks what can be checked before the first frame, so that a series stops before it
+    // writes anything: the bitshuffle filter, and the file's folder. Throws bv::Error.
+    explicit NexusSeries(std::string path);
+    // The frame's pixels (photon counts from a copy of its generator, or the floats) and its
+    // start angle; the first frame opens the file with its geometry. Throws bv::Error naming
+    // the file.
+    void append(const ImageSource& source);
+    // Completes the file under its temporary name, then renames it (throws on failure).
+    void finish();
+    void commit();
+    const std::string& path() const { return m_path; }
+    int frames() const { return m_writer ? m_writer->frames() : 0; }
+
+  private:
+    std::string m_path;
+    std::unique_ptr<io::NexusWriter> m_writer;
+};
+
+} // namespace bv::products
