@@ -217,6 +217,9 @@ Json parseJson(const std::string& path, const std::string& text) {
         const std::size_t colon = why.rfind(": ");
         throw Error(path + ":" + std::to_string(line) + ": not a DIALS experiment list (not " +
                     "JSON: " + (colon == std::string::npos ? why : why.substr(colon + 2)) + ")");
+    } catch (const Json::exception& e) {
+        // out of range: a number too large for a double ("1e400")
+        throw Error(path + ": not a DIALS experiment list (" + e.what() + ")");
     }
 }
 

@@ -107,6 +107,8 @@ private slots:
                                      << "test.expt: the top level: missing key \"detector\"";
         QTest::newRow("not json") << QByteArray("{\n  \"detector\": [\n    oops\n")
                                   << "test.expt:3: not a DIALS experiment list (not JSON";
+        QTest::newRow("number too large") << twoPanels(R"(, "origin": [0, 0, 1e400])")
+                                          << "test.expt: not a DIALS experiment list";
         QTest::newRow("hierarchy names a missing panel")
             << QByteArray(R"({"detector": [{"panels": [], "hierarchy": {"children": [{"panel": 3}]}}]})")
             << "test.expt: detector[0].panels: the detector has no panels";
