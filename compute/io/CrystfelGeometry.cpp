@@ -175,9 +175,13 @@ Panel makePanel(const Reader& r, const PanelLines& p) {
     panel.pixelSizeSlow = ssLength / res;
     panel.fast = fsLength > 0.0 ? fromCrystfel(fs / fsLength) : glm::dvec3(0.0);
     panel.slow = ssLength > 0.0 ? fromCrystfel(ss / ssLength) : glm::dvec3(0.0);
-    if (auto problem = panelProblem(panel))
-        r.fail(p.values.at(fsLength > 0.0 ? "ss" : "fs").line,
+    if (auto problem = panelProblem(panel)) {
+        // an axis problem belongs to the fs or ss line, any other to the panel's first
+        const bool axes = problem->find("axis") != std::string::npos ||
+                          problem->find("axes") != std::string::npos;
+        r.fail(axes ? p.values.at(fsLength > 0.0 ? "ss" : "fs").line : p.firstLine,
                "panel '" + p.name + "': " + *problem);
+    }
     return panel;
 }
 

@@ -106,6 +106,8 @@ private slots:
                                              "b/max_ss = 9\nb/fs = +1.0x\nb/ss = -1.0y\n"
                                              "b/corner_x = 5\nb/corner_y = 0\n")
                                  << "test.geom:11: panels 'a' and 'b' overlap";
+        QTest::newRow("far away") << onePanel("a/corner_x = 1e12\n")
+                                  << "test.geom:3: panel 'a': the origin is not a position";
         QTest::newRow("no panels") << QByteArray("clen = 0.1\n; nothing else\n")
                                    << "test.geom: no panels";
     }
