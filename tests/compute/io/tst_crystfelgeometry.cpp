@@ -9,15 +9,11 @@
 
 namespace {
 
+using bv::testing::near;
 using bv::testing::refusalOf;
-
-std::string writeTemp(const QTemporaryDir& dir, const QByteArray& bytes) {
-    return bv::testing::writeTemp(dir, "test.geom", bytes);
-}
+using bv::testing::writeTemp;
 
 const std::string kGeom = std::string(BV_TEST_DATA) + "/detectors/two-panel.geom";
-
-bool near(const glm::dvec3& a, const glm::dvec3& b) { return glm::length(a - b) <= 1e-12; }
 
 // one 10 x 10 panel "a" of 100 um pixels at 100 mm, then `extra` lines
 QByteArray onePanel(const QByteArray& extra) {
@@ -61,7 +57,7 @@ private slots:
     void globalsApplyToPanelsNamedAfterThem() {
         QTemporaryDir dir;
         // res changes between the panels: a keeps 10000 pixels/m, b gets 5000
-        const auto g = bv::io::readCrystfelGeometry(writeTemp(dir, onePanel(
+        const auto g = bv::io::readCrystfelGeometry(writeTemp(dir, "test.geom", onePanel(
             "res = 5000\nb/min_fs = 0\nb/max_fs = 9\nb/min_ss = 0\nb/max_ss = 9\n"
             "b/fs = +1.0x\nb/ss = -1.0y\nb/corner_x = 100\nb/corner_y = 0\n")));
         QCOMPARE(g.detector.panels[0].pixelSizeFast, 1e-4);
@@ -73,7 +69,7 @@ private slots:
         QTemporaryDir dir;
         // a slightly tilted panel: fs has a z part; |fs| = 1.0001 pixels per index
         const auto g = bv::io::readCrystfelGeometry(
-            writeTemp(dir, onePanel("a/fs = +1.0x +0.0141774z\n")));
+            writeTemp(dir, "test.geom", onePanel("a/fs = +1.0x +0.0141774z\n")));
         const bv::Panel& a = g.detector.panels[0];
         QVERIFY(std::fabs(a.pixelSizeFast - 1e-4 * std::hypot(1.0, 0.0141774)) < 1e-15);
         QVERIFY(std::fabs(glm::length(a.fast) - 1.0) < 1e-12);
@@ -114,8 +110,7 @@ private slots:
     void refusals() {
         QFETCH(QByteArray, text);
         QFETCH(QString, message);
-        QTemporaryDir dir;
-        const QString got = refusalOf(bv::io::readCrystfelGeometry, writeTemp(dir, text));
+        const QString got = refusalOf(bv::io::readCrystfelGeometry, "test.geom", text);
         QVERIFY2(got.contains(message), qPrintable(got.isEmpty() ? "no error" : got));
     }
 

@@ -9,15 +9,11 @@
 
 namespace {
 
+using bv::testing::near;
 using bv::testing::refusalOf;
-
-std::string writeTemp(const QTemporaryDir& dir, const QByteArray& bytes) {
-    return bv::testing::writeTemp(dir, "test.expt", bytes);
-}
+using bv::testing::writeTemp;
 
 const std::string kExpt = std::string(BV_TEST_DATA) + "/detectors/four-module-tilted.expt";
-
-bool near(const glm::dvec3& a, const glm::dvec3& b) { return glm::length(a - b) <= 1e-12; }
 
 // a detector of panels "a" (at x = 0) and "b" (at x = `bx` mm), 10 x 10 pixels of 1 mm,
 // 100 mm from the sample; `aExtra` is spliced into a's object
@@ -70,7 +66,7 @@ private slots:
 
     void flatDetectorWithoutHierarchy() {
         QTemporaryDir dir;
-        const auto x = bv::io::readDialsExperiment(writeTemp(dir, twoPanels()));
+        const auto x = bv::io::readDialsExperiment(writeTemp(dir, "test.expt", twoPanels()));
         // no hierarchy: the panels' vectors are the lab frame's; (0, 0, -100) mm is 0.1 m
         // down the beam
         QVERIFY(near(x.detector.panels[0].origin, {0.1, 0, 0}));
@@ -115,16 +111,14 @@ private slots:
     void refusals() {
         QFETCH(QByteArray, text);
         QFETCH(QString, message);
-        QTemporaryDir dir;
-        const QString got = refusalOf(bv::io::readDialsExperiment, writeTemp(dir, text));
+        const QString got = refusalOf(bv::io::readDialsExperiment, "test.expt", text);
         QVERIFY2(got.contains(message), qPrintable(got.isEmpty() ? "no error" : got));
     }
 
     void hierarchyIndexOutOfRange() {
-        QTemporaryDir dir;
         QByteArray text = twoPanels();
         text.replace(R"(, 0, -100]}]}]})", R"(, 0, -100]}], "hierarchy": {"children": [{"panel": 2}]}}]})");
-        const QString got = refusalOf(bv::io::readDialsExperiment, writeTemp(dir, text));
+        const QString got = refusalOf(bv::io::readDialsExperiment, "test.expt", text);
         QVERIFY2(got.contains("hierarchy.children[0].panel: expected a whole number from 0 to 1"),
                  qPrintable(got));
     }
