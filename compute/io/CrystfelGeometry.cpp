@@ -25,6 +25,7 @@ struct PanelLines {
 };
 
 // the keys that place a panel; every other known key is about the data, not the geometry
+// clang-format off
 constexpr const char* kGeometryKeys[] = {"min_fs", "max_fs", "min_ss", "max_ss", "fs", "ss",
                                          "corner_x", "corner_y", "res", "clen", "coffset"};
 constexpr const char* kOtherKeys[] = {
@@ -33,6 +34,7 @@ constexpr const char* kOtherKeys[] = {
     "photon_energy", "photon_energy_bandwidth", "photon_energy_scale", "wavelength",
     "electron_voltage", "bandwidth", "peak_list", "peak_list_type", "detector_shift_x",
     "detector_shift_y", "flag_lessthan", "flag_morethan", "flag_equal", "n_panels"};
+// clang-format on
 
 bool isGeometryKey(const std::string& key) {
     for (const char* k : kGeometryKeys)
@@ -46,7 +48,8 @@ bool isOtherKey(const std::string& key) {
         if (key == k)
             return true;
     // dim0, dim1, ...; mask0_data, mask1_file, ...
-    return key.rfind("dim", 0) == 0 || (key.rfind("mask", 0) == 0 && key.find('_') != std::string::npos);
+    return key.rfind("dim", 0) == 0 ||
+           (key.rfind("mask", 0) == 0 && key.find('_') != std::string::npos);
 }
 
 std::string_view trimmed(std::string_view s) {
@@ -58,7 +61,7 @@ std::string_view trimmed(std::string_view s) {
 }
 
 class Reader {
-public:
+  public:
     explicit Reader(std::string path) : m_path(std::move(path)) {}
 
     [[noreturn]] void fail(int line, const std::string& what) const {
@@ -122,19 +125,21 @@ public:
     const Value& required(const PanelLines& p, const char* key, const char* meaning) const {
         const auto it = p.values.find(key);
         if (it == p.values.end())
-            fail(p.firstLine, "panel '" + p.name + "' has no " + key + " (" + meaning +
-                                  "; give " + p.name + "/" + key + " or a global " + key + ")");
+            fail(p.firstLine, "panel '" + p.name + "' has no " + key + " (" + meaning + "; give " +
+                                  p.name + "/" + key + " or a global " + key + ")");
         return it->second;
     }
 
     const std::string& path() const { return m_path; }
 
-private:
+  private:
     std::string m_path;
 };
 
 // CrystFEL (x, y, z) -> the simulator's frame (docs/numerics/detector-frames.md)
-glm::dvec3 fromCrystfel(const glm::dvec3& v) { return {v.z, v.y, -v.x}; }
+glm::dvec3 fromCrystfel(const glm::dvec3& v) {
+    return {v.z, v.y, -v.x};
+}
 
 Panel makePanel(const Reader& r, const PanelLines& p) {
     const long long minFs = r.index(p, "min_fs"), maxFs = r.index(p, "max_fs");
@@ -149,8 +154,9 @@ Panel makePanel(const Reader& r, const PanelLines& p) {
                                                std::to_string(minSs) + " (both inclusive)");
     const double res = r.number(p, "res", "pixels per metre");
     if (!(res > 0.0))
-        r.fail(p.values.at("res").line, "panel '" + p.name + "': res must be greater than 0 "
-                                        "(pixels per metre: 13333.3 for 75 um pixels)");
+        r.fail(p.values.at("res").line, "panel '" + p.name +
+                                            "': res must be greater than 0 "
+                                            "(pixels per metre: 13333.3 for 75 um pixels)");
     const Value& clenValue = r.required(p, "clen", "the camera length, m");
     if (!parseDouble(clenValue.text) && !clenValue.text.empty() && clenValue.text[0] == '/')
         r.fail(clenValue.line, "panel '" + p.name + "': clen " + quoteToken(clenValue.text) +
@@ -223,8 +229,8 @@ CrystfelGeometry readCrystfelGeometry(const std::string& path) {
             if (isGeometryKey(key))
                 globals[key] = {value, line.number};
             else if (!isOtherKey(key))
-                result.notes.push_back(path + ":" + std::to_string(line.number) +
-                                       ": unknown key " + quoteToken(key) + " ignored");
+                result.notes.push_back(path + ":" + std::to_string(line.number) + ": unknown key " +
+                                       quoteToken(key) + " ignored");
             continue;
         }
         const std::string name = key.substr(0, slash);

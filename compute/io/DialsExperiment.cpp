@@ -16,19 +16,21 @@ namespace {
 using Json = nlohmann::json;
 
 // dxtbx (x, y, z) -> the simulator's frame (docs/numerics/detector-frames.md)
-glm::dvec3 fromDials(const glm::dvec3& v) { return {-v.z, v.y, v.x}; }
+glm::dvec3 fromDials(const glm::dvec3& v) {
+    return {-v.z, v.y, v.x};
+}
 
 constexpr int kMaxHierarchyDepth = 32; // real detectors nest 3 or 4 groups deep
 
 // one position in the document, for messages: "detector[0].panels[2].origin"
 class Node {
-public:
+  public:
     Node(const std::string& path, const Json& value, std::string key)
         : m_path(&path), m_value(&value), m_key(std::move(key)) {}
 
     [[noreturn]] void fail(const std::string& what) const {
-        throw Error(*m_path + ": " + (m_key.empty() ? std::string("the top level") : m_key) +
-                    ": " + what);
+        throw Error(*m_path + ": " + (m_key.empty() ? std::string("the top level") : m_key) + ": " +
+                    what);
     }
     const Json& json() const { return *m_value; }
     const std::string& key() const { return m_key; }
@@ -87,7 +89,7 @@ public:
         return {element(0).number(), element(1).number()};
     }
 
-private:
+  private:
     const std::string* m_path;
     const Json* m_value;
     std::string m_key;
@@ -105,7 +107,9 @@ glm::dvec3 unitAxis(const Node& axis) {
 struct Frame {
     glm::dvec3 fast{1, 0, 0}, slow{0, 1, 0}, origin{0.0};
     glm::dvec3 normal() const { return glm::cross(fast, slow); }
-    glm::dvec3 toParent(const glm::dvec3& v) const { return v.x * fast + v.y * slow + v.z * normal(); }
+    glm::dvec3 toParent(const glm::dvec3& v) const {
+        return v.x * fast + v.y * slow + v.z * normal();
+    }
 };
 
 Frame localFrame(const Node& node) {
@@ -202,8 +206,8 @@ Node chosen(const Node& root, const char* model) {
     const Node list = root.member(model);
     const std::size_t index = chosenModel(root, model);
     if (index >= list.size())
-        list.fail("the first experiment names " + std::string(model) + " " +
-                  std::to_string(index) + ", but the list has " + std::to_string(list.size()));
+        list.fail("the first experiment names " + std::string(model) + " " + std::to_string(index) +
+                  ", but the list has " + std::to_string(list.size()));
     return list.element(index);
 }
 
@@ -265,8 +269,7 @@ DialsExperiment readDialsExperiment(const std::string& path) {
     }
     if (root.has("detector") && root.member("detector").size() > 1)
         result.notes.push_back(path + ": " + std::to_string(root.member("detector").size()) +
-                               " detectors; read " + detector.key() +
-                               ", the first experiment's");
+                               " detectors; read " + detector.key() + ", the first experiment's");
     return result;
 }
 

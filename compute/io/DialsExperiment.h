@@ -49,7 +49,7 @@ struct DialsExperiment {
 DialsExperiment readDialsExperiment(const std::string& path);
 
 // dxtbx's panel types; any other is refused ("unknown panel type")
-inline constexpr const char* kDxtbxPanelTypes[] = {"SENSOR_PAD", "SENSOR_CCD",
-                                                   "SENSOR_IMAGE_PLATE", "SENSOR_UNKNOWN"};
+inline constexpr const char* kDxtbxPanelTypes[] = {"SENSOR_PAD", "SENSOR_CCD", "SENSOR_IMAGE_PLATE",
+                                                   "SENSOR_UNKNOWN"};
 
 } // namespace bv::io

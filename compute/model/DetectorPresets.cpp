@@ -35,8 +35,7 @@ namespace {
 //   EPIX10KA2M and EPIX10KAQUAD), and no published gap between them was found: the 4 x 4
 //   grid and its 20-pixel (2 mm) gap here are a placeholder (gapPublished = false), good
 //   for a picture of the pattern, not for a real layout.
-DetectorPreset eiger2(std::string name, std::string description, int modulesFast,
-                      int modulesSlow) {
+DetectorPreset eiger2(std::string name, std::string description, int modulesFast, int modulesSlow) {
     DetectorPreset p;
     p.name = std::move(name);
     p.description = std::move(description);
@@ -47,7 +46,7 @@ DetectorPreset eiger2(std::string name, std::string description, int modulesFast
     p.gapFast = 12; // [pyFAI] Eiger2 MODULE_GAP
     p.gapSlow = 38;
     p.pixelSize = 75e-6; // [EIGER2]
-    p.material = "Si"; // DECTRIS sells 450 and 750 um sensors: no one thickness is standard
+    p.material = "Si";   // DECTRIS sells 450 and 750 um sensors: no one thickness is standard
     return p;
 }
 
@@ -78,8 +77,8 @@ std::vector<DetectorPreset> makePresets() {
     jungfrau.moduleSlow = 514;
     jungfrau.gapFast = 8; // [pyFAI] MODULE_GAP (36, 8)
     jungfrau.gapSlow = 36;
-    jungfrau.pixelSize = 75e-6;   // [JF]
-    jungfrau.thickness = 320e-6;  // [JF] "typically 320 um thick Si"
+    jungfrau.pixelSize = 75e-6;  // [JF]
+    jungfrau.thickness = 320e-6; // [JF] "typically 320 um thick Si"
     jungfrau.material = "Si";
     presets.push_back(jungfrau);
 
@@ -130,9 +129,10 @@ PanelDetector presetDetector(const DetectorPreset& preset, double distance, cons
             p.pixelSizeFast = p.pixelSizeSlow = preset.pixelSize;
             p.fastPixels = preset.moduleFast;
             p.slowPixels = preset.moduleSlow;
-            p.origin = corner +
-                       double(i * (preset.moduleFast + preset.gapFast)) * preset.pixelSize * axes.fdet +
-                       double(j * (preset.moduleSlow + preset.gapSlow)) * preset.pixelSize * axes.sdet;
+            p.origin =
+                corner +
+                double(i * (preset.moduleFast + preset.gapFast)) * preset.pixelSize * axes.fdet +
+                double(j * (preset.moduleSlow + preset.gapSlow)) * preset.pixelSize * axes.sdet;
             p.thickness = preset.thickness;
             p.material = preset.material;
             detector.panels.push_back(p);
