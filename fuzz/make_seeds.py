@@ -152,6 +152,39 @@ job = target("job")
     b' "base": "-cell 50", "frames": [{"-hkl": "a b\\u0000c"}]}')
 (job / "seed-nested.json").write_bytes(b'[[[[[[[[[[{"a": [1, 2, {"b": "c"}]}]]]]]]]]]]')
 
+# ---- geom: CrystFEL geometry files (compute/io/CrystfelGeometry.h) -----------------------
+geom = target("geom")
+detectors = DATA / "detectors"
+(geom / "seed-two-panel.geom").write_bytes((detectors / "two-panel.geom").read_bytes())
+one_panel = (b"clen = 0.1\nres = 13333.3\n"
+             b"p0/min_fs = 0\np0/max_fs = 1029\np0/min_ss = 0\np0/max_ss = 513\n"
+             b"p0/fs = +0.0x -1.0y\np0/ss = -1.0x +0.0y\np0/corner_x = 514.5\n"
+             b"p0/corner_y = 520.1\np0/coffset = 0.0005\n")
+(geom / "seed-one-panel.geom").write_bytes(one_panel)
+(geom / "seed-tilted-crlf.geom").write_bytes(
+    one_panel.replace(b"p0/fs = +0.0x -1.0y", b"p0/fs = +0.0012x -0.9999y +0.014z")
+    .replace(b"\n", b"\r\n") + b"bad_row/min_fs = 3 ; masked\r\nrigid_group_a = p0")
+(geom / "seed-clen-path.geom").write_bytes(
+    one_panel.replace(b"clen = 0.1", b"clen = /LCLS/detector_1/EncoderValue"))
+
+# ---- expt: DIALS experiment lists (compute/io/DialsExperiment.h) ---------------------------
+expt = target("expt")
+(expt / "seed-four-module-tilted.expt").write_bytes(
+    (detectors / "four-module-tilted.expt").read_bytes())
+(expt / "seed-one-panel.expt").write_bytes(
+    b'{"experiment": [{"beam": 0, "detector": 0}], "beam": [{"direction": [0, 0, 1], '
+    b'"wavelength": 1.0}], "detector": [{"panels": [{"name": "Panel", "type": "SENSOR_PAD", '
+    b'"fast_axis": [1, 0, 0], "slow_axis": [0, -1, 0], "origin": [-211.8, 219.5, -190.0], '
+    b'"pixel_size": [0.172, 0.172], "image_size": [2463, 2527], "thickness": 0.32, '
+    b'"mu": 3.96, "material": "Si"}], "hierarchy": {"origin": [0, 0, 0], '
+    b'"fast_axis": [1, 0, 0], "slow_axis": [0, 1, 0], "children": [{"panel": 0}]}}]}')
+(expt / "seed-nested.expt").write_bytes(
+    b'{"detector": [{"panels": [{"name": "a", "type": "SENSOR_CCD", "fast_axis": [1, 0, 0], '
+    b'"slow_axis": [0, 1, 0], "origin": [0, 0, 0], "pixel_size": [0.1, 0.1], '
+    b'"image_size": [8, 8]}], "hierarchy": {"children": [{"fast_axis": [0, 1, 0], '
+    b'"slow_axis": [-1, 0, 0], "origin": [1, 2, -50], "children": [{"children": '
+    b'[{"panel": 0}]}]}]}}]}')
+
 # ---- dictionaries with the option names --------------------------------------------------
 DICT = ROOT / "fuzz" / "dict"
 

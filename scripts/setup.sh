@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev libqt6opengl6-dev libqcustomplot-dev
   libvulkan-dev mesa-vulkan-drivers vulkan-validationlayers vulkan-tools
   glslang-tools libglm-dev
-  nlohmann-json3-dev         # compute/io reads JSON (job and session files) with it
+  nlohmann-json3-dev         # JSON: job and session files, DIALS experiment lists
   xvfb xauth
   locales   # the tests check that numbers parse the same under a comma-decimal locale
   clang libclang-rt-14-dev   # scripts/fuzz.sh: libFuzzer and the sanitizer runtimes

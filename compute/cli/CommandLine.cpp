@@ -11,9 +11,11 @@
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/Smv.h"
 #include "compute/io/SourceFile.h"
+#include "compute/model/DetectorPresets.h"
 #include "compute/model/Units.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cmath>
 #include <ctime>
@@ -535,6 +537,26 @@ void checkOutputFiles(const std::vector<NamedFile>& inputs, const std::vector<Na
             throw Error(shownFile(output) + " is the same file as the " +
                         shownFile(*other->second) + ": give each output file its own name");
     }
+}
+
+std::string detectorListText() {
+    std::ostringstream out;
+    out << "detector presets (-detector <name>; multi-panel simulation is not available yet):\n";
+    char line[200];
+    std::snprintf(line, sizeof line, "  %-12s %-24s %8s %12s %7s %18s\n", "name", "detector",
+                  "modules", "pixels", "pixel", "size (mm)");
+    out << line;
+    for (const DetectorPreset& p : detectorPresets()) {
+        const std::string modules = std::to_string(p.modulesFast) + "x" + std::to_string(p.modulesSlow);
+        const std::string pixels = std::to_string(p.fastPixels()) + "x" + std::to_string(p.slowPixels());
+        std::snprintf(line, sizeof line, "  %-12s %-24s %8s %12s %4.0f um %8.2f x %6.2f%s\n",
+                      p.name.c_str(), p.description.c_str(), modules.c_str(), pixels.c_str(),
+                      p.pixelSize * 1e6, p.widthFast() * 1e3, p.widthSlow() * 1e3,
+                      p.gapPublished ? "" : "  (gaps not published: a placeholder)");
+        out << line;
+    }
+    out << "pixels count the gaps between modules, fast x slow, as the detector's images do\n";
+    return out.str();
 }
 
 std::string usageText() {

@@ -54,6 +54,7 @@ struct CommandLine {
     bool progress = true; // -progress / -noprogress
     bool verbose = false; // -v: report GPU timings
     bool help = false;    // -h, -help, --help: print usageText() and stop
+    bool listDetectors = false; // -detector list: print detectorListText() and stop
     // -series N: a rotation series of N frames (0: one image, as the reference renders it);
     // see compute/headless/Series.h
     int series = 0;
@@ -99,6 +100,10 @@ void loadInputs(CommandLine& commandLine, std::ostream& log);
 
 // Every option with its synonyms, values, units and default, generated from the table.
 std::string usageText();
+
+// The detector presets (compute/model/DetectorPresets.h), one line each: name, maker and
+// model, modules, pixels with the gaps, pixel size, size in mm.
+std::string detectorListText();
 
 // ---- inputs and outputs of a run --------------------------------------------------------
 

@@ -3,6 +3,7 @@
 #include "compute/cli/ParseContext.h"
 #include "compute/io/NumberText.h"
 #include "compute/core/Error.h"
+#include "compute/model/DetectorPresets.h"
 #include "compute/model/Units.h"
 
 #include <algorithm>
@@ -713,6 +714,23 @@ std::vector<Flag> buildTable() {
                      if (!precision)
                          v.fail(0, "fast, single, precise or double");
                      c.cl.precision = *precision;
+                 }));
+    add(makeFlag({"-detector"}, 1, "list",
+                 "list the real detectors braggview knows (modules, pixels, size) and stop; "
+                 "simulating one of them needs multi-panel drawing, which is not there yet",
+                 "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     const std::string name = v.text(0);
+                     if (name == "list") {
+                         c.cl.listDetectors = true;
+                         return;
+                     }
+                     const std::string known = findDetectorPreset(name)
+                                                   ? " (a known preset)"
+                                                   : " (not a preset; -detector list shows them)";
+                     throw Error(v.name() + " " + name + known +
+                                 ": multi-panel simulation is not available yet: the engine "
+                                 "draws one flat panel (the -detsize/-pixel options); only "
+                                 "-detector list works for now");
                  }));
     add(makeFlag({"-device"}, 1, "<index>|cpu",
                  "Vulkan device: an index into the driver's list, or cpu (lavapipe)",

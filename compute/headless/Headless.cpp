@@ -120,6 +120,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         out << cli::usageText();
         return 0;
     }
+    if (cl.listDetectors) {
+        out << cli::detectorListText();
+        return 0;
+    }
     // before anything is read or written (loadInputs writes the structure-factor cache)
     cli::checkOutputFiles(cli::inputFiles(cl), cli::outputFiles(cl));
     printBanner(out, cl);

@@ -13,38 +13,40 @@ namespace {
 //   gaps and full image shapes of the DECTRIS and PSI detectors, as the manufacturers'
 //   image layouts give them: Eiger2 MODULE_SIZE (512, 1028), MODULE_GAP (38, 12) (slow,
 //   fast); Eiger2_4M MAX_SHAPE (2162, 2068); Eiger2_16M MAX_SHAPE (4362, 4148); Pilatus
-//   MODULE_SIZE (195, 487), MODULE_GAP (17, 7), pixel 172 um; Jungfrau4M MODULE_SIZE
-//   (514, 1030), MODULE_GAP (36, 8), MAX_SHAPE (2164, 2068), pixel 75 um.
+//   MODULE_SIZE (195, 487), MODULE_GAP (17, 7), pixel 172 um, Pilatus6M MAX_SHAPE
+//   (2527, 2463); Jungfrau4M (_psi.py) MODULE_SIZE (514, 1030), MODULE_GAP (36, 8),
+//   MAX_SHAPE (2164, 2068), pixel 75 um.
 // [EIGER2] T. Donath et al., "EIGER2 hybrid-photon-counting X-ray detectors for advanced
-//   synchrotron diffraction experiments", J. Synchrotron Rad. 30 (2023) 723-738,
-//   doi:10.1107/S160057752300454X: 75 um pixels, modules of 4 x 2 chips of 256 x 256.
-// [PILATUS] DECTRIS, User Manual PILATUS3 V2.1 (detectors PILATUS3 6M, 2M, 1M, ...),
-//   section 9.2 "Flag the module gaps"; 172 um pixels.
+//   synchrotron diffraction experiments", J. Synchrotron Rad. 30 (2023),
+//   doi:10.1107/S160057752300454X: 75 um pixels.
+// [PILATUS] DECTRIS, User Manual PILATUS3 V2.1, which covers the PILATUS3 6M (its section
+//   9.2 flags the module gaps in the image); the numbers themselves are pyFAI's above.
 // [JF] European XFEL, "JUNGFRAU detector documentation", General Introduction
 //   (rtd.xfel.eu/docs/jungfrau-detector-documentation): 75 um pitch, 256 x 256 pixel chips,
 //   4 x 2 chips per module of 1024 columns x 512 rows, sensor typically 320 um of Si. The
-//   image module of 1030 x 514 counts the double-size pixels at the chip borders twice
-//   ([pyFAI] Jungfrau4M, "without sub-module pixel expansion").
+//   image module of 1030 x 514 ([pyFAI] Jungfrau4M) is 6 and 2 pixels larger than the
+//   chips' 1024 x 512: the larger sensor pixels along the chip borders take more than one
+//   image pixel. The preset draws the image's grid of equal 75 um pixels.
 // [ePix10k] G. Blaj et al., "Performance of ePix10K, a high dynamic range, gain
-//   auto-ranging pixel detector for FELs", AIP Conf. Proc. 2054 (2019) 060062,
-//   arXiv:1903.06805: modules of 4 ASICs, 352 x 384 pixels of 100 um; the 2M camera at
-//   LCLS (MFX, CXI) has 16 of them (psana's data shape (16, 352, 384): 352 rows of 384).
-//   Its modules sit in four quadrants turned like a pinwheel, and no published gap between
-//   them was found: the 4 x 4 grid and its 20-pixel (2 mm) gap here are a placeholder
-//   (gapPublished = false), good for a picture of the pattern, not for a real layout.
-DetectorPreset eiger2(std::string name, std::string description, int modulesFast,
-                      int modulesSlow) {
+//   auto-ranging pixel detector for FELs", arXiv:1903.06805 (2019): modules of 4 ASICs,
+//   352 x 384 pixels of 100 um. The 2M camera at LCLS (MFX) has 16 of them: OM's psana
+//   data layer (ondamonitor) reshapes its frames to (16 x 352, 384), 352 rows of 384.
+//   The real camera groups its modules in quadrants (psana's composite detectors
+//   EPIX10KA2M and EPIX10KAQUAD), and no published gap between them was found: the 4 x 4
+//   grid and its 20-pixel (2 mm) gap here are a placeholder (gapPublished = false), good
+//   for a picture of the pattern, not for a real layout.
+DetectorPreset eiger2(std::string name, std::string description, int modulesFast, int modulesSlow) {
     DetectorPreset p;
     p.name = std::move(name);
     p.description = std::move(description);
     p.modulesFast = modulesFast;
     p.modulesSlow = modulesSlow;
-    p.moduleFast = 1028; // [pyFAI] Eiger2 MODULE_SIZE; [EIGER2] 4 chips of 256 + borders
+    p.moduleFast = 1028; // [pyFAI] Eiger2 MODULE_SIZE (512, 1028)
     p.moduleSlow = 512;
     p.gapFast = 12; // [pyFAI] Eiger2 MODULE_GAP
     p.gapSlow = 38;
     p.pixelSize = 75e-6; // [EIGER2]
-    p.material = "Si"; // DECTRIS sells 450 and 750 um sensors: no one thickness is standard
+    p.material = "Si";   // DECTRIS sells 450 and 750 um sensors: no one thickness is standard
     return p;
 }
 
@@ -56,13 +58,13 @@ std::vector<DetectorPreset> makePresets() {
     DetectorPreset pilatus;
     pilatus.name = "pilatus3-6m";
     pilatus.description = "DECTRIS PILATUS3 6M";
-    pilatus.modulesFast = 5; // 2463 x 2527 pixels [pyFAI] Pilatus6M, [PILATUS]
+    pilatus.modulesFast = 5; // 2463 x 2527 pixels [pyFAI] Pilatus6M MAX_SHAPE
     pilatus.modulesSlow = 12;
     pilatus.moduleFast = 487; // [pyFAI] Pilatus MODULE_SIZE (195, 487)
     pilatus.moduleSlow = 195;
     pilatus.gapFast = 7; // [pyFAI] Pilatus MODULE_GAP (17, 7)
     pilatus.gapSlow = 17;
-    pilatus.pixelSize = 172e-6; // [PILATUS]
+    pilatus.pixelSize = 172e-6; // [pyFAI] Pilatus pixel1, pixel2
     pilatus.material = "Si";    // 450 or 1000 um, as ordered
     presets.push_back(pilatus);
 
@@ -75,8 +77,8 @@ std::vector<DetectorPreset> makePresets() {
     jungfrau.moduleSlow = 514;
     jungfrau.gapFast = 8; // [pyFAI] MODULE_GAP (36, 8)
     jungfrau.gapSlow = 36;
-    jungfrau.pixelSize = 75e-6;   // [JF]
-    jungfrau.thickness = 320e-6;  // [JF] "typically 320 um thick Si"
+    jungfrau.pixelSize = 75e-6;  // [JF]
+    jungfrau.thickness = 320e-6; // [JF] "typically 320 um thick Si"
     jungfrau.material = "Si";
     presets.push_back(jungfrau);
 
@@ -127,9 +129,10 @@ PanelDetector presetDetector(const DetectorPreset& preset, double distance, cons
             p.pixelSizeFast = p.pixelSizeSlow = preset.pixelSize;
             p.fastPixels = preset.moduleFast;
             p.slowPixels = preset.moduleSlow;
-            p.origin = corner +
-                       double(i * (preset.moduleFast + preset.gapFast)) * preset.pixelSize * axes.fdet +
-                       double(j * (preset.moduleSlow + preset.gapSlow)) * preset.pixelSize * axes.sdet;
+            p.origin =
+                corner +
+                double(i * (preset.moduleFast + preset.gapFast)) * preset.pixelSize * axes.fdet +
+                double(j * (preset.moduleSlow + preset.gapSlow)) * preset.pixelSize * axes.sdet;
             p.thickness = preset.thickness;
             p.material = preset.material;
             detector.panels.push_back(p);

@@ -22,15 +22,15 @@
 namespace bv {
 
 struct DetectorPreset {
-    std::string name;        // as -detector takes it: "eiger2-16m"
-    std::string description; // "DECTRIS EIGER2 X 16M"
-    int modulesFast = 1, modulesSlow = 1;      // modules along fast and along slow
-    int moduleFast = 0, moduleSlow = 0;        // pixels of one module
-    int gapFast = 0, gapSlow = 0;              // pixels between neighbouring modules
-    bool gapPublished = true;                  // false: no published gap was found
-    double pixelSize = 0.0;                    // m, square pixels
-    std::optional<double> thickness;           // m, where one sensor is standard
-    std::string material;                      // "Si"
+    std::string name;                     // as -detector takes it: "eiger2-16m"
+    std::string description;              // "DECTRIS EIGER2 X 16M"
+    int modulesFast = 1, modulesSlow = 1; // modules along fast and along slow
+    int moduleFast = 0, moduleSlow = 0;   // pixels of one module
+    int gapFast = 0, gapSlow = 0;         // pixels between neighbouring modules
+    bool gapPublished = true;             // false: no published gap was found
+    double pixelSize = 0.0;               // m, square pixels
+    std::optional<double> thickness;      // m, where one sensor is standard
+    std::string material;                 // "Si"
 
     int modules() const { return modulesFast * modulesSlow; }
     // the image, gaps included

@@ -39,8 +39,8 @@ struct Panel {
     // fast x slow: the normal of the sensor's face (dxtbx's). Mostly away from the sample;
     // a mirrored layout such as ADXV's (fast +x, slow -y, beam +z) turns it towards it.
     glm::dvec3 normal() const { return glm::cross(fast, slow); }
-    double widthFast() const { return pixelSizeFast * fastPixels; }  // m
-    double widthSlow() const { return pixelSizeSlow * slowPixels; }  // m
+    double widthFast() const { return pixelSizeFast * fastPixels; } // m
+    double widthSlow() const { return pixelSizeSlow * slowPixels; } // m
     long long pixelCount() const { return static_cast<long long>(fastPixels) * slowPixels; }
 
     // A point of the sensor face `f` pixels along fast and `s` along slow from the origin

@@ -76,25 +76,24 @@ std::optional<std::string> panelProblem(const Panel& p) {
         return "the fast and slow axes are not orthogonal (they make " +
                std::to_string(std::acos(std::clamp(cosine, -1.0, 1.0)) * 180.0 / M_PI) +
                " degrees)";
-    for (const auto& [size, which] : {std::pair{p.pixelSizeFast, "fast"},
-                                      std::pair{p.pixelSizeSlow, "slow"}})
+    for (const auto& [size, which] :
+         {std::pair{p.pixelSizeFast, "fast"}, std::pair{p.pixelSizeSlow, "slow"}})
         if (!withinLimits(Quantity::PixelSize, Bound::Positive, size, QuantityUnits::Model))
-            return std::string("the pixel size along ") + which + " is " +
-                   std::to_string(size) + " m; expected " +
+            return std::string("the pixel size along ") + which + " is " + std::to_string(size) +
+                   " m; expected " +
                    expectedValue(Quantity::PixelSize, Bound::Positive, QuantityUnits::Model);
-    for (const auto& [count, which] : {std::pair{p.fastPixels, "fast"},
-                                       std::pair{p.slowPixels, "slow"}})
+    for (const auto& [count, which] :
+         {std::pair{p.fastPixels, "fast"}, std::pair{p.slowPixels, "slow"}})
         if (count < 1 || count > kMaxPanelPixels)
-            return std::string("the pixel count along ") + which + " is " +
-                   std::to_string(count) + "; expected 1 to " + std::to_string(kMaxPanelPixels);
+            return std::string("the pixel count along ") + which + " is " + std::to_string(count) +
+                   "; expected 1 to " + std::to_string(kMaxPanelPixels);
     for (int i = 0; i < 3; ++i)
-        if (!withinLimits(Quantity::DetectorLength, Bound::Any, p.origin[i],
-                          QuantityUnits::Model))
+        if (!withinLimits(Quantity::DetectorLength, Bound::Any, p.origin[i], QuantityUnits::Model))
             return "the origin is not a position (component " + std::to_string(p.origin[i]) +
                    " m; expected " +
                    expectedValue(Quantity::DetectorLength, Bound::Any, QuantityUnits::Model) + ")";
-    if (p.thickness && !withinLimits(Quantity::Thickness, Bound::Positive, *p.thickness,
-                                     QuantityUnits::Model))
+    if (p.thickness &&
+        !withinLimits(Quantity::Thickness, Bound::Positive, *p.thickness, QuantityUnits::Model))
         return "the sensor thickness is " + std::to_string(*p.thickness) + " m; expected " +
                expectedValue(Quantity::Thickness, Bound::Positive, QuantityUnits::Model);
     if (p.mu && !(std::isfinite(*p.mu) && *p.mu >= 0.0))
@@ -123,8 +122,8 @@ std::optional<std::string> overlapProblem(const Panel& a, const Panel& b) {
         if (std::fabs(glm::dot(c - a.origin, normal)) > kPlane)
             return std::nullopt;
 
-    const double slack = 0.01 * std::min({a.pixelSizeFast, a.pixelSizeSlow, b.pixelSizeFast,
-                                          b.pixelSizeSlow});
+    const double slack =
+        0.01 * std::min({a.pixelSizeFast, a.pixelSizeSlow, b.pixelSizeFast, b.pixelSizeSlow});
     double smallest = HUGE_VAL;
     for (const glm::dvec3& axis : {a.fast, a.slow, b.fast, b.slow}) {
         const double overlap = overlapAlong(axis, cornersA, cornersB);
@@ -140,8 +139,8 @@ void validatePanels(const PanelDetector& detector, const std::string& where) {
     if (detector.panels.empty())
         throw Error(where + ": the detector has no panels");
     if (detector.panels.size() > static_cast<std::size_t>(kMaxPanels))
-        throw Error(where + ": " + std::to_string(detector.panels.size()) +
-                    " panels; at most " + std::to_string(kMaxPanels) + " are supported");
+        throw Error(where + ": " + std::to_string(detector.panels.size()) + " panels; at most " +
+                    std::to_string(kMaxPanels) + " are supported");
     std::set<std::string> names;
     for (const Panel& p : detector.panels) {
         if (p.name.empty())

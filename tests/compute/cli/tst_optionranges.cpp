@@ -125,7 +125,8 @@ const std::map<std::string, Physics>& physicsTable() {
 const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl",       "-mat",
                                     "-dump",  "-sourcefile", "-img",    "-mask",      "-stol",
                                     "-4stol", "-Q",          "-stolout", "-floatfile", "-intfile",
-                                    "-pgmfile", "-noisefile", "-cbffile", "-nexusfile"};
+                                    "-pgmfile", "-noisefile", "-cbffile", "-nexusfile",
+                                    "-detector"};
 
 bool isTextOption(const std::string& name) {
     for (const char* text : kTextOptions)

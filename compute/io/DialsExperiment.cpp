@@ -1,0 +1,276 @@
+#include "compute/io/DialsExperiment.h"
+
+#include "compute/core/Error.h"
+#include "compute/io/InputFile.h"
+#include "compute/io/NumberText.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace bv::io {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// dxtbx (x, y, z) -> the simulator's frame (docs/numerics/detector-frames.md)
+glm::dvec3 fromDials(const glm::dvec3& v) {
+    return {-v.z, v.y, v.x};
+}
+
+constexpr int kMaxHierarchyDepth = 32; // real detectors nest 3 or 4 groups deep
+
+// one position in the document, for messages: "detector[0].panels[2].origin"
+class Node {
+  public:
+    Node(const std::string& path, const Json& value, std::string key)
+        : m_path(&path), m_value(&value), m_key(std::move(key)) {}
+
+    [[noreturn]] void fail(const std::string& what) const {
+        throw Error(*m_path + ": " + (m_key.empty() ? std::string("the top level") : m_key) + ": " +
+                    what);
+    }
+    const Json& json() const { return *m_value; }
+    const std::string& key() const { return m_key; }
+
+    bool has(const char* name) const { return m_value->is_object() && m_value->contains(name); }
+    Node member(const char* name) const {
+        if (!m_value->is_object())
+            fail("expected an object");
+        const auto it = m_value->find(name);
+        if (it == m_value->end())
+            fail(std::string("missing key \"") + name + "\"");
+        return Node(*m_path, *it, m_key.empty() ? name : m_key + "." + name);
+    }
+    std::size_t size() const {
+        if (!m_value->is_array())
+            fail("expected a list");
+        return m_value->size();
+    }
+    Node element(std::size_t i) const {
+        size();
+        return Node(*m_path, (*m_value)[i], m_key + "[" + std::to_string(i) + "]");
+    }
+    double number() const {
+        if (!m_value->is_number())
+            fail("expected a number");
+        const double v = m_value->get<double>();
+        if (!std::isfinite(v))
+            fail("expected a finite number");
+        return v;
+    }
+    long long integer(long long least, long long most) const {
+        if (!m_value->is_number_integer())
+            fail("expected a whole number");
+        const long long v = m_value->is_number_unsigned()
+                                ? static_cast<long long>(std::min<std::uint64_t>(
+                                      m_value->get<std::uint64_t>(), 1ull << 62))
+                                : m_value->get<long long>();
+        if (v < least || v > most)
+            fail("expected a whole number from " + std::to_string(least) + " to " +
+                 std::to_string(most) + ", not " + std::to_string(v));
+        return v;
+    }
+    std::string text() const {
+        if (!m_value->is_string())
+            fail("expected a string");
+        return m_value->get<std::string>();
+    }
+    glm::dvec3 vector3() const {
+        if (size() != 3)
+            fail("expected 3 numbers");
+        return {element(0).number(), element(1).number(), element(2).number()};
+    }
+    std::pair<double, double> pair() const {
+        if (size() != 2)
+            fail("expected 2 numbers");
+        return {element(0).number(), element(1).number()};
+    }
+
+  private:
+    const std::string* m_path;
+    const Json* m_value;
+    std::string m_key;
+};
+
+glm::dvec3 unitAxis(const Node& axis) {
+    const glm::dvec3 v = axis.vector3();
+    const double length = glm::length(v);
+    if (!(length > 0.0) || !std::isfinite(length))
+        axis.fail("the axis is zero");
+    return v / length;
+}
+
+// a frame of the hierarchy, in dxtbx's lab frame (mm)
+struct Frame {
+    glm::dvec3 fast{1, 0, 0}, slow{0, 1, 0}, origin{0.0};
+    glm::dvec3 normal() const { return glm::cross(fast, slow); }
+    glm::dvec3 toParent(const glm::dvec3& v) const {
+        return v.x * fast + v.y * slow + v.z * normal();
+    }
+};
+
+Frame localFrame(const Node& node) {
+    Frame f;
+    if (node.has("fast_axis"))
+        f.fast = unitAxis(node.member("fast_axis"));
+    if (node.has("slow_axis"))
+        f.slow = unitAxis(node.member("slow_axis"));
+    if (node.has("origin"))
+        f.origin = node.member("origin").vector3();
+    if (std::fabs(glm::dot(f.fast, f.slow)) > kOrthogonalityTolerance)
+        node.fail("the fast and slow axes are not orthogonal");
+    return f;
+}
+
+Frame compose(const Frame& parent, const Frame& local) {
+    Frame f;
+    f.fast = glm::normalize(parent.toParent(local.fast));
+    f.slow = glm::normalize(parent.toParent(local.slow));
+    f.origin = parent.origin + parent.toParent(local.origin);
+    return f;
+}
+
+// walks the hierarchy, giving every panel it names the frame of its group
+void placeGroups(const Node& node, const Frame& parent, int depth, std::vector<Frame>& frames,
+                 std::vector<bool>& placed) {
+    if (depth > kMaxHierarchyDepth)
+        node.fail("groups nested more than " + std::to_string(kMaxHierarchyDepth) + " deep");
+    const Frame frame = compose(parent, localFrame(node));
+    if (!node.has("children"))
+        return;
+    const Node children = node.member("children");
+    for (std::size_t i = 0; i < children.size(); ++i) {
+        const Node child = children.element(i);
+        if (child.has("panel")) {
+            const auto k = static_cast<std::size_t>(
+                child.member("panel").integer(0, static_cast<long long>(frames.size()) - 1));
+            if (placed[k])
+                child.fail("panel " + std::to_string(k) + " appears twice in the hierarchy");
+            placed[k] = true;
+            frames[k] = frame;
+        } else {
+            placeGroups(child, frame, depth + 1, frames, placed);
+        }
+    }
+}
+
+Panel readPanel(const Node& node, const Frame& group) {
+    Panel p;
+    p.name = node.member("name").text();
+    const Node type = node.member("type");
+    const std::string typeName = type.text();
+    if (std::none_of(std::begin(kDxtbxPanelTypes), std::end(kDxtbxPanelTypes),
+                     [&](const char* t) { return typeName == t; }))
+        type.fail("unknown panel type " + quoteToken(typeName) +
+                  " (dxtbx's are SENSOR_PAD, SENSOR_CCD, SENSOR_IMAGE_PLATE, SENSOR_UNKNOWN)");
+    const Frame local{unitAxis(node.member("fast_axis")), unitAxis(node.member("slow_axis")),
+                      node.member("origin").vector3()};
+    const Frame lab = compose(group, local);
+    p.fast = fromDials(lab.fast);
+    p.slow = fromDials(lab.slow);
+    p.origin = fromDials(lab.origin * 1e-3);
+    const auto [sizeFast, sizeSlow] = node.member("pixel_size").pair();
+    p.pixelSizeFast = sizeFast * 1e-3;
+    p.pixelSizeSlow = sizeSlow * 1e-3;
+    const Node imageSize = node.member("image_size");
+    if (imageSize.size() != 2)
+        imageSize.fail("expected 2 whole numbers (fast, slow)");
+    p.fastPixels = static_cast<int>(imageSize.element(0).integer(1, kMaxPanelPixels));
+    p.slowPixels = static_cast<int>(imageSize.element(1).integer(1, kMaxPanelPixels));
+    // dxtbx writes 0 and "" for "not known"
+    if (node.has("thickness") && node.member("thickness").number() != 0.0)
+        p.thickness = node.member("thickness").number() * 1e-3;
+    if (node.has("mu") && node.member("mu").number() != 0.0)
+        p.mu = node.member("mu").number() * 1e3;
+    if (node.has("material"))
+        p.material = node.member("material").text();
+    if (auto problem = panelProblem(p))
+        node.fail(*problem);
+    return p;
+}
+
+// the index `experiment[0].<model>` names, or 0
+std::size_t chosenModel(const Node& root, const char* model) {
+    if (!root.has("experiment") || root.member("experiment").size() == 0)
+        return 0;
+    const Node first = root.member("experiment").element(0);
+    if (!first.has(model))
+        return 0;
+    return static_cast<std::size_t>(first.member(model).integer(0, 1 << 20));
+}
+
+Node chosen(const Node& root, const char* model) {
+    const Node list = root.member(model);
+    const std::size_t index = chosenModel(root, model);
+    if (index >= list.size())
+        list.fail("the first experiment names " + std::string(model) + " " + std::to_string(index) +
+                  ", but the list has " + std::to_string(list.size()));
+    return list.element(index);
+}
+
+Json parseJson(const std::string& path, const std::string& text) {
+    try {
+        return Json::parse(text);
+    } catch (const Json::parse_error& e) {
+        const std::size_t at = std::min<std::size_t>(e.byte, text.size());
+        const long line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(at), '\n');
+        std::string why = e.what(); // "[json.exception.parse_error.101] parse error at ...: why"
+        const std::size_t colon = why.rfind(": ");
+        throw Error(path + ":" + std::to_string(line) + ": not a DIALS experiment list (not " +
+                    "JSON: " + (colon == std::string::npos ? why : why.substr(colon + 2)) + ")");
+    } catch (const Json::exception& e) {
+        // out of range: a number too large for a double ("1e400")
+        throw Error(path + ": not a DIALS experiment list (" + e.what() + ")");
+    }
+}
+
+} // namespace
+
+DialsExperiment readDialsExperiment(const std::string& path) {
+    const std::string text = readWholeFile(path, "DIALS experiment list");
+    const Json json = parseJson(path, text);
+    const Node root(path, json, "");
+    if (!json.is_object())
+        root.fail("expected an object (a DIALS experiment list)");
+    DialsExperiment result;
+
+    const Node detector = chosen(root, "detector");
+    const Node panels = detector.member("panels");
+    const std::size_t count = panels.size();
+    if (count == 0)
+        panels.fail("the detector has no panels");
+    if (count > static_cast<std::size_t>(kMaxPanels))
+        panels.fail("more than " + std::to_string(kMaxPanels) + " panels");
+    std::vector<Frame> frames(count);
+    std::vector<bool> placed(count, false);
+    if (detector.has("hierarchy"))
+        placeGroups(detector.member("hierarchy"), Frame{}, 0, frames, placed);
+    for (std::size_t i = 0; i < count; ++i)
+        result.detector.panels.push_back(readPanel(panels.element(i), frames[i]));
+    for (std::size_t j = 0; j < count; ++j)
+        for (std::size_t i = 0; i < j; ++i)
+            if (auto problem = overlapProblem(result.detector.panels[i], result.detector.panels[j]))
+                panels.element(j).fail(*problem);
+    validatePanels(result.detector, path + ": " + detector.key());
+
+    if (root.has("beam") && root.member("beam").size() > 0) {
+        const Node beam = chosen(root, "beam");
+        const Node direction = beam.member("direction");
+        // dxtbx's direction points to the source; the X-rays travel the other way
+        result.beamDirection = -fromDials(unitAxis(direction));
+        const Node wavelength = beam.member("wavelength");
+        const double angstrom = wavelength.number();
+        if (!(angstrom > 0.0))
+            wavelength.fail("expected a wavelength greater than 0 (Angstrom)");
+        result.wavelength = angstrom * 1e-10;
+    }
+    if (root.has("detector") && root.member("detector").size() > 1)
+        result.notes.push_back(path + ": " + std::to_string(root.member("detector").size()) +
+                               " detectors; read " + detector.key() + ", the first experiment's");
+    return result;
+}
+
+} // namespace bv::io

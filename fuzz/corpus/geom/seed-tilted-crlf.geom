@@ -1,0 +1,13 @@
+clen = 0.1
+res = 13333.3
+p0/min_fs = 0
+p0/max_fs = 1029
+p0/min_ss = 0
+p0/max_ss = 513
+p0/fs = +0.0012x -0.9999y +0.014z
+p0/ss = -1.0x +0.0y
+p0/corner_x = 514.5
+p0/corner_y = 520.1
+p0/coffset = 0.0005
+bad_row/min_fs = 3 ; masked
+rigid_group_a = p0
