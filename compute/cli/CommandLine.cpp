@@ -352,6 +352,26 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
     return parseCommandLine(args, std::move(cl));
 }
 
+// A detector of several panels: SMV, miniCBF and the one-module NeXus file describe one flat
+// detector in their headers, so they cannot hold the stacked panels truthfully (the
+// real-detectors issue, docs/numerics/detector-panels.md, "Files"). The reference's default
+// int and noise images are then left out with a notice; naming one of those files is an error.
+void limitOutputsToPanels(CommandLine& cl, const std::vector<std::string>& args) {
+    if (cl.experiment.detector.panels.empty())
+        return;
+    for (const char* flag : {"-intfile", "-noisefile", "-cbffile", "-nexusfile"})
+        if (std::find(args.begin(), args.end(), flag) != args.end())
+            throw Error(std::string(flag) + ": a detector of several panels (-detector " +
+                        cl.experiment.detector.panelsSource +
+                        ") is written as -floatfile (the panels' rows stacked in order) and "
+                        "-pgmfile; SMV, CBF and NeXus files of one flat detector cannot hold it");
+    if (cl.outputs.writeNoise || !cl.outputs.intFile.empty())
+        cl.notices.push_back("a detector of several panels: the int and noise images (SMV, one "
+                             "flat detector) are not written; the float image stacks the panels");
+    cl.outputs.writeNoise = false;
+    cl.outputs.intFile.clear();
+}
+
 CommandLine parseCommandLine(const std::vector<std::string>& args, CommandLine start) {
     CommandLine cl = std::move(start);
     for (const std::string& arg : args) {
@@ -394,6 +414,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, CommandLine s
     if (context.distanceGiven && cl.experiment.detector.closeDistance)
         cl.notices.push_back("a close distance (from -close_distance or an -img/-mask header) sets "
                              "the detector distance, as in nanoBragg: -distance is ignored");
+    limitOutputsToPanels(cl, args);
     return cl;
 }
 
@@ -541,7 +562,7 @@ void checkOutputFiles(const std::vector<NamedFile>& inputs, const std::vector<Na
 
 std::string detectorListText() {
     std::ostringstream out;
-    out << "detector presets (-detector <name>; multi-panel simulation is not available yet):\n";
+    out << "detector presets (-detector <name>, placed facing the beam; -distance moves them):\n";
     char line[200];
     std::snprintf(line, sizeof line, "  %-12s %-24s %8s %12s %7s %18s\n", "name", "detector",
                   "modules", "pixels", "pixel", "size (mm)");

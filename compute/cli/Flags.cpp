@@ -1,6 +1,8 @@
 #include "compute/cli/Flags.h"
 
 #include "compute/cli/ParseContext.h"
+#include "compute/io/CrystfelGeometry.h"
+#include "compute/io/DialsExperiment.h"
 #include "compute/io/NumberText.h"
 #include "compute/core/Error.h"
 #include "compute/model/DetectorPresets.h"
@@ -715,22 +717,37 @@ std::vector<Flag> buildTable() {
                          v.fail(0, "fast, single, precise or double");
                      c.cl.precision = *precision;
                  }));
-    add(makeFlag({"-detector"}, 1, "list",
-                 "list the real detectors braggview knows (modules, pixels, size) and stop; "
-                 "simulating one of them needs multi-panel drawing, which is not there yet",
+    add(makeFlag({"-detector"}, 1, "<preset>|<file.expt>|<file.geom>|list",
+                 "a detector of several panels: a preset (-detector list shows them), a DIALS "
+                 "experiment list or a CrystFEL geometry file; moved as one body by -distance, "
+                 "-detector_rotx/y/z and -twotheta (docs/numerics/detector-panels.md); list: "
+                 "print the presets and stop",
                  "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
                      const std::string name = v.text(0);
                      if (name == "list") {
                          c.cl.listDetectors = true;
                          return;
                      }
-                     const std::string known = findDetectorPreset(name)
-                                                   ? " (a known preset)"
-                                                   : " (not a preset; -detector list shows them)";
-                     throw Error(v.name() + " " + name + known +
-                                 ": multi-panel simulation is not available yet: the engine "
-                                 "draws one flat panel (the -detsize/-pixel options); only "
-                                 "-detector list works for now");
+                     PanelDetector panels;
+                     const auto endsWith = [&](const std::string& tail) {
+                         return name.size() >= tail.size() &&
+                                name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+                     };
+                     if (const DetectorPreset* preset = findDetectorPreset(name)) {
+                         // facing the beam at nanoBragg's default distance; -distance moves it
+                         panels = presetDetector(*preset, 0.1);
+                     } else if (endsWith(".geom")) {
+                         panels = io::readCrystfelGeometry(name).detector;
+                     } else if (endsWith(".expt") || endsWith(".json")) {
+                         panels = io::readDialsExperiment(name).detector;
+                     } else {
+                         throw Error(v.name() + " " + name +
+                                     ": not a preset (-detector list shows them), nor a .expt, "
+                                     ".json or .geom file");
+                     }
+                     validatePanels(panels, v.name() + " " + name);
+                     det(c).panels = panels.panels;
+                     det(c).panelsSource = name;
                  }));
     add(makeFlag({"-device"}, 1, "<index>|cpu",
                  "Vulkan device: an index into the driver's list, or cpu (lavapipe)",

@@ -28,17 +28,33 @@ private slots:
         QVERIFY(text.contains(QRegularExpression("epix10k-2m .* 4x4 .*gaps not published")));
     }
 
-    void anyOtherValueIsNotAvailableYet_data() {
-        QTest::addColumn<QString>("value");
-        QTest::addColumn<QString>("message");
-        QTest::newRow("preset") << "eiger2-16m" << "-detector eiger2-16m (a known preset): multi-panel simulation is not available yet";
-        QTest::newRow("unknown") << "eiger9000" << "-detector eiger9000 (not a preset; -detector list shows them): multi-panel";
+    // A preset becomes its modules, facing the beam; an unknown word is refused; a panel
+    // detector refuses the single-detector files it cannot fill.
+    void aPresetIsItsModules() {
+        const bv::cli::CommandLine cl = bv::cli::parseCommandLine(
+            {"-cell", "100", "100", "100", "90", "90", "90", "-detector", "eiger2-4m"});
+        QCOMPARE(int(cl.experiment.detector.panels.size()), 8); // 2 x 4 modules
+        QCOMPARE(cl.experiment.detector.panels[0].fastPixels, 1028);
+        QCOMPARE(cl.experiment.detector.panelsSource, std::string("eiger2-4m"));
+        QVERIFY(!cl.outputs.writeNoise && cl.outputs.intFile.empty()); // SMV: one flat detector
     }
-    void anyOtherValueIsNotAvailableYet() {
-        QFETCH(QString, value);
+    void refusesWhatItCannotTake_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("unknown") << QStringList{"-detector", "eiger9000"}
+                                 << "-detector eiger9000: not a preset (-detector list shows them)";
+        QTest::newRow("an SMV file") << QStringList{"-detector", "eiger2-4m", "-intfile", "i.img"}
+                                     << "-intfile: a detector of several panels (-detector eiger2-4m)";
+        QTest::newRow("a missing file") << QStringList{"-detector", "nowhere.geom"} << "nowhere.geom";
+    }
+    void refusesWhatItCannotTake() {
+        QFETCH(QStringList, args);
         QFETCH(QString, message);
+        std::vector<std::string> words;
+        for (const QString& a : args)
+            words.push_back(a.toStdString());
         try {
-            bv::cli::parseCommandLine({"-detector", value.toStdString()});
+            bv::cli::parseCommandLine(words);
             QFAIL("accepted");
         } catch (const bv::Error& e) {
             QVERIFY2(QString(e.what()).contains(message), e.what());
