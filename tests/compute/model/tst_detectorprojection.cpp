@@ -2,6 +2,7 @@
 // two modules facing the beam with a gap, and a third turned about its own fast axis.
 
 #include "compute/core/Error.h"
+#include "tests/compute/model/TwoModules.h"
 #include "compute/model/DetectorProjection.h"
 #include "compute/model/Units.h"
 
@@ -15,24 +16,11 @@ using bv::PanelPixel;
 
 namespace {
 
-// MOSFLM-like axes, beam along +x: fast along +z, slow along -y, normal +x (away from the
-// sample). 10 x 20 pixels of 1 mm, 100 mm away.
-PanelGeometry module(double y0, double z0) {
-    PanelGeometry p;
-    p.pixelSize = 1e-3;
-    p.fastPixels = 10;
-    p.slowPixels = 20;
-    p.fdet = {0, 0, 1};
-    p.sdet = {0, -1, 0};
-    p.odet = glm::cross(p.fdet, p.sdet);
-    p.pix0 = {0.1, y0, z0};
-    return p;
-}
-
-// left: z -12..-2 mm; right: z 2..12 mm; both y 10..-10 mm. The plane is x = 100 mm, view x
-// along +z, view y along -y, origin at (z, y) = (-12, 10) mm: left covers view x 0..10, the
-// gap 10..14, right 14..24; both view y 0..20.
-std::vector<PanelGeometry> twoModules() { return {module(0.010, -0.012), module(0.010, 0.002)}; }
+using bv::testing::module;
+// twoModules(): the plane is x = 100 mm, view x along +z, view y along -y, origin at
+// (z, y) = (-12, 10) mm: left covers view x 0..10, the gap 10..14, right 14..24; both view
+// y 0..20.
+using bv::testing::twoModules;
 
 } // namespace
 

@@ -3,6 +3,7 @@
 // expected position is worked out by hand in the comments.
 
 #include "compute/core/Error.h"
+#include "tests/compute/model/TwoModules.h"
 #include "compute/model/PanelPlacement.h"
 #include "compute/model/Units.h"
 
@@ -14,25 +15,8 @@ using bv::PanelGeometry;
 
 namespace {
 
-// 10 x 20 pixels of 1 mm; the beam along +x; fast along -z... as in the MOSFLM frame:
-// fdet = (0, 0, 1), sdet = (0, -1, 0), odet = fdet x sdet = (1, 0, 0)
-PanelGeometry module(const std::string& name, double y0, double z0) {
-    PanelGeometry p;
-    p.name = name;
-    p.pixelSize = 1e-3;
-    p.fastPixels = 10;
-    p.slowPixels = 20;
-    p.fdet = {0, 0, 1};
-    p.sdet = {0, -1, 0};
-    p.odet = glm::cross(p.fdet, p.sdet);
-    p.pix0 = {0.1, y0, z0};
-    return p;
-}
-
-// left module: z from -12 to -2 mm, right module: z from 2 to 12 mm; both y from 10 to -10 mm
-std::vector<PanelGeometry> twoModules() {
-    return {module("left", 0.010, -0.012), module("right", 0.010, 0.002)};
-}
+using bv::testing::module;
+using bv::testing::twoModules;
 
 bool near(const glm::dvec3& a, const glm::dvec3& b) { return glm::length(a - b) < 1e-12; }
 
