@@ -7,11 +7,6 @@
 //                   [--statistics] (--case NAME ... | -- <nanoBragg arguments>)
 //   braggview-bench --list
 //
-// The eiger2_16m_* cases draw a detector of EIGER2 X 16M modules through the multi-panel path
-// (plan::stackPanels, docs/numerics/detector-panels.md): the flat 4148 x 4362 detector of 75 um
-// pixels of the case's command line, cut into its 4 x 8 modules of 1028 x 512 pixels with gaps
-// of 12 (fast) and 38 (slow) pixels between them; the gaps are not computed.
-//
 // --shader runs a SPIR-V variant of the diffraction shader instead of the built-in one (give
 // --precision to match it) and --label names the variant in the output; --local-size and
 // --slice-work set the workgroup shape and the pixel-steps per dispatch (SimulatorOptions);
@@ -59,68 +54,6 @@ struct Setup {
     bool statistics = false;
 };
 
-// A detector cut into a grid of equal modules with gaps (pixels), for the multi-panel cases.
-struct ModuleGrid {
-    int modulesFast = 0, modulesSlow = 0;  // 0: no grid, the one flat detector
-    int moduleFast = 0, moduleSlow = 0;    // pixels per module
-    int gapFast = 0, gapSlow = 0;          // pixels between modules
-};
-
-// EIGER2 X 16M (DECTRIS EIGER2 X technical specification): 4148 x 4362 pixels of 75 um, 4 x 8
-// modules of 1028 x 512 pixels, gaps of 12 pixels between module columns and 38 between rows
-// (4 * 1028 + 3 * 12 = 4148, 8 * 512 + 7 * 38 = 4362).
-constexpr ModuleGrid kEiger2X16M{4, 8, 1028, 512, 12, 38};
-const std::string kEiger2X16MDetector = "-pixel 0.075 -detpixels_f 4148 -detpixels_s 4362";
-
-struct BenchCase {
-    std::string name, args;
-    ModuleGrid grid;
-};
-
-const std::map<std::string, BenchCase>& moduleCases() {
-    static const std::map<std::string, BenchCase> cases = {
-        {"eiger2_16m_simple",
-         {"eiger2_16m_simple",
-          "-cell 100 100 100 90 90 90 -lambda 1 -N 5 -default_F 100 -distance 200 " +
-              kEiger2X16MDetector,
-          kEiger2X16M}},
-        {"eiger2_16m_heavy",
-         {"eiger2_16m_heavy",
-          "-cell 100 100 100 90 90 90 -lambda 1 -N 5 -default_F 100 -distance 200 " +
-              kEiger2X16MDetector +
-              " -mosaic 0.5 -mosaic_dom 10 -mosaic_seed -12345678 -phi 0 -osc 1 -phisteps 10"
-              " -oversample 2",
-          kEiger2X16M}},
-    };
-    return cases;
-}
-
-// The flat detector of `plan` cut into `grid`'s modules, each placed where it lies in it.
-void cutIntoModules(bv::plan::Plan& plan, const ModuleGrid& grid) {
-    const int width = grid.modulesFast * grid.moduleFast + (grid.modulesFast - 1) * grid.gapFast;
-    const int height = grid.modulesSlow * grid.moduleSlow + (grid.modulesSlow - 1) * grid.gapSlow;
-    if (plan.fastPixels != width || plan.slowPixels != height)
-        throw bv::Error("the module grid needs a " + std::to_string(width) + " x " +
-                        std::to_string(height) + " detector");
-    std::vector<bv::plan::PanelEntry> modules;
-    for (int j = 0; j < grid.modulesSlow; ++j)
-        for (int i = 0; i < grid.modulesFast; ++i) {
-            bv::plan::PanelEntry m;
-            m.pix0 = plan.pix0 +
-                     plan.pixelSize * (double(i * (grid.moduleFast + grid.gapFast)) * plan.fdet +
-                                       double(j * (grid.moduleSlow + grid.gapSlow)) * plan.sdet);
-            m.fdet = plan.fdet;
-            m.sdet = plan.sdet;
-            m.odet = plan.odet;
-            m.pixelSize = plan.pixelSize;
-            m.closeDistance = plan.closeDistance;
-            m.fastPixels = grid.moduleFast;
-            m.slowPixels = grid.moduleSlow;
-            modules.push_back(m);
-        }
-    bv::plan::stackPanels(plan, std::move(modules));
-}
-
 std::vector<std::uint32_t> readSpirv(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in)
@@ -144,18 +77,14 @@ struct Result {
     std::vector<std::string> statistics;
 };
 
-Result runCase(const bv::vk::Device& device, const BenchCase& benchCase,
+Result runCase(const bv::vk::Device& device, const std::string& name, const std::string& args,
                bv::engine::Precision precision, int repeats, const Setup& setup) {
-    const std::string& name = benchCase.name;
-    const std::string& args = benchCase.args;
     bv::cli::CommandLine cl = bv::cli::parseCommandLine(words(args));
     std::ostringstream quiet;
     bv::cli::loadInputs(cl, quiet);
     bv::random::ReferenceRandom rng;
     const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, quiet);
-    bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);
-    if (benchCase.grid.modulesFast > 0)
-        cutIntoModules(plan, benchCase.grid);
+    const bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);
 
     bv::engine::SimulatorOptions options;
     options.precision = precision;
@@ -239,7 +168,7 @@ int main(int argc, char** argv) {
     int repeats = 10;
     std::string precisionText = "both", jsonPath, deviceChoice;
     Setup setup;
-    std::vector<BenchCase> cases;
+    std::vector<std::pair<std::string, std::string>> cases;
     try {
         for (std::size_t i = 0; i < args.size(); ++i) {
             const std::string& a = args[i];
@@ -251,8 +180,6 @@ int main(int argc, char** argv) {
             if (a == "--list") {
                 for (const auto& [name, line] : namedCases())
                     std::cout << name << ": " << line << "\n";
-                for (const auto& [name, c] : moduleCases())
-                    std::cout << name << ": " << c.args << " (cut into modules)\n";
                 return 0;
             } else if (a == "--repeats") {
                 repeats = std::stoi(value());
@@ -282,18 +209,14 @@ int main(int argc, char** argv) {
             } else if (a == "--case") {
                 const std::string name = value();
                 const auto it = namedCases().find(name);
-                const auto module = moduleCases().find(name);
-                if (it != namedCases().end())
-                    cases.push_back({name, it->second, {}});
-                else if (module != moduleCases().end())
-                    cases.push_back(module->second);
-                else
+                if (it == namedCases().end())
                     throw bv::Error("--case: unknown case " + name + " (--list shows them)");
+                cases.emplace_back(name, it->second);
             } else if (a == "--") {
                 std::string line;
                 for (++i; i < args.size(); ++i)
                     line += (line.empty() ? "" : " ") + args[i];
-                cases.push_back({"custom", line, {}});
+                cases.emplace_back("custom", line);
             } else {
                 return usage();
             }
@@ -318,9 +241,9 @@ int main(int argc, char** argv) {
         if (!setup.shaderCode.empty() || setup.label != "built-in")
             std::printf("variant: %s, workgroup %ux%u\n", setup.label.c_str(), setup.localSizeX,
                         setup.localSizeY);
-        for (const BenchCase& benchCase : cases) {
+        for (const auto& [name, line] : cases) {
             for (bv::engine::Precision p : precisions) {
-                const Result r = runCase(device, benchCase, p, repeats, setup);
+                const Result r = runCase(device, name, line, p, repeats, setup);
                 std::printf("%-17s %-8s %10.3f %10.3f %10.3f %10.3f %10.3f  %ld px x %ld steps, %d dispatches\n",
                             r.name.c_str(), r.precision.c_str(), r.gpu.median, r.gpu.min, r.gpu.max,
                             r.wall.median, r.firstRunWall, r.pixels, r.stepsPerPixel, r.dispatches);

@@ -27,11 +27,20 @@ inline std::string heavyCase(int n) {
     return simpleCase(n) +
            " -mosaic 0.5 -mosaic_dom 10 -mosaic_seed -12345678 -phi 0 -osc 1 -phisteps 10 -oversample 2";
 }
+inline std::string eigerCase(const std::string& settings) {
+    return "-cell 100 100 100 90 90 90 -lambda 1 -N 5 -default_F 100 -detector eiger2-16m "
+           "-distance 200" + settings;
+}
 inline const std::map<std::string, std::string>& namedCases() {
     static const std::map<std::string, std::string> cases = {
         {"simple_512", simpleCase(512)},   {"simple_1024", simpleCase(1024)},
         {"simple_2048", simpleCase(2048)}, {"simple_4096", simpleCase(4096)},
         {"heavy_512", heavyCase(512)},     {"heavy_1024", heavyCase(1024)},
+        // a detector of several panels: the EIGER2 X 16M preset's 32 modules (real-detectors
+        // issue), 200 mm away, with simple and heavy settings
+        {"eiger2_16m_simple", eigerCase("")},
+        {"eiger2_16m_heavy", eigerCase(" -mosaic 0.5 -mosaic_dom 10 -mosaic_seed -12345678 -phi 0 "
+                                       "-osc 1 -phisteps 10 -oversample 2")},
     };
     return cases;
 }

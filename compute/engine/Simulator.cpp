@@ -261,15 +261,8 @@ void Simulator::checkPlan(const plan::Plan& p) const {
         throw Error("the mask has " + std::to_string(p.mask->size()) + " pixels but the detector " +
                     std::to_string(static_cast<long long>(p.fastPixels) * p.slowPixels));
     if (!p.panels.empty()) {
-        int widest = 0;
-        long long rows = 0;
-        for (const plan::PanelEntry& panel : p.panels) {
-            if (panel.fastPixels <= 0 || panel.slowPixels <= 0 || !(panel.pixelSize > 0.0))
-                throw Error("a panel of the detector has no pixels");
-            widest = std::max(widest, panel.fastPixels);
-            rows += panel.slowPixels;
-        }
-        if (widest != p.fastPixels || rows != p.slowPixels)
+        const plan::StackedSize size = plan::stackedSize(p.panels);
+        if (size.fast != p.fastPixels || size.slow != p.slowPixels)
             throw Error("the image is not the detector's panels stacked (internal error: use "
                         "plan::stackPanels)");
         if (p.curved)

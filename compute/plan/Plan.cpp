@@ -118,25 +118,29 @@ Plan makePlan(const ResolvedExperiment& r, const std::vector<std::uint16_t>& mas
     return p;
 }
 
-void stackPanels(Plan& plan, std::vector<PanelEntry> panels) {
-    if (panels.empty())
-        throw Error("a multi-panel detector needs at least one panel");
-    int widest = 0;
-    long long rows = 0;
+StackedSize stackedSize(const std::vector<PanelEntry>& panels) {
+    StackedSize size;
     for (std::size_t i = 0; i < panels.size(); ++i) {
         const PanelEntry& panel = panels[i];
         if (panel.fastPixels <= 0 || panel.slowPixels <= 0 || !(panel.pixelSize > 0.0))
             throw Error("panel " + std::to_string(i) + " of the detector has no pixels (" +
                         std::to_string(panel.fastPixels) + "x" + std::to_string(panel.slowPixels) +
                         " of " + std::to_string(panel.pixelSize) + " m)");
-        widest = std::max(widest, panel.fastPixels);
-        rows += panel.slowPixels;
+        size.fast = std::max(size.fast, panel.fastPixels);
+        size.slow += panel.slowPixels;
     }
-    if (rows > std::numeric_limits<int>::max())
-        throw Error("the detector's panels have too many rows together (" + std::to_string(rows) +
-                    ")");
-    plan.fastPixels = widest;
-    plan.slowPixels = static_cast<int>(rows);
+    return size;
+}
+
+void stackPanels(Plan& plan, std::vector<PanelEntry> panels) {
+    if (panels.empty())
+        throw Error("a multi-panel detector needs at least one panel");
+    const StackedSize size = stackedSize(panels);
+    if (size.slow > std::numeric_limits<int>::max())
+        throw Error("the detector's panels have too many rows together (" +
+                    std::to_string(size.slow) + ")");
+    plan.fastPixels = size.fast;
+    plan.slowPixels = static_cast<int>(size.slow);
     plan.roi = Roi::whole(plan.fastPixels, plan.slowPixels);
     plan.panels = std::move(panels);
 }

@@ -95,6 +95,14 @@ Plan makePlan(const ResolvedExperiment& experiment, const std::vector<std::uint1
 // an ROI of the whole image. Throws bv::Error for a panel without pixels or pixel size.
 void stackPanels(Plan& plan, std::vector<PanelEntry> panels);
 
+// The size of the stacked panels' image: the widest panel's fast pixels and the sum of their
+// slow pixels. Throws bv::Error naming a panel without pixels or pixel size.
+struct StackedSize {
+    int fast = 0;
+    long long slow = 0;
+};
+StackedSize stackedSize(const std::vector<PanelEntry>& panels);
+
 // Which tables differ between two plans, so the Simulator uploads only those.
 enum PlanPart : unsigned {
     FrameChanged = 1u << 0,        // scalars and vectors of the uniform block
