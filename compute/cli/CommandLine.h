@@ -58,6 +58,7 @@ struct CommandLine {
     // -series N: a rotation series of N frames (0: one image, as the reference renders it);
     // see compute/headless/Series.h
     int series = 0;
+    int threads = 0;      // -threads: CPU threads making a batch's files (0: the usable cores)
     bool restart = false; // -restart: a job renders every frame again, even those on disk
     std::optional<std::pair<int, int>> printoutPixel; // -printout_pixel fast slow
     // things the user should know about how the line was read (printed as WARNING lines)

@@ -768,6 +768,14 @@ std::vector<Flag> buildTable() {
                  "one image", G::Braggview, [](ParseContext& c, const FlagValues& v) {
                      c.cl.series = v.integer(0, 1, 1000000);
                  }));
+    add(makeFlag({"-threads"}, 1, "<count>",
+                 "a -series or --job: CPU threads that make the frames' files (noise, int "
+                 "images, CBF) while the GPU renders the next frames; the files are the same "
+                 "whatever the count (docs/series.md)",
+                 "the cores this process may use", G::Braggview,
+                 [](ParseContext& c, const FlagValues& v) {
+                     c.cl.threads = v.integer(0, 1, 1024);
+                 }));
     add(makeFlag({"--job", "-job"}, 1, "<file.json>",
                  "render the frames of a JSON job file, skipping those already complete on "
                  "disk; must be the first argument, options after the file name add to the "

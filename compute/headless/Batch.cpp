@@ -89,6 +89,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
     settings.precision = cl.precision;
     settings.progress = cl.progress;
     settings.verbose = cl.verbose;
+    settings.threads = cl.threads;
     settings.nexusFile = seriesNexusFile(cl);
     // a later frame whose first phi step is exactly 0 has the reference's carry-over rows
     // (SerialOrder.h) on top of its own: set its plan first so no table outgrows its buffer
@@ -333,6 +334,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
     settings.resume = !baseLine.restart;
     settings.progress = baseLine.progress;
     settings.verbose = baseLine.verbose;
+    settings.threads = baseLine.threads;
     JobSource source(resolvedJob, extra, std::move(seeds), start, out);
     return renderFrames(frames, source, settings, out, err);
 }

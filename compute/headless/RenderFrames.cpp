@@ -11,7 +11,13 @@
 #include "compute/products/Products.h"
 #include "compute/vk/Device.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <deque>
+#include <exception>
+#include <future>
+#include <sched.h>
+#include <thread>
 #include <chrono>
 #include <csignal>
 #include <filesystem>
@@ -70,6 +76,54 @@ int removeStaleTemporaries(const std::vector<BatchFrame>& frames) {
 
 } // namespace
 
+int productThreads(int requested) {
+    if (requested > 0)
+        return requested;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0)
+        return std::max(1, CPU_COUNT(&set));
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+}
+
+namespace {
+
+// A frame in flight: rendered, its files being made on a CPU thread while the GPU renders the
+// frames after it. It owns all it needs (the products' part of its command line, its
+// resolved experiment, its image and its generator), because the frame source prepares the
+// next frame's command line in the same object.
+struct FrameWork {
+    std::size_t index = 0;
+    cli::CommandLine commandLine; // products::productsCommandLine
+    ResolvedExperiment resolved;
+    std::vector<float> image;
+    products::GeneratorState generator;
+    double epochSeconds = 0.0;
+    std::string gridExitLine; // the reference's warning, printed in frame order
+    BatchReport::FrameTiming timing;
+    unsigned uploadedParts = 0;
+    bool nexus = false; // make the frame's NeXus data too
+    // made on the CPU thread
+    products::Summary summary;
+    std::optional<products::NexusFrame> nexusFrame;
+
+    products::ImageSource source() const {
+        return {commandLine, resolved, image, generator, epochSeconds};
+    }
+};
+
+// The products step of one frame, on a CPU thread: the frame's files, renamed into place
+// when all are made, and its NeXus data (appended to the file in frame order by the caller).
+void makeFiles(FrameWork& w, const products::OutputFiles& files) {
+    const auto start = Clock::now();
+    w.summary = products::writeProducts(w.source(), files);
+    if (w.nexus)
+        w.nexusFrame = products::nexusFrame(w.source());
+    w.timing.filesMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+} // namespace
+
 BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& source,
                          const RunSettings& settings, std::ostream& out, std::ostream& err) {
     BatchReport report;
@@ -85,6 +139,13 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
     std::optional<products::NexusSeries> nexus;
     if (!settings.nexusFile.empty())
         nexus.emplace(settings.nexusFile);
+    // Frames in flight: the GPU renders frame i + 1 while CPU threads make the files of frames
+    // i, i - 1, ...; each frame's files come from its own image and generator alone, so they
+    // are the bytes the serial loop wrote, and lines, NeXus frames and the report follow in
+    // frame order (docs/series.md, "Frames in flight").
+    const std::size_t inFlight = static_cast<std::size_t>(productThreads(settings.threads));
+    std::deque<std::future<std::unique_ptr<FrameWork>>> pending;
+    int launched = 0;
 
     auto say = [&](const std::string& line) { // a line, with the bar redrawn below it after
         progress.clear();
@@ -100,17 +161,56 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         if (!renderer->simulator().notice().empty())
             err << "braggview: warning: " << renderer->simulator().notice() << "\n";
     };
+    auto frameName = [&](const BatchFrame& frame) {
+        return "frame " + std::to_string(frame.number) + "/" + total;
+    };
+    // the oldest frame in flight, finished: its line, its NeXus frame, its report (a frame
+    // whose files failed throws here, after the lines of the frames before it)
+    auto finishOldest = [&]() {
+        std::future<std::unique_ptr<FrameWork>> oldest = std::move(pending.front());
+        pending.pop_front();
+        const std::unique_ptr<FrameWork> w = oldest.get();
+        const BatchFrame& frame = frames[w->index];
+        if (!w->gridExitLine.empty())
+            say(frameName(frame) + ": " + w->gridExitLine);
+        if (nexus)
+            nexus->append(w->source(), *w->nexusFrame);
+        report.uploadedParts.push_back(w->uploadedParts);
+        report.timings.push_back(w->timing);
+        ++report.rendered;
+        std::string line = frameName(frame) + (frame.label.empty() ? "" : " (" + frame.label + ")") +
+                           ": " + products::frameSummary(w->summary, frame.files);
+        if (settings.verbose)
+            line += ", GPU " + io::formatG(w->timing.gpuMs) + " ms";
+        if (frame.files.empty() && nexus) {
+            line += "; added to " + nexus->path();
+        } else {
+            line += "; wrote";
+            for (const auto& [option, path] : frame.files.named()) {
+                line += " " + path;
+                report.writtenFiles.push_back(path);
+            }
+        }
+        say(line);
+        progress.done();
+    };
 
+    // a problem of frame i (its command line, its rendering) stops the run after the frames
+    // before it, as in the serial loop: their lines come first, and when one of their files
+    // failed, that earlier error is the one reported
+    try {
     for (std::size_t i = 0; i < frames.size(); ++i) {
         const BatchFrame& frame = frames[i];
-        const std::string name = "frame " + std::to_string(frame.number) + "/" + total;
         if (settings.resume && frame.files.allExist()) {
+            while (!pending.empty()) // its line after those of the frames before it
+                finishOldest();
             ++report.skipped;
-            say(name + ": complete on disk, skipped (" + frame.files.named().front().second + ")");
+            say(frameName(frame) + ": complete on disk, skipped (" +
+                frame.files.named().front().second + ")");
             progress.skipped();
             continue;
         }
-        const bool first = report.rendered == 0;
+        const bool first = launched == 0;
         if (first && settings.primeFrame && *settings.primeFrame != i) {
             long ignored = 0;
             const cli::CommandLine& cl = source.prepare(*settings.primeFrame, ignored);
@@ -126,7 +226,10 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         // domains, then the noise
         random::ReferenceRandom rng;
         std::ostringstream quiet;
-        const ResolvedExperiment r = resolve(cl.experiment, rng, first ? out : quiet);
+        auto w = std::make_unique<FrameWork>();
+        w->index = i;
+        w->resolved = resolve(cl.experiment, rng, first ? out : quiet);
+        const ResolvedExperiment& r = w->resolved;
         if (first)
             printSummary(out, cl, r);
         const plan::Plan plan = plan::makePlan(r, cl.experiment.mask);
@@ -137,11 +240,15 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             progress.draw();
         }
         const auto renderStart = Clock::now();
-        const std::vector<float> image = renderer->render(r, plan);
-        const auto filesStart = Clock::now();
+        w->image = renderer->render(r, plan);
+        w->timing.renderMs =
+            std::chrono::duration<double, std::milli>(Clock::now() - renderStart).count();
+        w->timing.gpuMs = renderer->simulator().gpuMilliseconds();
+        w->uploadedParts = renderer->simulator().lastUploadedParts();
         if (const auto& exit = renderer->simulator().gridExit(); exit && !warnedGridExit) {
-            say(name + ": " + gridExitWarning(exit->hkl) +
-                "(tricubic interpolation off from there on; this warning is not repeated)");
+            w->gridExitLine = gridExitWarning(exit->hkl) +
+                              "(tricubic interpolation off from there on; this warning is not "
+                              "repeated)";
             warnedGridExit = true;
         }
         if (first) { // the pipeline cache's, from the first setPlan
@@ -149,37 +256,36 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             for (const std::string& warning : renderer->simulator().warnings())
                 err << "braggview: warning: " << warning << "\n";
         }
-        report.uploadedParts.push_back(renderer->simulator().lastUploadedParts());
-        const double gpuMs = renderer->simulator().gpuMilliseconds();
         const double exposure = r.exposure > 0.0 ? r.exposure : 1.0;
-        const products::ImageSource imageSource{
-            cl, r, image, {rng, noiseSeed},
-            startSeconds + static_cast<double>(frame.number - 1) * exposure};
-        const products::Summary summary = products::writeProducts(imageSource, frame.files);
-        if (nexus)
-            nexus->append(imageSource);
-        auto ms = [](Clock::duration d) {
-            return std::chrono::duration<double, std::milli>(d).count();
-        };
-        report.timings.push_back(
-            {ms(filesStart - renderStart), gpuMs, ms(Clock::now() - filesStart)});
-        ++report.rendered;
-        std::string line = name + (frame.label.empty() ? "" : " (" + frame.label + ")") + ": " +
-                           products::frameSummary(summary, frame.files);
-        if (settings.verbose)
-            line += ", GPU " + io::formatG(gpuMs) + " ms";
-        if (frame.files.empty() && nexus) {
-            line += "; added to " + nexus->path();
-        } else {
-            line += "; wrote";
-            for (const auto& [option, path] : frame.files.named()) {
-                line += " " + path;
-                report.writtenFiles.push_back(path);
-            }
-        }
-        say(line);
-        progress.done();
+        w->commandLine = products::productsCommandLine(cl);
+        w->resolved.structureFactors = nullptr; // the source's, replaced by the next frame's
+        w->generator = {rng, noiseSeed};
+        w->epochSeconds = startSeconds + static_cast<double>(frame.number - 1) * exposure;
+        w->nexus = nexus.has_value();
+        ++launched;
+        pending.push_back(std::async(std::launch::async,
+                                     [work = std::move(w), &files = frame.files]() mutable {
+                                         makeFiles(*work, files);
+                                         return std::move(work);
+                                     }));
+        while (pending.size() >= inFlight ||
+               (!pending.empty() && pending.front().wait_for(std::chrono::seconds(0)) ==
+                                        std::future_status::ready))
+            finishOldest();
     }
+    } catch (...) {
+        std::exception_ptr failure = std::current_exception();
+        try {
+            while (!pending.empty())
+                finishOldest();
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        pending.clear(); // waits for the frames still in flight
+        std::rethrow_exception(failure);
+    }
+    while (!pending.empty())
+        finishOldest();
     progress.finish();
     if (nexus) {
         nexus->commit();

@@ -43,9 +43,18 @@ struct RunSettings {
     // -nexusfile of a -series: one NeXus file that every frame is appended to, renamed into
     // place after the last (a job's -nexusfile is a frame's file, in BatchFrame::files)
     std::string nexusFile;
+    // -threads: CPU threads making the frames' files while the GPU renders (0: productThreads)
+    int threads = 0;
 };
 
-// Renders `frames` in order, printing a line for each on `out` (progress and warnings on
+// The CPU threads a batch makes its files with: `requested` when > 0, else the cores this
+// process may run on (its CPU affinity, which a container or taskset narrows), at least 1.
+int productThreads(int requested);
+
+// Renders `frames` in order on one device; while the GPU renders a frame, up to
+// productThreads(settings.threads) frames before it have their files made on CPU threads,
+// each from its own image and generator, so the files are those of a serial loop. Lines,
+// NeXus frames and the report follow frame order. Renders `frames` printing a line for each on `out` (progress and warnings on
 // `err`); a frame's problem stops the run after the frames before it.
 BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& source,
                          const RunSettings& settings, std::ostream& out, std::ostream& err);

@@ -63,24 +63,34 @@ NexusSeries::NexusSeries(std::string path) : m_path(std::move(path)) {
         throw Error(m_path + ": cannot write NeXus file: no folder " + folder.string());
 }
 
-void NexusSeries::append(const ImageSource& source) {
+NexusFrame nexusFrame(const ImageSource& source) {
     const ResolvedExperiment& r = source.resolved;
-    const bool counts = source.commandLine.outputs.writeNoise;
-    if (!m_writer)
-        m_writer = std::make_unique<io::NexusWriter>(
-            m_path, nexusDescription(r, counts, source.epochSeconds));
-    const double startDeg = units::degreesFromRadians(r.phi0);
-    if (!counts) {
-        m_writer->appendFrame(startDeg, source.image);
-        return;
+    NexusFrame f;
+    f.startDeg = units::degreesFromRadians(r.phi0);
+    f.counts = source.commandLine.outputs.writeNoise;
+    if (!f.counts) {
+        f.image = source.image;
+        return f;
     }
     // the photons a counting detector records: the CBF's deviates, from a copy of the
     // generator, so the noise image and the CBF stay as they are
     GeneratorState g = source.generator;
-    const io::CbfCounts c = io::cbfCounts(g.rng, g.seed, source.image, r.detector.fastPixels,
-                                          r.detector.slowPixels, r.roi,
-                                          source.commandLine.experiment.mask);
-    m_writer->appendFrame(startDeg, c.data);
+    f.photons = io::cbfCounts(g.rng, g.seed, source.image, r.detector.fastPixels,
+                              r.detector.slowPixels, r.roi, source.commandLine.experiment.mask)
+                    .data;
+    return f;
+}
+
+void NexusSeries::append(const ImageSource& source) { append(source, nexusFrame(source)); }
+
+void NexusSeries::append(const ImageSource& source, const NexusFrame& frame) {
+    if (!m_writer)
+        m_writer = std::make_unique<io::NexusWriter>(
+            m_path, nexusDescription(source.resolved, frame.counts, source.epochSeconds));
+    if (frame.counts)
+        m_writer->appendFrame(frame.startDeg, frame.photons);
+    else
+        m_writer->appendFrame(frame.startDeg, frame.image);
 }
 
 void NexusSeries::finish() {

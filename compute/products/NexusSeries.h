@@ -17,8 +17,10 @@
 #include "compute/model/Resolve.h"
 #include "compute/products/Products.h"
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace bv::products {
 
@@ -34,6 +36,17 @@ glm::dvec3 nexusFromLab(const ResolvedExperiment& r, const glm::dvec3& v);
 // The sensor thickness written for nanoBragg's default of none (dxtbx reads no thinner), m.
 inline constexpr double kThinnestSensor = 1e-6;
 
+// One frame's data as the file stores it: the photons a counting detector records (the CBF's
+// counts, drawn from a copy of the frame's generator) or the float image itself, and the
+// frame's start angle. Made from the frame alone, so frames in flight make theirs in parallel.
+struct NexusFrame {
+    double startDeg = 0.0;
+    bool counts = false;
+    std::vector<std::int32_t> photons; // counts: int32, fast index fastest
+    std::vector<float> image;          // !counts: the float image
+};
+NexusFrame nexusFrame(const ImageSource& source);
+
 class NexusSeries {
   public:
     // Checks what can be checked before the first frame, so that a series stops before it
@@ -43,6 +56,9 @@ class NexusSeries {
     // start angle; the first frame opens the file with its geometry. Throws bv::Error naming
     // the file.
     void append(const ImageSource& source);
+    // The same with the frame's data made already (nexusFrame(source)); frames are appended in
+    // order, whatever order their data were made in.
+    void append(const ImageSource& source, const NexusFrame& frame);
     // Completes the file under its temporary name, then renames it (throws on failure).
     void finish();
     void commit();

@@ -149,6 +149,18 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
     return s;
 }
 
+cli::CommandLine productsCommandLine(const cli::CommandLine& cl) {
+    cli::CommandLine c;
+    c.outputs = cl.outputs;
+    c.precision = cl.precision;
+    c.experiment.convention = cl.experiment.convention;
+    c.experiment.customAxes = cl.experiment.customAxes;
+    c.experiment.detector = cl.experiment.detector;
+    c.experiment.mask = cl.experiment.mask;
+    c.experiment.seed = cl.experiment.seed;
+    return c;
+}
+
 std::string frameSummary(const Summary& s, const OutputFiles& files) {
     std::string text = "max_I " + io::formatG(s.stats.maxI);
     if (!files.noiseFile.empty())

@@ -116,6 +116,7 @@ const std::map<std::string, Physics>& physicsTable() {
         {"-seed", {true, true}},
         {"-printout_pixel", {false, true}},
         {"-series", {false, false}}, // a number of frames
+        {"-threads", {false, false}}, // a number of CPU threads, at least 1
         {"-device", {false, true}},  // an index into the driver's list
     };
     return table;
