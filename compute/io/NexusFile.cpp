@@ -166,6 +166,26 @@ class Tree {
               scalar);
     }
 
+    // a 2-D uint32 dataset, slow x fast, compressed as the frames are (NXmx's pixel_mask)
+    void image(hid_t parent, const char* name, const std::vector<std::uint32_t>& values, int slow,
+               int fast) {
+        const hsize_t dims[2] = {static_cast<hsize_t>(slow), static_cast<hsize_t>(fast)};
+        const unsigned lz4[2] = {0, 2}; // bitshuffle's default block size, LZ4
+        Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+        Handle create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+        const bool ready =
+            H5Pset_obj_track_times(create.get(), 0) >= 0 &&
+            H5Pset_chunk(create.get(), 2, dims) >= 0 &&
+            H5Pset_filter(create.get(), kBitshuffleFilter, H5Z_FLAG_MANDATORY, 2, lz4) >= 0;
+        Handle d(ready ? H5Dcreate2(parent, name, H5T_STD_U32LE, space.get(), H5P_DEFAULT,
+                                    create.get(), H5P_DEFAULT)
+                       : -1,
+                 H5Dclose);
+        check(d.valid() && H5Dwrite(d.get(), H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                    values.data()) >= 0,
+              std::string("write ") + name);
+    }
+
     // a transformation of a depends_on chain: its value(s), type, axis and what it sits on
     hid_t transformation(hid_t parent, const char* name, const std::vector<double>& values,
                          const char* units, const char* type, const glm::dvec3& vector,
@@ -229,6 +249,10 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
     requireBitshuffle(targetPath);
     if (d.imageFast <= 0 || d.imageSlow <= 0 || d.modules.empty())
         throw Error(targetPath + ": a NeXus file needs an image and at least one module");
+    if (!d.pixelMask.empty() && d.pixelMask.size() != static_cast<std::size_t>(d.imageFast) *
+                                                          static_cast<std::size_t>(d.imageSlow))
+        throw Error(targetPath + ": the pixel mask is not the " + std::to_string(d.imageFast) +
+                    "x" + std::to_string(d.imageSlow) + " image");
     for (const NexusModule& m : d.modules)
         if (m.fastPixels <= 0 || m.slowPixels <= 0 || m.fastOffset < 0 || m.slowOffset < 0 ||
             m.fastOffset + m.fastPixels > d.imageFast || m.slowOffset + m.slowPixels > d.imageSlow)
@@ -269,13 +293,17 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
     t.number(det, "x_pixel_size", d.modules.front().fastPixelSize, "m");
     t.number(det, "y_pixel_size", d.modules.front().slowPixelSize, "m");
     t.number(det, "distance", d.distance, "m");
-    t.number(det, "beam_center_x", d.beamCentreFast, "pixel");
-    t.number(det, "beam_center_y", d.beamCentreSlow, "pixel");
+    if (d.hasBeamCentre) {
+        t.number(det, "beam_center_x", d.beamCentreFast, "pixel");
+        t.number(det, "beam_center_y", d.beamCentreSlow, "pixel");
+    }
     t.number(det, "count_time", d.exposure, "s");
     t.number(det, "frame_time", d.exposure, "s");
     if (d.saturation > 0)
         t.integers(det, "saturation_value", {d.saturation}, true);
     t.integers(det, "underload_value", {d.underload}, true);
+    if (!d.pixelMask.empty())
+        t.image(det, "pixel_mask", d.pixelMask, d.imageSlow, d.imageFast);
     // the detector as a whole sits at the lab origin; a detector-wide move (a distance stage)
     // would go here, and every module's chain passes through it
     const hid_t detTransforms =

@@ -22,8 +22,11 @@
 
 namespace bv::products {
 
-// The single-panel detector of a resolved experiment as NeXus describes it: its one module,
-// the beam, the spindle, in NeXus' lab frame (z along the beam, y up as nanoBragg's y).
+// A resolved experiment's detector as NeXus describes it, in NeXus' lab frame (z along the
+// beam, y up as nanoBragg's y), with the beam and the spindle: nanoBragg's one detector as
+// one module; a detector of panels as a module per panel, tiling the image the engine
+// stacks (plan::stackedSize: each panel's rows after the previous panel's), a narrower
+// panel's missing pixels marked as gaps in pixel_mask (docs/nexus.md, "Several modules").
 io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
                                       double epochSeconds);
 
@@ -52,6 +55,7 @@ class NexusSeries {
   private:
     std::string m_path;
     std::unique_ptr<io::NexusWriter> m_writer;
+    int m_imageFast = 0, m_imageSlow = 0; // the file's image, set with the first frame
 };
 
 } // namespace bv::products
