@@ -107,11 +107,18 @@ class Tree {
     explicit Tree(hid_t file) : m_file(file) {
         // no modification times in the object headers: the same run gives the same bytes
         H5Pset_obj_track_times(m_groupCreate.get(), 0);
+        H5Pset_obj_track_times(m_orderedGroupCreate.get(), 0);
+        H5Pset_link_creation_order(m_orderedGroupCreate.get(),
+                                   H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
         H5Pset_obj_track_times(m_dataCreate.get(), 0);
     }
 
-    hid_t group(const std::string& path, const char* nxClass) {
-        Handle g(H5Gcreate2(m_file, path.c_str(), H5P_DEFAULT, m_groupCreate.get(), H5P_DEFAULT),
+    // inCreationOrder: readers list its members in the order written (h5py, so dxtbx, lists
+    // them by name otherwise)
+    hid_t group(const std::string& path, const char* nxClass, bool inCreationOrder = false) {
+        Handle g(H5Gcreate2(m_file, path.c_str(), H5P_DEFAULT,
+                            inCreationOrder ? m_orderedGroupCreate.get() : m_groupCreate.get(),
+                            H5P_DEFAULT),
                  H5Gclose);
         check(g.valid(), "create group " + path);
         attribute(g.get(), "NX_class", nxClass);
@@ -166,26 +173,6 @@ class Tree {
               scalar);
     }
 
-    // a 2-D uint32 dataset, slow x fast, compressed as the frames are (NXmx's pixel_mask)
-    void image(hid_t parent, const char* name, const std::vector<std::uint32_t>& values, int slow,
-               int fast) {
-        const hsize_t dims[2] = {static_cast<hsize_t>(slow), static_cast<hsize_t>(fast)};
-        const unsigned lz4[2] = {0, 2}; // bitshuffle's default block size, LZ4
-        Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
-        Handle create(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-        const bool ready =
-            H5Pset_obj_track_times(create.get(), 0) >= 0 &&
-            H5Pset_chunk(create.get(), 2, dims) >= 0 &&
-            H5Pset_filter(create.get(), kBitshuffleFilter, H5Z_FLAG_MANDATORY, 2, lz4) >= 0;
-        Handle d(ready ? H5Dcreate2(parent, name, H5T_STD_U32LE, space.get(), H5P_DEFAULT,
-                                    create.get(), H5P_DEFAULT)
-                       : -1,
-                 H5Dclose);
-        check(d.valid() && H5Dwrite(d.get(), H5T_NATIVE_UINT32, H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                                    values.data()) >= 0,
-              std::string("write ") + name);
-    }
-
     // a transformation of a depends_on chain: its value(s), type, axis and what it sits on
     hid_t transformation(hid_t parent, const char* name, const std::vector<double>& values,
                          const char* units, const char* type, const glm::dvec3& vector,
@@ -234,6 +221,7 @@ class Tree {
 
     hid_t m_file;
     Handle m_groupCreate{H5Pcreate(H5P_GROUP_CREATE), H5Pclose};
+    Handle m_orderedGroupCreate{H5Pcreate(H5P_GROUP_CREATE), H5Pclose};
     Handle m_dataCreate{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
     std::vector<Handle> m_groups; // open until the tree is written
 };
@@ -249,10 +237,6 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
     requireBitshuffle(targetPath);
     if (d.imageFast <= 0 || d.imageSlow <= 0 || d.modules.empty())
         throw Error(targetPath + ": a NeXus file needs an image and at least one module");
-    if (!d.pixelMask.empty() && d.pixelMask.size() != static_cast<std::size_t>(d.imageFast) *
-                                                          static_cast<std::size_t>(d.imageSlow))
-        throw Error(targetPath + ": the pixel mask is not the " + std::to_string(d.imageFast) +
-                    "x" + std::to_string(d.imageSlow) + " image");
     for (const NexusModule& m : d.modules)
         if (m.fastPixels <= 0 || m.slowPixels <= 0 || m.fastOffset < 0 || m.slowOffset < 0 ||
             m.fastOffset + m.fastPixels > d.imageFast || m.slowOffset + m.slowPixels > d.imageSlow)
@@ -283,7 +267,9 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
     if (d.flux > 0.0)
         t.number(beam, "total_flux", d.flux, "Hz");
 
-    const hid_t det = t.group(kModuleParent, "NXdetector");
+    // several modules: in their order (dxtbx numbers its panels as it lists the groups); one
+    // module's file stays as it was
+    const hid_t det = t.group(kModuleParent, "NXdetector", d.modules.size() > 1);
     const std::string detectorOrigin = std::string(kModuleParent) + "/transformations/origin";
     t.text(det, "depends_on", detectorOrigin);
     t.text(det, "description", "simulated pixel-array detector (braggview)");
@@ -302,8 +288,6 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
     if (d.saturation > 0)
         t.integers(det, "saturation_value", {d.saturation}, true);
     t.integers(det, "underload_value", {d.underload}, true);
-    if (!d.pixelMask.empty())
-        t.image(det, "pixel_mask", d.pixelMask, d.imageSlow, d.imageFast);
     // the detector as a whole sits at the lab origin; a detector-wide move (a distance stage)
     // would go here, and every module's chain passes through it
     const hid_t detTransforms =

@@ -55,9 +55,6 @@ struct NexusDescription {
     double distance = 0.0;         // m, sample to the beam centre (NXmx: for guidance only)
     double beamCentreFast = 0.0, beamCentreSlow = 0.0; // pixels from the outer corner
     bool hasBeamCentre = true; // false: no beam_center_x/y (panels have no one plane for it)
-    // NXmx's pixel_mask, imageSlow x imageFast, fast index fastest (bit 0: a gap, no pixel
-    // there); empty: none written (every pixel of the image belongs to a module)
-    std::vector<std::uint32_t> pixelMask;
     double exposure = 1.0;         // s, count_time and frame_time
     std::int32_t saturation = 0;   // counts at which a pixel overloads (written when > 0)
     std::int32_t underload = -1;   // pixels at or below carry no data (PILATUS' -1)

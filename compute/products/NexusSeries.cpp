@@ -38,14 +38,15 @@ std::string moduleName(const std::string& panel, std::size_t index,
 }
 
 // The multi-panel detector's part of the description: a module per panel, placed where the
-// plan stacks its rows (plan::stackedSize, the engine's layout), and the pixels of a
-// narrower panel's rows beyond its width marked as gaps.
+// plan stacks its rows (plan::stackedSize, the engine's layout). A narrower panel's rows
+// leave pixels of the image in no module: readers take each module's hyperslab, so they are
+// never read, and no pixel_mask marks them (dxtbx 3.12 cannot slice one for a module narrower
+// than the image: docs/nexus.md).
 void describePanels(const ResolvedExperiment& r, io::NexusDescription& n) {
     const std::vector<plan::PanelEntry> entries = plan::panelEntries(r.panels);
     const plan::StackedSize size = plan::stackedSize(entries);
     n.imageFast = size.fast;
     n.imageSlow = static_cast<int>(size.slow); // resolve() made it the detector's int size
-    bool gaps = false;
     std::set<std::string> taken;
     for (std::size_t i = 0; i < r.panels.size(); ++i) {
         const PanelGeometry& g = r.panels[i];
@@ -59,17 +60,7 @@ void describePanels(const ResolvedExperiment& r, io::NexusDescription& n) {
         m.fastPixels = g.fastPixels;
         m.slowPixels = g.slowPixels;
         m.slowOffset = static_cast<int>(size.firstRow[i]);
-        gaps |= g.fastPixels < size.fast;
         n.modules.push_back(m);
-    }
-    if (gaps) { // NXmx: bit 0 of pixel_mask is a gap between modules
-        n.pixelMask.assign(static_cast<std::size_t>(n.imageFast) * n.imageSlow, 0u);
-        for (const io::NexusModule& m : n.modules)
-            for (int s = 0; s < m.slowPixels; ++s)
-                std::fill_n(
-                    n.pixelMask.begin() +
-                        (static_cast<std::size_t>(m.slowOffset + s) * n.imageFast + m.fastPixels),
-                    n.imageFast - m.fastPixels, 1u);
     }
     // one material if the panels name one (dxtbx reads one for the detector), else Si
     const std::string& first = r.panels.front().material;

@@ -25,8 +25,8 @@ namespace bv::products {
 // A resolved experiment's detector as NeXus describes it, in NeXus' lab frame (z along the
 // beam, y up as nanoBragg's y), with the beam and the spindle: nanoBragg's one detector as
 // one module; a detector of panels as a module per panel, tiling the image the engine
-// stacks (plan::stackedSize: each panel's rows after the previous panel's), a narrower
-// panel's missing pixels marked as gaps in pixel_mask (docs/nexus.md, "Several modules").
+// stacks (plan::stackedSize: each panel's rows after the previous panel's; docs/nexus.md,
+// "Several modules").
 io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
                                       double epochSeconds);
 
