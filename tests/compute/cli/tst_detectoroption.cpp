@@ -49,8 +49,8 @@ private slots:
     void takesNexus() {
         QFETCH(QStringList, args);
         QFETCH(bool, counts);
-        std::vector<std::string> words{"-cell", "100", "100", "100", "90", "90", "90",
-                                       "-detector", "eiger2-4m"};
+        std::vector<std::string> words{"-cell", "100", "100",       "100",      "90",
+                                       "90",    "90",  "-detector", "eiger2-4m"};
         for (const QString& a : args)
             words.push_back(a.toStdString());
         const bv::cli::CommandLine cl = bv::cli::parseCommandLine(words);
@@ -66,8 +66,9 @@ private slots:
                                  << "-detector eiger9000: not a preset (-detector list shows them)";
         QTest::newRow("an SMV file") << QStringList{"-detector", "eiger2-4m", "-intfile", "i.img"}
                                      << "-intfile: a detector of several panels (-detector eiger2-4m)";
-        QTest::newRow("a noise image") << QStringList{"-detector", "eiger2-4m", "-noisefile", "n.img"}
-                                       << "SMV and CBF files of one flat detector cannot hold it";
+        QTest::newRow("a noise image")
+            << QStringList{"-detector", "eiger2-4m", "-noisefile", "n.img"}
+            << "SMV and CBF files of one flat detector cannot hold it";
         QTest::newRow("a CBF") << QStringList{"-detector", "eiger2-4m", "-cbffile", "c.cbf"}
                                << "-cbffile: a detector of several panels (-detector eiger2-4m) is "
                                   "written as -nexusfile";
