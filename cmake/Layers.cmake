@@ -26,7 +26,7 @@ set(BV_LAYER_USES_compute/plan compute/core compute/random compute/model)
 set(BV_LAYER_USES_compute/vk compute/core)
 set(BV_LAYER_USES_compute/engine compute/core compute/random compute/model compute/plan compute/vk)
 set(BV_LAYER_USES_compute/products
-  compute/core compute/random compute/model compute/io compute/cli)
+  compute/core compute/random compute/model compute/io compute/cli compute/plan)
 set(BV_LAYER_USES_compute/headless
   compute/core compute/random compute/model compute/io compute/cli compute/plan compute/vk
   compute/engine compute/products)

@@ -359,15 +359,17 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
 void limitOutputsToPanels(CommandLine& cl, const std::vector<std::string>& args) {
     if (cl.experiment.detector.panels.empty())
         return;
-    for (const char* flag : {"-intfile", "-noisefile", "-cbffile", "-nexusfile"})
+    for (const char* flag : {"-intfile", "-noisefile", "-cbffile"})
         if (std::find(args.begin(), args.end(), flag) != args.end())
             throw Error(std::string(flag) + ": a detector of several panels (-detector " +
                         cl.experiment.detector.panelsSource +
-                        ") is written as -floatfile (the panels' rows stacked in order) and "
-                        "-pgmfile; SMV, CBF and NeXus files of one flat detector cannot hold it");
+                        ") is written as -nexusfile (NeXus/NXmx, one module per panel), "
+                        "-floatfile (the panels' rows stacked in order) and -pgmfile; SMV and "
+                        "CBF files of one flat detector cannot hold it");
     if (cl.outputs.writeNoise || !cl.outputs.intFile.empty())
         cl.notices.push_back("a detector of several panels: the int and noise images (SMV, one "
                              "flat detector) are not written; the float image stacks the panels");
+    // countPhotons stays: a NeXus file of the panels holds the photon counts unless -nonoise
     cl.outputs.writeNoise = false;
     cl.outputs.intFile.clear();
 }

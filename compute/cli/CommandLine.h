@@ -34,6 +34,10 @@ struct OutputOptions {
     bool writePgm = true;                     // -nopgm turns it off, -pgmfile/-pgmscale on
     std::string noiseFile = "noiseimage.img"; // SMV with Poisson noise
     bool writeNoise = true;                   // -nonoise turns it off, -noisefile on
+    // photon counts (the noise's deviates) rather than floats in the NeXus file: -nonoise
+    // turns it off, -noisefile on; as writeNoise, except for a detector of panels, which
+    // writes no SMV noise image but counts in its NeXus file
+    bool countPhotons = true;
     double intScale = 0.0;  // -scale: photons -> int image counts; 0: automatic
     double pgmScale = 0.0;  // -pgmscale: photons -> grey levels; 0: automatic
     double adcOffset = 40.0; // -adc: added to every int and noise image pixel

@@ -656,6 +656,7 @@ std::vector<Flag> buildTable() {
                  [](ParseContext& c, const FlagValues& v) {
                      c.cl.outputs.noiseFile = fileName(v);
                      c.cl.outputs.writeNoise = true;
+                     c.cl.outputs.countPhotons = true;
                  }));
     add(makeFlag({"-cbffile", "-cbfimage"}, 1, "<file>",
                  "miniCBF image (PILATUS style, byte-offset compressed) of the photon counts: "
@@ -673,7 +674,10 @@ std::vector<Flag> buildTable() {
                      c.cl.outputs.writeNexus = true;
                  }));
     add(makeFlag({"-nonoise"}, 0, "", "do not write the noise image", "written", G::Output,
-                 [](ParseContext& c, const FlagValues&) { c.cl.outputs.writeNoise = false; }));
+                 [](ParseContext& c, const FlagValues&) {
+                     c.cl.outputs.writeNoise = false;
+                     c.cl.outputs.countPhotons = false;
+                 }));
     add(makeFlag({"-nopgm"}, 0, "", "do not write the greymap image", "written", G::Output,
                  [](ParseContext& c, const FlagValues&) { c.cl.outputs.writePgm = false; }));
     add(makeFlag({"-scale"}, 1, "<factor>",

@@ -107,11 +107,18 @@ class Tree {
     explicit Tree(hid_t file) : m_file(file) {
         // no modification times in the object headers: the same run gives the same bytes
         H5Pset_obj_track_times(m_groupCreate.get(), 0);
+        H5Pset_obj_track_times(m_orderedGroupCreate.get(), 0);
+        H5Pset_link_creation_order(m_orderedGroupCreate.get(),
+                                   H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
         H5Pset_obj_track_times(m_dataCreate.get(), 0);
     }
 
-    hid_t group(const std::string& path, const char* nxClass) {
-        Handle g(H5Gcreate2(m_file, path.c_str(), H5P_DEFAULT, m_groupCreate.get(), H5P_DEFAULT),
+    // inCreationOrder: readers list its members in the order written (h5py, so dxtbx, lists
+    // them by name otherwise)
+    hid_t group(const std::string& path, const char* nxClass, bool inCreationOrder = false) {
+        Handle g(H5Gcreate2(m_file, path.c_str(), H5P_DEFAULT,
+                            inCreationOrder ? m_orderedGroupCreate.get() : m_groupCreate.get(),
+                            H5P_DEFAULT),
                  H5Gclose);
         check(g.valid(), "create group " + path);
         attribute(g.get(), "NX_class", nxClass);
@@ -214,6 +221,7 @@ class Tree {
 
     hid_t m_file;
     Handle m_groupCreate{H5Pcreate(H5P_GROUP_CREATE), H5Pclose};
+    Handle m_orderedGroupCreate{H5Pcreate(H5P_GROUP_CREATE), H5Pclose};
     Handle m_dataCreate{H5Pcreate(H5P_DATASET_CREATE), H5Pclose};
     std::vector<Handle> m_groups; // open until the tree is written
 };
@@ -259,7 +267,9 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
     if (d.flux > 0.0)
         t.number(beam, "total_flux", d.flux, "Hz");
 
-    const hid_t det = t.group(kModuleParent, "NXdetector");
+    // several modules: in their order (dxtbx numbers its panels as it lists the groups); one
+    // module's file stays as it was
+    const hid_t det = t.group(kModuleParent, "NXdetector", d.modules.size() > 1);
     const std::string detectorOrigin = std::string(kModuleParent) + "/transformations/origin";
     t.text(det, "depends_on", detectorOrigin);
     t.text(det, "description", "simulated pixel-array detector (braggview)");
@@ -269,8 +279,10 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
     t.number(det, "x_pixel_size", d.modules.front().fastPixelSize, "m");
     t.number(det, "y_pixel_size", d.modules.front().slowPixelSize, "m");
     t.number(det, "distance", d.distance, "m");
-    t.number(det, "beam_center_x", d.beamCentreFast, "pixel");
-    t.number(det, "beam_center_y", d.beamCentreSlow, "pixel");
+    if (d.hasBeamCentre) {
+        t.number(det, "beam_center_x", d.beamCentreFast, "pixel");
+        t.number(det, "beam_center_y", d.beamCentreSlow, "pixel");
+    }
     t.number(det, "count_time", d.exposure, "s");
     t.number(det, "frame_time", d.exposure, "s");
     if (d.saturation > 0)

@@ -17,7 +17,8 @@
 // removes it. Every failure throws bv::Error naming the target and what failed.
 //
 // Geometry is in NeXus' lab frame, McStas: z along the beam, y up, x = y cross z; lengths in m.
-// A module's origin is the outer corner of its first pixel (dxtbx's Panel origin).
+// A module's origin is the outer corner of its first pixel (dxtbx's Panel origin). Several
+// modules tile the image, each its own data_origin/data_size rectangle of it.
 
 #include <glm/vec3.hpp>
 
@@ -53,6 +54,7 @@ struct NexusDescription {
     double sensorThickness = 0.0;  // m
     double distance = 0.0;         // m, sample to the beam centre (NXmx: for guidance only)
     double beamCentreFast = 0.0, beamCentreSlow = 0.0; // pixels from the outer corner
+    bool hasBeamCentre = true;     // false: no beam_center_x/y (panels have no one plane for it)
     double exposure = 1.0;         // s, count_time and frame_time
     std::int32_t saturation = 0;   // counts at which a pixel overloads (written when > 0)
     std::int32_t underload = -1;   // pixels at or below carry no data (PILATUS' -1)

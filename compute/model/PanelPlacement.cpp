@@ -85,6 +85,7 @@ std::vector<PanelGeometry> resolvePanels(const std::vector<Panel>& panels, const
         g.pixelSize = panel.pixelSizeFast;
         g.fastPixels = panel.fastPixels;
         g.slowPixels = panel.slowPixels;
+        g.material = panel.material;
         // the normal away from the sample, whichever way the panel's axes turn
         const double side = glm::dot(g.centre(), g.odet);
         if (side == 0.0 || !std::isfinite(side))

@@ -30,6 +30,9 @@ struct PanelGeometry {
     glm::dvec3 fdet{0.0}, sdet{0.0}, odet{0.0};
     double pixelSize = 0.0;                     // m, square pixels
     int fastPixels = 0, slowPixels = 0;
+    // the sensor's material as the source names it ("Si", "CdTe"; "" when it does not), for
+    // the files that describe the detector (NeXus); the simulation's sensor is -detector_thick
+    std::string material;
 
     double sizeFast() const { return pixelSize * fastPixels; }
     double sizeSlow() const { return pixelSize * slowPixels; }

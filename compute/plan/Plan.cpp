@@ -98,24 +98,29 @@ Plan makePlan(const ResolvedExperiment& r, const std::vector<std::uint16_t>& mas
     p.waterPresent = w != 0.0;
     p.mask = mask.empty() ? nullptr : &mask;
     if (!r.panels.empty()) {
-        std::vector<PanelEntry> panels;
-        for (const PanelGeometry& g : r.panels) {
-            PanelEntry e;
-            e.pix0 = g.pix0;
-            e.fdet = g.fdet;
-            e.sdet = g.sdet;
-            e.odet = g.odet;
-            e.pixelSize = g.pixelSize;
-            e.closeDistance = g.closeDistance();
-            e.fastPixels = g.fastPixels;
-            e.slowPixels = g.slowPixels;
-            panels.push_back(e);
-        }
         const Roi roi = p.roi;
-        stackPanels(p, std::move(panels));
+        stackPanels(p, panelEntries(r.panels));
         p.roi = roi; // the ROI as resolved, in the stacked image's pixels
     }
     return p;
+}
+
+std::vector<PanelEntry> panelEntries(const std::vector<PanelGeometry>& panels) {
+    std::vector<PanelEntry> entries;
+    entries.reserve(panels.size());
+    for (const PanelGeometry& g : panels) {
+        PanelEntry e;
+        e.pix0 = g.pix0;
+        e.fdet = g.fdet;
+        e.sdet = g.sdet;
+        e.odet = g.odet;
+        e.pixelSize = g.pixelSize;
+        e.closeDistance = g.closeDistance();
+        e.fastPixels = g.fastPixels;
+        e.slowPixels = g.slowPixels;
+        entries.push_back(e);
+    }
+    return entries;
 }
 
 StackedSize stackedSize(const std::vector<PanelEntry>& panels) {
@@ -127,6 +132,7 @@ StackedSize stackedSize(const std::vector<PanelEntry>& panels) {
                         std::to_string(panel.fastPixels) + "x" + std::to_string(panel.slowPixels) +
                         " of " + std::to_string(panel.pixelSize) + " m)");
         size.fast = std::max(size.fast, panel.fastPixels);
+        size.firstRow.push_back(size.slow);
         size.slow += panel.slowPixels;
     }
     return size;

@@ -96,12 +96,18 @@ Plan makePlan(const ResolvedExperiment& experiment, const std::vector<std::uint1
 void stackPanels(Plan& plan, std::vector<PanelEntry> panels);
 
 // The size of the stacked panels' image: the widest panel's fast pixels and the sum of their
-// slow pixels. Throws bv::Error naming a panel without pixels or pixel size.
+// slow pixels, and where each panel's rows start. Throws bv::Error naming a panel without
+// pixels or pixel size.
 struct StackedSize {
     int fast = 0;
     long long slow = 0;
+    std::vector<long long> firstRow; // each panel's first image row, in the table's order
 };
 StackedSize stackedSize(const std::vector<PanelEntry>& panels);
+
+// A resolved experiment's panels as makePlan() draws them (the files that describe the
+// stacked image, such as NeXus, take its layout from the same table).
+std::vector<PanelEntry> panelEntries(const std::vector<PanelGeometry>& panels);
 
 // Which tables differ between two plans, so the Simulator uploads only those.
 enum PlanPart : unsigned {

@@ -2,14 +2,78 @@
 
 #include "compute/io/CbfImage.h"
 #include "compute/model/Units.h"
+#include "compute/plan/Plan.h"
 #include "compute/products/FileHeaders.h"
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
+#include <set>
 
 namespace bv::products {
+namespace {
+
+// A module's group name: the panel's own where HDF5 and NeXus can take it (dxtbx names its
+// Panel by the group's path), else "module_<index>". Not a name of the detector's own
+// fields, not twice.
+std::string moduleName(const std::string& panel, std::size_t index,
+                       const std::set<std::string>& taken) {
+    static const std::set<std::string> fields = {
+        "beam_center_x",    "beam_center_y",   "count_time", "depends_on",       "description",
+        "distance",         "frame_time",      "pixel_mask", "saturation_value", "sensor_material",
+        "sensor_thickness", "transformations", "type",       "underload_value",  "x_pixel_size",
+        "y_pixel_size"};
+    const bool plain = !panel.empty() && std::all_of(panel.begin(), panel.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+    if (plain && !fields.count(panel) && !taken.count(panel))
+        return panel;
+    std::string name = "module_" + std::to_string(index);
+    while (taken.count(name))
+        name += "_";
+    return name;
+}
+
+// The multi-panel detector's part of the description: a module per panel, placed where the
+// plan stacks its rows (plan::stackedSize, the engine's layout). A narrower panel's rows
+// leave pixels of the image in no module: readers take each module's hyperslab, so they are
+// never read, and no pixel_mask marks them (dxtbx 3.12 cannot slice one for a module narrower
+// than the image: docs/nexus.md).
+void describePanels(const ResolvedExperiment& r, io::NexusDescription& n) {
+    const std::vector<plan::PanelEntry> entries = plan::panelEntries(r.panels);
+    const plan::StackedSize size = plan::stackedSize(entries);
+    n.imageFast = size.fast;
+    n.imageSlow = static_cast<int>(size.slow); // resolve() made it the detector's int size
+    std::set<std::string> taken;
+    for (std::size_t i = 0; i < r.panels.size(); ++i) {
+        const PanelGeometry& g = r.panels[i];
+        io::NexusModule m;
+        m.name = moduleName(g.name, i, taken);
+        taken.insert(m.name);
+        m.origin = nexusFromLab(r, g.pix0);
+        m.fast = nexusFromLab(r, g.fdet);
+        m.slow = nexusFromLab(r, g.sdet);
+        m.fastPixelSize = m.slowPixelSize = g.pixelSize;
+        m.fastPixels = g.fastPixels;
+        m.slowPixels = g.slowPixels;
+        m.slowOffset = static_cast<int>(size.firstRow[i]);
+        n.modules.push_back(m);
+    }
+    // one material if the panels name one (dxtbx reads one for the detector), else Si
+    const std::string& first = r.panels.front().material;
+    if (!first.empty() && std::all_of(r.panels.begin(), r.panels.end(),
+                                      [&](const PanelGeometry& g) { return g.material == first; }))
+        n.sensorMaterial = first;
+    // NXmx's distance, for guidance: the detector's centre along the beam (-distance's
+    // meaning); no beam centre, which would need one plane of pixels
+    n.distance = glm::dot(detectorCentre(r.panels), glm::normalize(r.axes.beam));
+    n.hasBeamCentre = false;
+}
+
+} // namespace
 
 glm::dvec3 nexusFromLab(const ResolvedExperiment& r, const glm::dvec3& v) {
     const glm::dvec3 z = glm::normalize(r.axes.beam);
@@ -25,16 +89,23 @@ io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
                                       double epochSeconds) {
     const DetectorGeometry& d = r.detector;
     io::NexusDescription n;
-    n.imageFast = d.fastPixels;
-    n.imageSlow = d.slowPixels;
-    io::NexusModule m;
-    m.origin = nexusFromLab(r, d.pix0);
-    m.fast = nexusFromLab(r, d.fdet);
-    m.slow = nexusFromLab(r, d.sdet);
-    m.fastPixelSize = m.slowPixelSize = d.pixelSize;
-    m.fastPixels = d.fastPixels;
-    m.slowPixels = d.slowPixels;
-    n.modules.push_back(m);
+    if (r.panels.empty()) {
+        n.imageFast = d.fastPixels;
+        n.imageSlow = d.slowPixels;
+        io::NexusModule m;
+        m.origin = nexusFromLab(r, d.pix0);
+        m.fast = nexusFromLab(r, d.fdet);
+        m.slow = nexusFromLab(r, d.sdet);
+        m.fastPixelSize = m.slowPixelSize = d.pixelSize;
+        m.fastPixels = d.fastPixels;
+        m.slowPixels = d.slowPixels;
+        n.modules.push_back(m);
+        n.distance = d.distance; // NXmx: sample to the beam centre, for guidance only
+        n.beamCentreFast = d.Fbeam / d.pixelSize;
+        n.beamCentreSlow = d.Sbeam / d.pixelSize;
+    } else {
+        describePanels(r, n);
+    }
     n.pixels = counts ? io::NexusPixels::Int32 : io::NexusPixels::Float32;
     n.wavelength = r.wavelength;
     n.flux = r.flux;
@@ -42,9 +113,6 @@ io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
     // thickness of 0 (it asserts t0 > 0 for its parallax correction), which then moves a
     // spot by at most 1 um * tan(2theta), a hundredth of a pixel at 45 degrees
     n.sensorThickness = r.thickness.range > 0.0 ? r.thickness.range : kThinnestSensor;
-    n.distance = d.distance; // NXmx: sample to the beam centre, for guidance only
-    n.beamCentreFast = d.Fbeam / d.pixelSize;
-    n.beamCentreSlow = d.Sbeam / d.pixelSize;
     n.exposure = r.exposure > 0.0 ? r.exposure : 1.0;
     // the CBF's cut-off, so that the counts are the CBF's pixel for pixel
     n.saturation = counts ? io::kPilatusCountCutoff : 0;
@@ -67,7 +135,7 @@ NexusFrame nexusFrame(const ImageSource& source) {
     const ResolvedExperiment& r = source.resolved;
     NexusFrame f;
     f.startDeg = units::degreesFromRadians(r.phi0);
-    f.counts = source.commandLine.outputs.writeNoise;
+    f.counts = source.commandLine.outputs.countPhotons;
     if (!f.counts) {
         f.image = source.image;
         return f;
@@ -75,8 +143,10 @@ NexusFrame nexusFrame(const ImageSource& source) {
     // the photons a counting detector records: the CBF's deviates, from a copy of the
     // generator, so the noise image and the CBF stay as they are
     GeneratorState g = source.generator;
-    f.photons = io::cbfCounts(g.rng, g.seed, source.image, r.detector.fastPixels,
-                              r.detector.slowPixels, r.roi, source.commandLine.experiment.mask)
+    // the file's image: the detector's, or the panels' rows stacked (a gap counts 0)
+    const io::NexusDescription d = nexusDescription(r, true, source.epochSeconds);
+    f.photons = io::cbfCounts(g.rng, g.seed, source.image, d.imageFast, d.imageSlow, r.roi,
+                              source.commandLine.experiment.mask)
                     .data;
     return f;
 }

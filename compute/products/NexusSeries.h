@@ -24,8 +24,11 @@
 
 namespace bv::products {
 
-// The single-panel detector of a resolved experiment as NeXus describes it: its one module,
-// the beam, the spindle, in NeXus' lab frame (z along the beam, y up as nanoBragg's y).
+// A resolved experiment's detector as NeXus describes it, in NeXus' lab frame (z along the
+// beam, y up as nanoBragg's y), with the beam and the spindle: nanoBragg's one detector as
+// one module; a detector of panels as a module per panel, tiling the image the engine
+// stacks (plan::stackedSize: each panel's rows after the previous panel's; docs/nexus.md,
+// "Several modules").
 io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
                                       double epochSeconds);
 

@@ -135,7 +135,7 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
     if (!files.nexusFile.empty()) {
         // -nexusfile (braggview's own) of one image: a series' file is made by its own sink
         report.print("writing " + files.nexusFile + " as NeXus/NXmx (" +
-                     (o.writeNoise ? "4-byte integer photon counts" : "4-byte floats") +
+                     (o.countPhotons ? "4-byte integer photon counts" : "4-byte floats") +
                      ", bitshuffle/LZ4)\n");
         nexus.emplace(files.nexusFile);
         nexus->append(source);

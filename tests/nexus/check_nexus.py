@@ -2,9 +2,13 @@
 
 golden FILE.h5 FLOAT.bin REFERENCE_STDOUT: the data equal the float file, the geometry what
 the reference printed. series FILE.h5 CBF...: the data equal the CBF frames, phi per frame.
+panels FLOATS.h5 FLOAT.bin COUNTS.h5 DETECTOR.expt: a detector of panels (tests/data/detectors/
+two-widths.expt), a module per panel: the data equal the stacked float image, each module's
+hyperslab and geometry are the .expt's panel's; the counts are Poisson deviates of it.
 Expected geometry comes from the reference's own printout and from two published facts: the
 NeXus (McStas) lab frame is the imgCIF/DIALS frame turned 180 degrees about y (dxtbx reads
 it with diag(-1, 1, -1)), and nanoBragg prints its detector origin in the DIALS frame."""
+import json
 import re
 import sys
 
@@ -41,13 +45,13 @@ def chain_end(f, path):
     return total
 
 
-def common(f):
+def common(f, modules=("module",)):
     expect(text(f["/entry/definition"]) == "NXmx", "definition NXmx")
     for path, cls in [("/entry", "NXentry"), ("/entry/data", "NXdata"),
                       ("/entry/instrument", "NXinstrument"), ("/entry/instrument/beam", "NXbeam"),
                       ("/entry/instrument/detector", "NXdetector"),
-                      ("/entry/instrument/detector/module", "NXdetector_module"),
-                      ("/entry/sample", "NXsample")]:
+                      ("/entry/sample", "NXsample")] + \
+            [("/entry/instrument/detector/" + m, "NXdetector_module") for m in modules]:
         expect(text(f[path].attrs["NX_class"]) == cls, path + " is " + cls)
     data = f["/entry/data/data"]
     plist = data.id.get_create_plist()
@@ -143,8 +147,61 @@ def read_cbf(path, shape):
     return out.reshape(shape)
 
 
+def panels(path, float_path, counts_path, expt_path):
+    # the hand-made two-panel .expt (no hierarchy: its vectors are the lab frame, mm)
+    expt = json.load(open(expt_path))["detector"][0]
+    expect("hierarchy" not in expt, "a flat .expt")
+    stated = expt["panels"]
+    # the stacking by hand: "wide" (100 x 50) on rows 0-49, "narrow" (60 x 40) on rows 50-89;
+    # the image is the widest panel's 100 pixels wide, and columns 60-99 of rows 50-89 are in
+    # no panel
+    rows, width = 90, 100
+    hyperslabs = {"wide": ([0, 0], [50, 100]), "narrow": ([50, 0], [40, 60])}
+    image = np.fromfile(float_path, dtype="<f4").reshape(rows, width)
+    with h5py.File(path, "r") as f:
+        data = common(f, ("wide", "narrow"))
+        expect(data.dtype == np.float32, "float32 data with -nonoise, got %s" % data.dtype)
+        expect(data.shape == (1, rows, width), "one frame of 100x90: %s" % (data.shape,))
+        expect(np.array_equal(data[0], image), "the data are the stacked float image, bit for bit")
+        det = f["/entry/instrument/detector"]
+        # in the panels' order (dxtbx numbers its panels in the order it lists the groups)
+        listed = [k for k in det if text(det[k].attrs.get("NX_class", "")) == "NXdetector_module"]
+        expect(listed == ["wide", "narrow"], "modules in the panels' order: %s" % listed)
+        expect("beam_center_x" not in det and "pixel_mask" not in det,
+               "no beam centre (no one plane) and no pixel_mask")
+        for panel in stated:
+            module = det[panel["name"]]
+            origin, size = hyperslabs[panel["name"]]
+            expect(list(module["data_origin"][()]) == origin, panel["name"] + " data_origin")
+            expect(list(module["data_size"][()]) == size, panel["name"] + " data_size")
+            expect(list(module["data_size"][()]) == panel["image_size"][::-1],
+                   panel["name"] + " data_size is the .expt's image_size, slow first")
+            corner = MCSTAS_TO_DIALS @ chain_end(f, module.name + "/module_offset") * 1000
+            expect(close(corner, panel["origin"], 1e-9),
+                   "%s origin %s, the .expt's %s" % (panel["name"], corner, panel["origin"]))
+            for axis in ("fast", "slow"):
+                t = module[axis + "_pixel_direction"]
+                expect(close(MCSTAS_TO_DIALS @ t.attrs["vector"], panel[axis + "_axis"], 1e-12),
+                       panel["name"] + " " + axis + " axis")
+                expect(close(t[()] * 1000, panel["pixel_size"][0], 1e-12),
+                       panel["name"] + " pixel size")
+                expect(text(t.attrs["depends_on"]) == module.name + "/module_offset",
+                       panel["name"] + " " + axis + " depends on its offset")
+    with h5py.File(counts_path, "r") as f:
+        counts = common(f, ("wide", "narrow"))
+        expect(counts.dtype == np.int32, "int32 counts with noise, got %s" % counts.dtype)
+        c = counts[0].astype(np.int64)
+        expect(not c[50:, 60:].any(), "no counts in the pixels of no panel")
+        expect(not c[image == 0].any(), "no counts where the image has no photons")
+        # Poisson deviates of the float image: their sum within 5 sigma of its sum
+        expect(abs(c.sum() - image.sum()) < 5 * np.sqrt(image.sum()),
+               "counts %d for %.1f photons" % (c.sum(), image.sum()))
+
+
 if sys.argv[1] == "golden":
     golden(*sys.argv[2:5])
+elif sys.argv[1] == "panels":
+    panels(*sys.argv[2:6])
 else:
     series(sys.argv[2], sys.argv[3:])
 if failures:

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # -nexusfile read back with h5py (tests/nexus/CMakeLists.txt).
 #
-#   run_nexus.sh golden|series|errors DATA HEADLESS...
+#   run_nexus.sh golden|series|panels|errors DATA HEADLESS...
 #
 # golden: the case det_rotations (a tilted, rotated detector, so every axis matters) rendered
 # with -nonoise -floatfile -nexusfile; /entry/data/data must equal the float file bit for bit
 # and the geometry must be what the reference printed for the case (its stdout.txt).
 # series: a 3-frame -series with noise: one file of int32 counts, equal to the -cbffile
-# frames pixel for pixel, with each frame's phi. errors: no bitshuffle plugin, a folder that
+# frames pixel for pixel, with each frame's phi. panels: the hand-made two-panel detector of
+# different widths (tests/data/detectors/two-widths.expt) with -nonoise and with noise: a
+# module per panel, the data the stacked float image, each module where the .expt puts its
+# panel. errors: no bitshuffle plugin, a folder that
 # does not exist, a write that fails (a file size limit standing in for a full disk): an error naming the file, exit status 1, no file and no temporary left.
 set -euo pipefail
 check=$1 data=$2
@@ -40,6 +43,17 @@ case $check in
     grep -q "wrote series.h5 (NeXus/NXmx, 3 frames)" stdout.txt || { cat stdout.txt; exit 1; }
     "$python" "$here/check_nexus.py" series series.h5 f_1.cbf f_2.cbf f_3.cbf
     ;;
+  panels)
+    run=(-detector "$data/detectors/two-widths.expt" -cell 50 60 70 90 90 90 -misset 10 20 30
+         -default_F 100 -N 5 -seed 1 -nopgm -noprogress)
+    "${headless[@]}" "${run[@]}" -nonoise -floatfile float.bin -nexusfile floats.h5 \
+        > stdout.txt 2>&1 || { cat stdout.txt; exit 1; }
+    "${headless[@]}" "${run[@]}" -floatfile float2.bin -nexusfile counts.h5 > stdout2.txt 2>&1 ||
+        { cat stdout2.txt; exit 1; }
+    cmp -s float.bin float2.bin || { echo "the float image changed with noise"; exit 1; }
+    "$python" "$here/check_nexus.py" panels floats.h5 float.bin counts.h5 \
+        "$data/detectors/two-widths.expt"
+    ;;
   errors)
     small=(-cell 100 100 100 90 90 90 -default_F 1 -detpixels 32 -nonoise -nopgm -noprogress)
     expect_error() { # expect_error WORDS COMMAND...: exit 1, WORDS and the file in the message
@@ -70,5 +84,5 @@ case $check in
     [[ -z $leftovers ]] || { echo "left behind: $leftovers"; exit 1; }
     echo "errors named the file, and no file was left"
     ;;
-  *) echo "usage: run_nexus.sh golden|series|errors DATA HEADLESS..."; exit 2 ;;
+  *) echo "usage: run_nexus.sh golden|series|panels|errors DATA HEADLESS..."; exit 2 ;;
 esac

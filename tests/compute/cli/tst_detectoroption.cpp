@@ -1,5 +1,5 @@
-// -detector: "list" prints the presets and stops; any other value says that multi-panel
-// simulation is not there yet, naming whether the value is a known preset.
+// -detector: "list" prints the presets and stops; a preset or a file becomes the detector's
+// panels, which refuse the files of one flat detector (SMV, CBF) and take NeXus.
 
 #include "compute/cli/CommandLine.h"
 #include "compute/core/Error.h"
@@ -37,6 +37,27 @@ private slots:
         QCOMPARE(cl.experiment.detector.panels[0].fastPixels, 1028);
         QCOMPARE(cl.experiment.detector.panelsSource, std::string("eiger2-4m"));
         QVERIFY(!cl.outputs.writeNoise && cl.outputs.intFile.empty()); // SMV: one flat detector
+        QVERIFY(cl.outputs.countPhotons); // but a NeXus file would hold photon counts
+    }
+    // NeXus holds the panels, one module each: counts, or the floats with -nonoise.
+    void takesNexus_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<bool>("counts");
+        QTest::newRow("counts") << QStringList{"-nexusfile", "d.h5"} << true;
+        QTest::newRow("-nonoise") << QStringList{"-nonoise", "-nexusfile", "d.h5"} << false;
+    }
+    void takesNexus() {
+        QFETCH(QStringList, args);
+        QFETCH(bool, counts);
+        std::vector<std::string> words{"-cell", "100", "100",       "100",      "90",
+                                       "90",    "90",  "-detector", "eiger2-4m"};
+        for (const QString& a : args)
+            words.push_back(a.toStdString());
+        const bv::cli::CommandLine cl = bv::cli::parseCommandLine(words);
+        QVERIFY(cl.outputs.writeNexus);
+        QCOMPARE(cl.outputs.nexusFile, std::string("d.h5"));
+        QCOMPARE(cl.outputs.countPhotons, counts);
+        QVERIFY(!cl.outputs.writeNoise); // never the SMV noise image
     }
     void refusesWhatItCannotTake_data() {
         QTest::addColumn<QStringList>("args");
@@ -45,6 +66,12 @@ private slots:
                                  << "-detector eiger9000: not a preset (-detector list shows them)";
         QTest::newRow("an SMV file") << QStringList{"-detector", "eiger2-4m", "-intfile", "i.img"}
                                      << "-intfile: a detector of several panels (-detector eiger2-4m)";
+        QTest::newRow("a noise image")
+            << QStringList{"-detector", "eiger2-4m", "-noisefile", "n.img"}
+            << "SMV and CBF files of one flat detector cannot hold it";
+        QTest::newRow("a CBF") << QStringList{"-detector", "eiger2-4m", "-cbffile", "c.cbf"}
+                               << "-cbffile: a detector of several panels (-detector eiger2-4m) is "
+                                  "written as -nexusfile";
         QTest::newRow("a missing file") << QStringList{"-detector", "nowhere.geom"} << "nowhere.geom";
     }
     void refusesWhatItCannotTake() {
