@@ -14,9 +14,13 @@
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace bv::app {
 
 namespace {
+
+constexpr int kMostRowsShown = 8;
 
 // a row of the module list
 struct ModuleRow {
@@ -99,7 +103,6 @@ DetectorChooser::DetectorChooser(ExperimentDocument& document, QWidget* parent)
     m_modules->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_modules->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_modules->header()->setStretchLastSection(true);
-    m_modules->setMaximumHeight(190);
     layout->addWidget(m_modules);
 
     m_error = new QLabel(this);
@@ -156,15 +159,18 @@ void DetectorChooser::refresh(const ResolvedExperiment* resolved) {
         return;
     }
     const DetectorPreset* preset = findDetectorPreset(d.panelsSource);
-    QString text = preset ? tr("%n module(s) of the preset <b>%1</b> (%2)", "",
-                               static_cast<int>(d.panels.size()))
+    const int count = static_cast<int>(d.panels.size());
+    QString text = preset ? tr("%1 modules of the preset <b>%2</b> (%3)")
+                                .arg(count)
                                 .arg(source, QString::fromStdString(preset->description))
-                          : tr("%n panel(s) from <b>%1</b>", "", static_cast<int>(d.panels.size()))
-                                .arg(source.toHtmlEscaped());
+                          : tr("%1 panels from <b>%2</b>")
+                                .arg(count)
+                                .arg(QFileInfo(source).fileName().toHtmlEscaped());
     if (resolved && resolved->panels.size() == d.panels.size())
         text += tr("; the image stacks their rows: %1 pixels")
                     .arg(pixelCounts(resolved->detector.fastPixels, resolved->detector.slowPixels));
     m_source->setText(text);
+    m_source->setToolTip(preset ? QString() : source); // a file's whole path
 
     const std::vector<ModuleRow> rows = moduleRows(d, resolved);
     if (m_modules->topLevelItemCount() != static_cast<int>(rows.size())) {
@@ -179,6 +185,11 @@ void DetectorChooser::refresh(const ResolvedExperiment* resolved) {
             if (item->text(c) != columns[c])
                 item->setText(c, columns[c]);
     }
+    // as tall as its rows, up to about eight of them (a PILATUS 6M has 60: it scrolls)
+    const int rowHeight = std::max(1, m_modules->sizeHintForRow(0));
+    m_modules->setFixedHeight(std::min(kMostRowsShown, static_cast<int>(rows.size())) * rowHeight +
+                              m_modules->header()->sizeHint().height() +
+                              2 * m_modules->frameWidth() + 2);
     m_modules->show();
     m_refreshing = false;
 }
