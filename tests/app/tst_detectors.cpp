@@ -9,8 +9,11 @@
 #include "GuiTestMain.h"
 #include "ViewerHarness.h"
 #include "app/DetectorChooser.h"
+#include "app/HeadlessCommand.h"
 #include "app/ParameterPanels.h"
 #include "app/ReadoutPanel.h"
+#include "compute/headless/Headless.h"
+#include "compute/io/FloatImageFile.h"
 #include "compute/model/PanelPlacement.h"
 
 #include <QCheckBox>
@@ -25,6 +28,7 @@
 #include <QTreeWidget>
 
 #include <cmath>
+#include <sstream>
 
 using namespace bv;
 using test::ViewerHarness;
@@ -65,6 +69,22 @@ QStringList moduleColumn(ViewerHarness& v, int column) {
     for (int i = 0; i < modules->topLevelItemCount(); ++i)
         out << modules->topLevelItem(i)->text(column);
     return out;
+}
+
+// The float image of the viewer's "Copy headless command" run by the headless mode (empty on
+// failure): a detector of panels is written as -floatfile, the panels' rows stacked.
+std::vector<float> headlessImage(ViewerHarness& v) {
+    QTemporaryDir dir;
+    const std::string floatFile = (dir.path() + QStringLiteral("/h.bin")).toStdString();
+    std::vector<std::string> args =
+        app::headlessArguments(v.document().commandLine(), v.document().precision());
+    args.insert(args.end(), {"-floatfile", floatFile, "-nonoise", "-nopgm", "-noprogress"});
+    std::ostringstream out, err;
+    if (headless::runHeadless(args, out, err) != 0) {
+        qWarning("headless: %s", err.str().c_str());
+        return {};
+    }
+    return io::readFloatImage(floatFile);
 }
 
 // the mean of the panels' centres, m, along the beam (+x)
@@ -161,10 +181,14 @@ class TestDetectors : public QObject {
         QVERIFY(!detectorPanel(v)->field(QStringLiteral("fastPixels"))->spinBox()->isEnabled());
         QVERIFY(!v.document().experiment().detector.beamX.has_value());
 
-        // the Distance moves the modules' centre
+        // the Distance moves the modules' centre; the copied headless command (-detector NAME)
+        // computes the same image, bit for bit
         detectorPanel(v)->field(QStringLiteral("distance"))->setValue(150.0);
         QVERIFY(v.waitImage());
         QVERIFY(std::fabs(centreAlongBeam(*v.controller().resolved()) - 0.150) < 1e-12);
+        QVERIFY2(v.window->headlessCommandText().contains(QStringLiteral("-detector ") + preset),
+                 qPrintable(v.window->headlessCommandText()));
+        QVERIFY(headlessImage(v) == v.image());
 
         // back to the flat detector: its pixels and its beam centre again
         c->choose(0);
@@ -216,6 +240,8 @@ class TestDetectors : public QObject {
         const double shown = detectorPanel(v)->field(QStringLiteral("distance"))->value();
         QVERIFY2(std::fabs(shown - distance) < 1e-6, qPrintable(QString::number(shown, 'g', 12)));
         QVERIFY(std::fabs(centreAlongBeam(*v.controller().resolved()) * 1e3 - distance) < 1e-9);
+        // the copied headless command reads the same file and leaves its panels where they are
+        QVERIFY(headlessImage(v) == v.image());
 
         // a preset and back to the file, from the list
         c->choose(c->choice()->findData(QStringLiteral("epix10k-2m")));
