@@ -1,9 +1,14 @@
 #include "app/ExperimentDocument.h"
 
+#include "compute/cli/DetectorSource.h"
 #include "compute/io/HklFile.h"
 #include "compute/io/MatrixFile.h"
 #include "compute/io/Smv.h"
 #include "compute/io/SourceFile.h"
+#include "compute/model/DetectorPresets.h"
+#include "compute/model/PanelPlacement.h"
+
+#include <glm/geometric.hpp>
 
 #include <algorithm>
 #include <sstream>
@@ -44,6 +49,7 @@ void ExperimentDocument::loadArguments(const std::vector<std::string>& args) {
         commandLine = std::move(others);
     }
     m_commandLine = std::move(commandLine);
+    m_flatDetector.reset();
     m_precision = viewerPrecision(args, m_commandLine);
     m_inputLog = log.str();
     emit replaced();
@@ -54,6 +60,7 @@ void ExperimentDocument::loadArguments(const std::vector<std::string>& args) {
 void ExperimentDocument::setCommandLine(const cli::CommandLine& commandLine,
                                         engine::Precision precision) {
     m_commandLine = commandLine;
+    m_flatDetector.reset();
     const bool newPrecision = precision != m_precision;
     m_precision = precision;
     emit replaced();
@@ -160,6 +167,76 @@ void ExperimentDocument::clearMask() {
 void ExperimentDocument::clearSourceFile() {
     m_commandLine.experiment.beam.sourceFile.clear();
     m_commandLine.sourceFile.clear();
+    emit replaced();
+    emit changed();
+}
+
+void ExperimentDocument::setDetectorSource(const std::string& source) {
+    const PanelDetector panels = cli::detectorPanels(source);
+    Experiment& e = m_commandLine.experiment;
+    Detector& d = e.detector;
+    // the panels as stated, not moved: where a file's centre is, and whether the simulation
+    // can take them at all (non-square pixels, a panel edge-on to the sample) before the
+    // experiment changes
+    std::vector<PanelGeometry> placed;
+    try {
+        placed = resolvePanels(panels.panels, Detector{}, false, e.axes());
+    } catch (const Error& error) {
+        throw Error("-detector " + source + ": " + error.what());
+    }
+    if (d.panels.empty()) {
+        m_flatDetector = d;
+        d.beamX.reset();
+        d.beamY.reset();
+        d.closeX.reset();
+        d.closeY.reset();
+        d.orgX.reset();
+        d.orgY.reset();
+        d.closeDistance.reset();
+        d.curved = false;
+    }
+    d.panels = panels.panels;
+    d.panelsSource = source;
+    if (findDetectorPreset(source)) {
+        d.distanceStated = true; // as -detector NAME -distance D: the centre D down the beam
+    } else {
+        d.distanceStated = false;
+        d.distance = glm::dot(detectorCentre(placed), e.axes().beam);
+    }
+    e.mask.clear();
+    m_commandLine.mask.clear();
+    emit replaced();
+    emit changed();
+}
+
+void ExperimentDocument::openDetectorGeometry(const std::string& path) {
+    if (!cli::isDetectorFile(path))
+        throw Error(path + ": not a detector geometry file (.expt or .json from DIALS, .geom "
+                           "from CrystFEL)");
+    setDetectorSource(path);
+}
+
+void ExperimentDocument::useFlatDetector() {
+    Detector& d = m_commandLine.experiment.detector;
+    if (d.panels.empty())
+        return;
+    if (m_flatDetector) {
+        const Detector& flat = *m_flatDetector;
+        d.beamX = flat.beamX;
+        d.beamY = flat.beamY;
+        d.closeX = flat.closeX;
+        d.closeY = flat.closeY;
+        d.orgX = flat.orgX;
+        d.orgY = flat.orgY;
+        d.closeDistance = flat.closeDistance;
+        d.curved = flat.curved;
+        m_flatDetector.reset();
+    }
+    d.panels.clear();
+    d.panelsSource.clear();
+    d.distanceStated = false;
+    m_commandLine.experiment.mask.clear();
+    m_commandLine.mask.clear();
     emit replaced();
     emit changed();
 }

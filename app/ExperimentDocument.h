@@ -14,6 +14,7 @@
 #include <QString>
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,21 @@ class ExperimentDocument : public QObject {
     void clearMask();
     void clearSourceFile();
 
+    // The detector: several panels named as -detector names them (a preset's name, or a
+    // DIALS .expt/.json or CrystFEL .geom file; cli::detectorPanels reads them all), or
+    // nanoBragg's one flat detector again. A preset faces the beam at the Distance field's
+    // value; a file's panels stay where the file puts them, and Distance becomes how far their
+    // centre is along the beam (moving it moves them). The flat detector's own fields that a
+    // detector of panels refuses (beam centre, XDS origin, close point and distance, curved)
+    // are put aside on the way to panels and given back by useFlatDetector(); the shared ones
+    // (distance, rotations, two-theta, sensor) carry over both ways, as on the command line.
+    // A mask, which fits one detector's pixels, is dropped. Both throw bv::Error naming the
+    // preset or file (and the key or line) and leave the document unchanged.
+    void setDetectorSource(const std::string& source);
+    void useFlatDetector();
+    // File > Open detector geometry: setDetectorSource() for a .expt, .json or .geom file only.
+    void openDetectorGeometry(const std::string& path);
+
     // What reading the inputs printed (warnings of the HKL reader, ...).
     const std::string& inputLog() const { return m_inputLog; }
 
@@ -68,6 +84,8 @@ class ExperimentDocument : public QObject {
     cli::CommandLine m_commandLine;
     engine::Precision m_precision = engine::Precision::Fast;
     std::string m_inputLog;
+    // the flat detector's fields a detector of panels refuses, while panels are in use
+    std::optional<Detector> m_flatDetector;
 };
 
 // The precision a command line asks for: its -precision when given, else the viewer's

@@ -157,7 +157,9 @@ std::vector<std::string> headlessArguments(const cli::CommandLine& cl, engine::P
     a.number("-pixel", mm(d.pixelSize));
     a.number("-detsize_f", mm(d.sizeFast));
     a.number("-detsize_s", mm(d.sizeSlow));
-    a.number("-distance", mm(d.distance));
+    // a file's panels not moved: where the file puts them (-distance would move them)
+    if (d.panels.empty() || d.distanceStated)
+        a.number("-distance", mm(d.distance));
     if (d.closeDistance)
         a.number("-close_distance", mm(*d.closeDistance));
     if (d.beamX)
@@ -188,6 +190,10 @@ std::vector<std::string> headlessArguments(const cli::CommandLine& cl, engine::P
         a.integer("-detector_thicksteps", *d.thickness.steps);
     a.flag("-pivot"); // last of the options that set the pivot
     a.word(pivotName(d.pivot));
+    if (!d.panels.empty()) { // a detector of several panels, read again from its source
+        a.flag("-detector");
+        a.word(d.panelsSource);
+    }
 
     // sampling
     const Sampling& s = e.sampling;

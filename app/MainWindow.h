@@ -76,6 +76,11 @@ class MainWindow : public QMainWindow {
     // "Save as job file": a job based on the current session, one frame (app/Session.h)
     void saveJob(const QString& path);
 
+    // File > Open detector geometry: a DIALS .expt/.json or CrystFEL .geom file's panels
+    // become the detector (ExperimentDocument::openDetectorGeometry); a file that cannot be
+    // read is reported (a dialog, or errorShown() alone when quiet), the experiment unchanged.
+    void openDetectorGeometry(const QString& path);
+
     // Waits for the image of the current parameters, then writes it; throws bv::Error.
     void exportImage(ExportFormat format, const QString& path);
     QImage exportedPng(); // what exportImage(Png) writes

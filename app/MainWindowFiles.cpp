@@ -53,6 +53,13 @@ void MainWindow::openSession(const QString& path) {
     statusBar()->showMessage(tr("Session %1 opened").arg(path), 5000);
 }
 
+void MainWindow::openDetectorGeometry(const QString& path) {
+    runGuarded(tr("Cannot open the detector geometry"), [&] {
+        m_document->openDetectorGeometry(path.toStdString());
+        statusBar()->showMessage(tr("Detector geometry %1 opened").arg(path), 5000);
+    });
+}
+
 QImage MainWindow::exportedPng() {
     const ResolvedExperiment* r = m_controller->resolved();
     if (!r)

@@ -62,6 +62,14 @@ void MainWindow::buildMenus() {
         openInput(tr("Open detector header"), tr("SMV images (*.img *.smv);;All files (*)"),
                   &ExperimentDocument::openImageHeader);
     });
+    file->addAction(tr("Open detector &geometry (.expt, .geom)…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open detector geometry"), QString(),
+            tr("Detector geometry (*.expt *.json *.geom);;DIALS experiment lists (*.expt "
+               "*.json);;CrystFEL geometry (*.geom)"));
+        if (!path.isEmpty())
+            openDetectorGeometry(path);
+    });
     file->addSeparator();
     QMenu* exports = file->addMenu(tr("&Export image"));
     const struct {

@@ -54,12 +54,12 @@ ParameterField::ParameterField(ExperimentDocument& document, FieldBinding bindin
                 commit(m_spin->value());
         });
     }
-    const QString tip = m_binding.tooltip + tr("<br><i>Arrows step by %1, Shift+arrows by %2.</i>")
-                                                .arg(m_binding.step)
-                                                .arg(m_binding.largeStep);
+    m_tooltip = m_binding.tooltip + tr("<br><i>Arrows step by %1, Shift+arrows by %2.</i>")
+                                        .arg(m_binding.step)
+                                        .arg(m_binding.largeStep);
     for (QWidget* w : {static_cast<QWidget*>(m_label), static_cast<QWidget*>(m_slider),
                        static_cast<QWidget*>(m_spin)})
-        w->setToolTip(tip);
+        w->setToolTip(m_tooltip);
     m_slider->installEventFilter(this);
     m_spin->installEventFilter(this);
     setFocusProxy(m_slider);
@@ -142,7 +142,14 @@ void ParameterField::refresh(const ResolvedExperiment* resolved) {
     m_refreshing = true;
     const Experiment& experiment = m_document.experiment();
     const std::optional<double> value = m_binding.get(experiment);
-    const bool inUse = !m_binding.enabledWhen || m_binding.enabledWhen(experiment);
+    const QString why = m_binding.unavailableWhy ? m_binding.unavailableWhy(experiment) : QString();
+    const bool inUse =
+        why.isEmpty() && (!m_binding.enabledWhen || m_binding.enabledWhen(experiment));
+    const QString tip = why.isEmpty() ? m_tooltip : why;
+    for (QWidget* w : {static_cast<QWidget*>(m_label), static_cast<QWidget*>(m_slider),
+                       static_cast<QWidget*>(m_spin)})
+        if (w->toolTip() != tip)
+            w->setToolTip(tip);
     const bool automatic = m_automatic && !value.has_value();
     if (m_automatic) {
         m_automatic->setChecked(automatic);

@@ -48,6 +48,9 @@ struct FieldBinding {
     std::function<void(Experiment&)> setAutomatic;
     // whether the value is in use (a cell given by a matrix is not); unset: always
     std::function<bool(const Experiment&)> enabledWhen;
+    // why the field does not apply now (a beam centre, with a detector of several panels): it
+    // is disabled and its tooltip gives the reason; unset or empty: it applies
+    std::function<QString(const Experiment&)> unavailableWhy;
 };
 
 class ParameterField : public QWidget {
@@ -90,6 +93,7 @@ class ParameterField : public QWidget {
     QSlider* m_slider = nullptr;
     QDoubleSpinBox* m_spin = nullptr;
     QCheckBox* m_automatic = nullptr;
+    QString m_tooltip; // the binding's, with the keys
     bool m_refreshing = false;
 };
 

@@ -97,6 +97,27 @@ QLabel* ParameterPanel::addInfo(
     return label;
 }
 
+void ParameterPanel::addWidget(QWidget* widget,
+                               std::function<void(const ResolvedExperiment*)> refresh) {
+    m_layout->addWidget(widget);
+    m_refreshers.push_back(std::move(refresh));
+}
+
+void ParameterPanel::disableWhen(QWidget* editor, std::function<QString(const Experiment&)> why) {
+    // a choice's label is its row's other child: it says why too
+    QList<QWidget*> shown{editor};
+    if (qobject_cast<QComboBox*>(editor) && editor->parentWidget() != this)
+        shown =
+            editor->parentWidget()->findChildren<QWidget*>(QString(), Qt::FindDirectChildrenOnly);
+    const QString usual = editor->toolTip();
+    m_refreshers.push_back([this, editor, shown, usual, why](const ResolvedExperiment*) {
+        const QString reason = why(m_document.experiment());
+        editor->setEnabled(reason.isEmpty());
+        for (QWidget* w : shown)
+            w->setToolTip(reason.isEmpty() ? usual : reason);
+    });
+}
+
 void ParameterPanel::finish() {
     m_layout->addStretch(1);
     refresh(nullptr);

@@ -41,6 +41,12 @@ class ParameterPanel : public QWidget {
                          std::function<void(Experiment&, bool)> set);
     QLabel* addInfo(const QString& objectName,
                     std::function<QString(const Experiment&, const ResolvedExperiment*)> text);
+    // A widget of the panel's own (the Detector panel's chooser and module list), refreshed
+    // with the editors.
+    void addWidget(QWidget* widget, std::function<void(const ResolvedExperiment*)> refresh);
+    // `editor` (a choice's combo box, a switch) is disabled while `why` gives a reason, which
+    // its tooltip (and its label's) then shows.
+    void disableWhen(QWidget* editor, std::function<QString(const Experiment&)> why);
     void finish(); // after the last editor: a stretch
 
     ParameterField* field(const QString& objectName) const;

@@ -60,13 +60,9 @@ std::vector<PanelGeometry> resolvePanels(const std::vector<Panel>& panels, const
     };
     for (const auto& r : refused)
         if (r.given)
-            throw Error(std::string(r.option) +
-                        ": a detector of several panels has its panels placed by its preset or "
-                        "file, so it has no one beam centre to set; move it with -distance, "
-                        "-detector_rotx/y/z and -twotheta");
+            throw Error(std::string(r.option) + ": " + kPanelsHaveNoBeamCentre);
     if (detector.curved)
-        throw Error("-curved_det: a curved detector is one sphere about the sample; a detector of "
-                    "panels cannot be curved");
+        throw Error(std::string("-curved_det: ") + kPanelsCannotBeCurved);
 
     std::vector<PanelGeometry> placed;
     for (const Panel& panel : panels) {

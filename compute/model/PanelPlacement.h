@@ -41,6 +41,20 @@ struct PanelGeometry {
     double closeDistance() const;
 };
 
+// Why nanoBragg's options that pin one flat detector do not apply to a detector of several
+// panels, in words: resolvePanels()'s refusals and the viewer's reasons for the fields it
+// disables with such a detector.
+inline constexpr const char* kPanelsHaveNoBeamCentre =
+    "a detector of several panels has its panels placed by its preset or file, so it has no one "
+    "beam centre to set; move it with -distance, -detector_rotx/y/z and -twotheta";
+inline constexpr const char* kPanelsCannotBeCurved =
+    "a curved detector is one sphere about the sample; a detector of panels cannot be curved";
+// the pivot is not refused (nanoBragg's default is the beam), only unused: placePanels turns
+// the panels about the sample
+inline constexpr const char* kPanelsTurnAboutTheSample =
+    "a detector of several panels turns about the sample, as with -pivot sample: its panels' "
+    "positions already say where the beam meets them";
+
 // nanoBragg's detector options that move a whole multi-panel detector.
 struct DetectorMove {
     // m: the detector is moved along the beam until its centre (the mean of its panels'

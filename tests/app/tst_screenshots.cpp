@@ -6,17 +6,20 @@
 
 #include "GuiTestMain.h"
 #include "ViewerHarness.h"
+#include "app/DetectorChooser.h"
 #include "app/DisplayPanel.h"
 #include "app/ParameterPanels.h"
 #include "app/PlotPanel.h"
 #include "app/TracePanel.h"
 #include "app/Viewer.h"
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QTabWidget>
+#include <QTreeWidget>
 
 #include <set>
 
@@ -181,6 +184,43 @@ class TestScreenshots : public QObject {
         const QImage png = m_viewer.window->exportedPng();
         QCOMPARE(png.size(), QSize(512, 512));
         png.save(folder() + QStringLiteral("/export-demo.png"), "PNG");
+    }
+
+    void detectorPresetAndItsModules() {
+        // the Detector panel: a preset chosen, its modules listed, drawn with their gaps
+        m_viewer.window->parameterTabs()->setCurrentIndex(1);
+        auto* chooser =
+            m_viewer.window->panel(QStringLiteral("Detector"))->findChild<app::DetectorChooser*>();
+        QVERIFY(chooser);
+        chooser->choose(chooser->choice()->findData(QStringLiteral("jungfrau-4m")));
+        QVERIFY(m_viewer.waitImage());
+        m_viewer.window->imageWindow().fitToWindow();
+        const QImage shot = shoot(QStringLiteral("viewer-detector-panel-preset.png"));
+        QVERIFY(!shot.isNull());
+        QCOMPARE(chooser->modules()->topLevelItemCount(), 8);
+        QVERIFY(coloursIn(shot, viewArea()) > 20);
+    }
+
+    void detectorFromADialsExperimentList() {
+        // File > Open detector geometry: four modules of a tilted group, as DIALS placed them
+        auto* chooser =
+            m_viewer.window->panel(QStringLiteral("Detector"))->findChild<app::DetectorChooser*>();
+        m_viewer.window->openDetectorGeometry(
+            QStringLiteral(BV_TEST_DATA "/detectors/four-module-tilted.expt"));
+        QVERIFY(m_viewer.waitImage());
+        m_viewer.window->imageWindow().fitToWindow();
+        const QImage shot = shoot(QStringLiteral("viewer-detector-panel-expt.png"));
+        QVERIFY(!shot.isNull());
+        QCOMPARE(chooser->modules()->topLevelItemCount(), 4);
+        QVERIFY(coloursIn(shot, viewArea()) > 20);
+
+        // back to the demo's flat detector 200 mm away, for the shots that follow
+        chooser->choose(0);
+        field("distance")->setValue(200.0);
+        QVERIFY(m_viewer.waitImage());
+        QCOMPARE(m_viewer.fast(), 512);
+        m_viewer.window->imageWindow().fitToWindow();
+        m_viewer.window->parameterTabs()->setCurrentIndex(0);
     }
 
     void refiningThenEngineStopped() {

@@ -1,0 +1,300 @@
+// The Detector panel's choice of detector, driven through its real widgets on a Vulkan device
+// (lavapipe under a private Xvfb): a preset's modules stack into the image and the readout
+// names them, a DIALS experiment list opens from File > Open detector geometry with its
+// modules listed, a file that cannot be read changes nothing and says why, and the flat
+// detector comes back with its own fields. Expected numbers are worked by hand from the
+// presets' published module sizes and the test file's geometry.
+
+#include "ExperimentCompare.h"
+#include "GuiTestMain.h"
+#include "ViewerHarness.h"
+#include "app/DetectorChooser.h"
+#include "app/HeadlessCommand.h"
+#include "app/ParameterPanels.h"
+#include "app/ReadoutPanel.h"
+#include "compute/headless/Headless.h"
+#include "compute/io/FloatImageFile.h"
+#include "compute/model/PanelPlacement.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileInfo>
+#include <QLabel>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTreeWidget>
+
+#include <cmath>
+#include <sstream>
+
+using namespace bv;
+using test::ViewerHarness;
+
+namespace {
+
+// A light still on a small flat detector with a beam centre of its own (-Xbeam 7 mm), which a
+// detector of panels cannot take and the flat detector must get back.
+const QString kLight = QStringLiteral(
+    "-cell 40 40 40 90 90 90 -N 3 -misset 5 10 15 -default_F 100 -lambda 1 -distance 100 "
+    "-detpixels 64 -pixel 0.2 -Xbeam 7 -oversample 1 -seed 7 -precision fast");
+
+const QString kTiltedExpt = QStringLiteral(BV_TEST_DATA "/detectors/four-module-tilted.expt");
+const QString kTwoPanelGeom = QStringLiteral(BV_TEST_DATA "/detectors/two-panel.geom");
+
+QByteArray readAll(const QString& path) {
+    QFile file(path);
+    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile file(path);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+app::ParameterPanel* detectorPanel(ViewerHarness& v) {
+    return v.window->panel(QStringLiteral("Detector"));
+}
+
+app::DetectorChooser* chooser(ViewerHarness& v) {
+    return detectorPanel(v)->findChild<app::DetectorChooser*>();
+}
+
+QStringList moduleColumn(ViewerHarness& v, int column) {
+    QStringList out;
+    QTreeWidget* modules = chooser(v)->modules();
+    for (int i = 0; i < modules->topLevelItemCount(); ++i)
+        out << modules->topLevelItem(i)->text(column);
+    return out;
+}
+
+// The float image of the viewer's "Copy headless command" run by the headless mode (empty on
+// failure): a detector of panels is written as -floatfile, the panels' rows stacked.
+std::vector<float> headlessImage(ViewerHarness& v) {
+    QTemporaryDir dir;
+    const std::string floatFile = (dir.path() + QStringLiteral("/h.bin")).toStdString();
+    std::vector<std::string> args =
+        app::headlessArguments(v.document().commandLine(), v.document().precision());
+    args.insert(args.end(), {"-floatfile", floatFile, "-nonoise", "-nopgm", "-noprogress"});
+    std::ostringstream out, err;
+    if (headless::runHeadless(args, out, err) != 0) {
+        qWarning("headless: %s", err.str().c_str());
+        return {};
+    }
+    return io::readFloatImage(floatFile);
+}
+
+// the mean of the panels' centres, m, along the beam (+x)
+double centreAlongBeam(const ResolvedExperiment& r) {
+    return detectorCentre(r.panels).x;
+}
+
+} // namespace
+
+class TestDetectors : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void cleanup() { BV_VERIFY_NO_VALIDATION_MESSAGES(); }
+
+    void presetStacksItsModulesAndTheFlatDetectorComesBack_data() {
+        QTest::addColumn<QString>("preset");
+        QTest::addColumn<int>("modules");
+        QTest::addColumn<int>("fast");
+        QTest::addColumn<int>("slow");
+        QTest::addColumn<QPoint>("pixel");   // an image pixel
+        QTest::addColumn<QString>("module"); // the module it lies on
+        QTest::addColumn<QString>("pixels"); // that module's pixels
+        QTest::addColumn<QString>("pixelSize");
+        // ePix10k 2M: 4 x 4 modules of 384 x 352 pixels of 100 um; the image stacks the 16
+        // modules' rows: 384 wide, 16 * 352 = 5632 rows. Row 1770 = 5 * 352 + 10 lies on the
+        // sixth module, slow index 1, fast index 1: m1_1.
+        QTest::newRow("epix10k-2m")
+            << "epix10k-2m" << 16 << 384 << 5632 << QPoint(10, 1770) << "m1_1"
+            << "384 × 352"
+            << "100 µm";
+        // JUNGFRAU 4M: 2 x 4 modules of 1030 x 514 pixels of 75 um: 1030 x 8 * 514 = 4112;
+        // row 4111 is the last module's last: m3_1.
+        QTest::newRow("jungfrau-4m")
+            << "jungfrau-4m" << 8 << 1030 << 4112 << QPoint(1029, 4111) << "m3_1"
+            << "1030 × 514"
+            << "75 µm";
+    }
+    void presetStacksItsModulesAndTheFlatDetectorComesBack() {
+        QFETCH(QString, preset);
+        QFETCH(int, modules);
+        QFETCH(int, fast);
+        QFETCH(int, slow);
+        QFETCH(QPoint, pixel);
+        QFETCH(QString, module);
+        QFETCH(QString, pixels);
+        QFETCH(QString, pixelSize);
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kLight)));
+        QCOMPARE(v.fast(), 64);
+        app::DetectorChooser* c = chooser(v);
+        QVERIFY(c);
+        QCOMPARE(c->choice()->currentIndex(), 0);
+        QVERIFY(c->modules()->isHidden());
+        app::ParameterField* beamX = detectorPanel(v)->field(QStringLiteral("beamX"));
+        auto* curved = detectorPanel(v)->findChild<QCheckBox*>(QStringLiteral("curved"));
+        auto* pivot = detectorPanel(v)->findChild<QComboBox*>(QStringLiteral("pivot"));
+        QVERIFY(beamX->spinBox()->isEnabled() && curved->isEnabled());
+        const int recordings = v.controller().simulator()->recordCount();
+
+        // the preset, as picked from the list
+        const int index = c->choice()->findData(preset);
+        QVERIFY(index > 0);
+        c->choose(index);
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.fast(), fast);
+        QCOMPARE(v.slow(), slow);
+        // a new image size is a new recording of the command buffer, counted
+        QVERIFY(v.controller().simulator()->recordCount() > recordings);
+        // facing the beam, its centre at the Distance field's 100 mm
+        QVERIFY(std::fabs(centreAlongBeam(*v.controller().resolved()) - 0.100) < 1e-12);
+        QCOMPARE(c->choice()->currentIndex(), index);
+        QCOMPARE(c->modules()->topLevelItemCount(), modules);
+        QVERIFY(!c->modules()->isHidden());
+        const qsizetype row = moduleColumn(v, 0).indexOf(module);
+        QVERIFY2(row >= 0, qPrintable(moduleColumn(v, 0).join(QLatin1Char(' '))));
+        QCOMPARE(moduleColumn(v, 1)[row], pixels);
+        QCOMPARE(moduleColumn(v, 2)[row], pixelSize);
+        QVERIFY2(c->sourceLabel()->text().contains(preset), qPrintable(c->sourceLabel()->text()));
+
+        // the readout names the module under a pixel
+        QVERIFY(v.window->geometry().has_value());
+        v.window->showReadoutAt(v.window->geometry()->centreOf(pixel));
+        const QString said = v.window->readout().text(QStringLiteral("pixel"));
+        QVERIFY2(said.contains(module), qPrintable(said));
+
+        // what a detector of panels cannot use is disabled, saying why (the command line's words)
+        QVERIFY(!beamX->spinBox()->isEnabled());
+        QVERIFY2(beamX->spinBox()->toolTip().contains(QStringLiteral("no one beam centre")),
+                 qPrintable(beamX->spinBox()->toolTip()));
+        QVERIFY(!curved->isEnabled());
+        QVERIFY(curved->toolTip().contains(QStringLiteral("cannot be curved")));
+        QVERIFY(!pivot->isEnabled());
+        QVERIFY(!detectorPanel(v)->field(QStringLiteral("fastPixels"))->spinBox()->isEnabled());
+        QVERIFY(!v.document().experiment().detector.beamX.has_value());
+
+        // the Distance moves the modules' centre; the copied headless command (-detector NAME)
+        // computes the same image, bit for bit
+        detectorPanel(v)->field(QStringLiteral("distance"))->setValue(150.0);
+        QVERIFY(v.waitImage());
+        QVERIFY(std::fabs(centreAlongBeam(*v.controller().resolved()) - 0.150) < 1e-12);
+        QVERIFY2(v.window->headlessCommandText().contains(QStringLiteral("-detector ") + preset),
+                 qPrintable(v.window->headlessCommandText()));
+        QVERIFY(headlessImage(v) == v.image());
+
+        // back to the flat detector: its pixels and its beam centre again
+        c->choose(0);
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.fast(), 64);
+        QCOMPARE(v.slow(), 64);
+        QVERIFY(v.controller().resolved()->panels.empty());
+        QCOMPARE(*v.document().experiment().detector.beamX, 0.007);
+        QVERIFY(beamX->spinBox()->isEnabled() && curved->isEnabled() && pivot->isEnabled());
+        QVERIFY(c->modules()->isHidden());
+        QCOMPARE(v.controller().resolved()->detector.distance, 0.150); // shared with the panels
+    }
+
+    void geometryFileOpensWithItsModules_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QStringList>("names");
+        QTest::addColumn<int>("fast");
+        QTest::addColumn<int>("slow");
+        QTest::addColumn<double>("distance"); // mm, the panels' centre along the beam
+        // four 200 x 200 modules of 0.1 mm in a group tilted about x (slow (0, -0.8, 0.6), normal
+        // (0, -0.6, -0.8) in dxtbx's frame), the group's origin at z = -200 mm. The mean of the
+        // modules' local centres is (20.5, 20.5, 0.125) mm, so the centre's z is
+        // -200 + 20.5 * 0.6 + 0.125 * -0.8 = -187.8 mm: 187.8 mm down the beam.
+        QTest::newRow("DIALS .expt")
+            << kTiltedExpt << QStringList{"m0", "m1", "m2", "m3"} << 200 << 800 << 187.8;
+        // top: 100 x 50 at clen 100 mm; side: 100 x 50 (fast down the image), 2 mm further
+        QTest::newRow("CrystFEL .geom")
+            << kTwoPanelGeom << QStringList{"top", "side"} << 100 << 100 << 101.0;
+    }
+    void geometryFileOpensWithItsModules() {
+        QFETCH(QString, file);
+        QFETCH(QStringList, names);
+        QFETCH(int, fast);
+        QFETCH(int, slow);
+        QFETCH(double, distance);
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kLight)));
+        QSignalSpy errors(v.window.get(), &app::MainWindow::errorShown);
+        v.window->openDetectorGeometry(file);
+        QVERIFY2(errors.isEmpty(),
+                 errors.isEmpty() ? "" : qPrintable(errors.first().first().toString()));
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.fast(), fast);
+        QCOMPARE(v.slow(), slow);
+        app::DetectorChooser* c = chooser(v);
+        QCOMPARE(moduleColumn(v, 0), names);
+        QVERIFY(c->choice()->currentText().contains(QFileInfo(file).fileName()));
+        // the Distance field tells where the file put the panels, which stay there
+        const double shown = detectorPanel(v)->field(QStringLiteral("distance"))->value();
+        QVERIFY2(std::fabs(shown - distance) < 1e-6, qPrintable(QString::number(shown, 'g', 12)));
+        QVERIFY(std::fabs(centreAlongBeam(*v.controller().resolved()) * 1e3 - distance) < 1e-9);
+        // the copied headless command reads the same file and leaves its panels where they are
+        QVERIFY(headlessImage(v) == v.image());
+
+        // a preset and back to the file, from the list
+        c->choose(c->choice()->findData(QStringLiteral("epix10k-2m")));
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.slow(), 5632);
+        c->choose(c->choice()->findData(file));
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.slow(), slow);
+        QCOMPARE(moduleColumn(v, 0), names);
+    }
+
+    void aBadGeometryFileChangesNothing_data() {
+        QTest::addColumn<QString>("name");     // written into a temporary folder
+        QTest::addColumn<QByteArray>("bytes"); // empty: not written (a missing file)
+        QTest::addColumn<QString>("said");     // in the message, besides the file's name
+        QByteArray expt = readAll(kTiltedExpt);
+        QVERIFY(!expt.isEmpty());
+        // the first panel's fast axis with two numbers
+        const QRegularExpression firstFastAxis(QStringLiteral("\"fast_axis\": \\[[^\\]]*\\]"));
+        const QRegularExpressionMatch m = firstFastAxis.match(QString::fromUtf8(expt));
+        QVERIFY(m.hasMatch());
+        expt.replace(m.capturedStart(), m.capturedLength(), "\"fast_axis\": [1.0, 0.0]");
+        QTest::newRow("expt: a bad axis") << "bad.expt" << expt << "panels[0].fast_axis";
+        QByteArray geom = readAll(kTwoPanelGeom);
+        geom.replace("top/fs = +1.0x +0.0y", "top/fs = sideways");
+        QTest::newRow("geom: a bad vector") << "bad.geom" << geom << "bad.geom:20";
+        QTest::newRow("missing") << "missing.expt" << QByteArray() << "missing.expt";
+        QTest::newRow("not geometry") << "notes.txt" << QByteArray("hello") << ".geom";
+    }
+    void aBadGeometryFileChangesNothing() {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, bytes);
+        QFETCH(QString, said);
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kLight)));
+        QTemporaryDir dir;
+        const QString path = dir.path() + QLatin1Char('/') + name;
+        if (!bytes.isEmpty())
+            writeFile(path, bytes);
+        const Experiment before = v.document().experiment();
+        QSignalSpy errors(v.window.get(), &app::MainWindow::errorShown);
+        v.window->openDetectorGeometry(path);
+        QCOMPARE(errors.count(), 1);
+        const QString message = errors.first().first().toString();
+        QVERIFY2(message.contains(name) && message.contains(said), qPrintable(message));
+        QVERIFY(test::ExperimentCompare().difference(before, v.document().experiment()).isEmpty());
+        QVERIFY(v.document().experiment().detector.panels.empty());
+        QCOMPARE(v.document().experiment().detector.beamX, before.detector.beamX);
+        QVERIFY(v.controller().isComplete());
+        QCOMPARE(v.fast(), 64);
+        QCOMPARE(chooser(v)->choice()->currentIndex(), 0);
+    }
+};
+
+BV_GUI_TEST_MAIN(TestDetectors)
+#include "tst_detectors.moc"
