@@ -70,6 +70,15 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
     if (image.size() != static_cast<std::size_t>(width) * static_cast<std::size_t>(height))
         throw Error("an image of " + std::to_string(image.size()) + " pixels is not the " +
                     std::to_string(width) + "x" + std::to_string(height) + " detector's");
+    // SMV and CBF headers state one flat detector: the stacked panels under one would be a
+    // file that lies about its geometry (the command line refuses them first; the viewer's
+    // exports meet this)
+    if (!r.panels.empty())
+        for (const std::string* path : {&files.intFile, &files.noiseFile, &files.cbfFile})
+            if (!path->empty())
+                throw Error(*path + ": a detector of several panels cannot be written as SMV or "
+                                    "CBF, whose header describes one flat detector; write it as "
+                                    "NeXus/NXmx (one module per panel) or as a float image");
     const Report report(hooks);
 
     Summary s;

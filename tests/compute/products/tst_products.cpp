@@ -99,6 +99,42 @@ class TestProducts : public QObject {
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{});
     }
 
+    // The stacked rows of a detector of panels under an SMV or CBF header of one flat
+    // detector would misstate the geometry: refused by name, nothing written; the float
+    // image (the rows stacked) is fine.
+    void panelsAreNeverWrittenAsOneFlatDetector_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("SMV int image") << "i.img";
+        QTest::newRow("SMV noise image") << "n.img";
+        QTest::newRow("miniCBF") << "c.cbf";
+    }
+    void panelsAreNeverWrittenAsOneFlatDetector() {
+        QFETCH(QString, name);
+        QTemporaryDir dir;
+        Run run;
+        bv::PanelGeometry half;
+        half.name = "top";
+        run.r.panels = {half, half};
+        OutputFiles files;
+        files.floatFile = dir.filePath("f.bin").toStdString();
+        std::string& target = name.endsWith(".cbf") ? files.cbfFile
+                              : name.startsWith("i") ? files.intFile
+                                                     : files.noiseFile;
+        target = dir.filePath(name).toStdString();
+        QString message;
+        try {
+            bv::products::writeProducts(run.source(), files);
+        } catch (const bv::Error& e) {
+            message = e.what();
+        }
+        QVERIFY2(message.contains(name) && message.contains("several panels"), qPrintable(message));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{});
+        OutputFiles floatOnly;
+        floatOnly.floatFile = files.floatFile;
+        bv::products::writeProducts(run.source(), floatOnly);
+        QVERIFY(QFile::exists(dir.filePath("f.bin")));
+    }
+
     void aNexusFileThatFailsLeavesNoneBehind() {
         QTemporaryDir dir;
         OutputFiles files;
