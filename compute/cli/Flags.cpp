@@ -1,11 +1,9 @@
 #include "compute/cli/Flags.h"
 
+#include "compute/cli/DetectorSource.h"
 #include "compute/cli/ParseContext.h"
-#include "compute/io/CrystfelGeometry.h"
-#include "compute/io/DialsExperiment.h"
 #include "compute/io/NumberText.h"
 #include "compute/core/Error.h"
-#include "compute/model/DetectorPresets.h"
 #include "compute/model/Units.h"
 
 #include <algorithm>
@@ -728,24 +726,7 @@ std::vector<Flag> buildTable() {
                          c.cl.listDetectors = true;
                          return;
                      }
-                     PanelDetector panels;
-                     const auto endsWith = [&](const std::string& tail) {
-                         return name.size() >= tail.size() &&
-                                name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
-                     };
-                     if (const DetectorPreset* preset = findDetectorPreset(name)) {
-                         // facing the beam at nanoBragg's default distance; -distance moves it
-                         panels = presetDetector(*preset, 0.1);
-                     } else if (endsWith(".geom")) {
-                         panels = io::readCrystfelGeometry(name).detector;
-                     } else if (endsWith(".expt") || endsWith(".json")) {
-                         panels = io::readDialsExperiment(name).detector;
-                     } else {
-                         throw Error(v.name() + " " + name +
-                                     ": not a preset (-detector list shows them), nor a .expt, "
-                                     ".json or .geom file");
-                     }
-                     validatePanels(panels, v.name() + " " + name);
+                     const PanelDetector panels = readDetectorSource(name, v.name() + " " + name);
                      det(c).panels = panels.panels;
                      det(c).panelsSource = name;
                  }));

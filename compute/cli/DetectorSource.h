@@ -1,0 +1,26 @@
+#pragma once
+// What -detector names, read into panels: a built-in preset (compute/model/DetectorPresets.h),
+// a DIALS experiment list (.expt, .json) or a CrystFEL geometry file (.geom). The -detector
+// option and a session that names its detector without the panel list
+// (compute/headless/SessionFile.h) both read it here, so they take the same names the same way.
+//
+//     bv::PanelDetector d = bv::cli::readDetectorSource("eiger2-16m", "-detector eiger2-16m");
+//     d.panels.size(); // 32 modules, facing the beam 100 mm from the sample
+
+#include "compute/model/PanelDetector.h"
+
+#include <string>
+
+namespace bv::cli {
+
+// Whether `name` is a preset's name (a preset is never taken as a file name).
+bool isDetectorPreset(const std::string& name);
+
+// The panels as stated: a preset's facing the beam at nanoBragg's default distance (100 mm),
+// with the beam at its centre; a file's where the file puts them. Checked with validatePanels.
+// Throws bv::Error "<where>: ..." for a name that is neither a preset nor a file of a known
+// kind, or panels that fail the checks; a file that cannot be read throws its reader's error
+// (which names the file).
+PanelDetector readDetectorSource(const std::string& name, const std::string& where);
+
+} // namespace bv::cli
