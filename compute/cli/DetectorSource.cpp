@@ -16,14 +16,22 @@ PanelDetector readDetectorSource(const std::string& name, const std::string& whe
         return name.size() >= tail.size() &&
                name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
     };
+    // a reader's message names the file; `where` says who asked for it
+    const auto read = [&](auto reader) {
+        try {
+            return reader(name).detector;
+        } catch (const Error& e) {
+            throw Error(where + ": " + e.what());
+        }
+    };
     PanelDetector panels;
     if (const DetectorPreset* preset = findDetectorPreset(name)) {
         // facing the beam at nanoBragg's default distance; -distance moves it
         panels = presetDetector(*preset, 0.1);
     } else if (endsWith(".geom")) {
-        panels = io::readCrystfelGeometry(name).detector;
+        panels = read(io::readCrystfelGeometry);
     } else if (endsWith(".expt") || endsWith(".json")) {
-        panels = io::readDialsExperiment(name).detector;
+        panels = read(io::readDialsExperiment);
     } else {
         throw Error(where + ": not a preset (-detector list shows them), nor a .expt, .json or "
                             ".geom file");

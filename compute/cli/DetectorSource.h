@@ -19,8 +19,8 @@ bool isDetectorPreset(const std::string& name);
 // The panels as stated: a preset's facing the beam at nanoBragg's default distance (100 mm),
 // with the beam at its centre; a file's where the file puts them. Checked with validatePanels.
 // Throws bv::Error "<where>: ..." for a name that is neither a preset nor a file of a known
-// kind, or panels that fail the checks; a file that cannot be read throws its reader's error
-// (which names the file).
+// kind, a file its reader refuses (the reader's message, which names the file) or panels that
+// fail the checks.
 PanelDetector readDetectorSource(const std::string& name, const std::string& where);
 
 } // namespace bv::cli

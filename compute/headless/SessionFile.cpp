@@ -86,14 +86,13 @@ void readPanels(const JsonFields& detector, Detector& d, const std::string& dire
     const io::JsonDocument& doc = detector.document();
     if (detector.has("distanceStated"))
         d.distanceStated = detector.boolean("distanceStated");
-    std::string source;
+    std::string written, source; // the name as the session writes it, and as a path here
     if (detector.has("panelsSource")) {
-        source = detector.text("panelsSource");
-        if (source.find('\0') != std::string::npos)
+        written = detector.text("panelsSource");
+        if (written.find('\0') != std::string::npos)
             detector.fail(detector.value("panelsSource"), "panelsSource",
                           "a detector preset or file name");
-        if (!cli::isDetectorPreset(source))
-            source = joined(directory, source);
+        source = cli::isDetectorPreset(written) ? written : joined(directory, written);
     }
     const io::Json* list = detector.has("panels") ? &detector.value("panels") : nullptr;
     if (!list || list->is_null()) {
@@ -101,7 +100,7 @@ void readPanels(const JsonFields& detector, Detector& d, const std::string& dire
             return;
         const io::Json& at = detector.value("panelsSource");
         try {
-            d.panels = cli::readDetectorSource(source, source).panels;
+            d.panels = cli::readDetectorSource(source, written).panels;
         } catch (const Error& e) {
             throw Error(doc.where(at) + ": " + detector.path("panelsSource") + ": " + e.what());
         }
