@@ -4,18 +4,25 @@
 // files whose base is a session (Job.h), so that `braggview --headless --job` on the GPU
 // machine, which has no Qt, renders what the viewer showed. The layout:
 //
-//   { "format": "braggview session", "version": 1,
-//     "experiment": { every Experiment field, SI units (m, rad), null for "automatic" },
+//   { "format": "braggview session", "version": 1 (2 with a detector of panels),
+//     "experiment": { every Experiment field, SI units (m, rad), null for "automatic";
+//                     "detector" also holds "distanceStated", "panelsSource" (a preset's name,
+//                     a file's absolute name, "" for none) and "panels" (null for nanoBragg's
+//                     one flat detector, else each panel's name, origin, fast, slow,
+//                     pixelSizeFast/Slow, fastPixels/slowPixels, thickness, mu, material) },
 //     "files": { "hkl", "mat", "sourceFile", "mask", "dump" },   ("" for none)
 //     "outputs": { "intScale", "pgmScale", "adcOffset" },
 //     "precision": "fast" | "precise",
 //     "view": { ...the viewer's colormap, levels, overlays, zoom; not read here } }
 //
 // Numbers are written with the shortest text that reads back to the same double, so a session
-// read back is the same experiment bit for bit. The orientation matrix and the source list are
-// stored with their values; the HKL table and the mask are read again from their files (they
-// can be large). The viewer writes absolute file names; a relative one is taken relative to
-// the directory of the file the session is in (the job file, for a session inside a job).
+// read back is the same experiment bit for bit. The orientation matrix, the source list and a
+// detector's panels are stored with their values (the panels' file, when one named them, is
+// not read again: the session draws the same detector wherever it is opened; a session
+// written by hand may give "panels": null and a "panelsSource" to read instead, as -detector
+// reads it); the HKL table and the mask are read again from their files (they can be large).
+// The viewer writes absolute file names; a relative one is taken relative to the directory of
+// the file the session is in (the job file, for a session inside a job).
 //
 //     std::ostringstream log;
 //     bv::cli::CommandLine cl = bv::headless::readSession("view.json", log);
