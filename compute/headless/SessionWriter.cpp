@@ -125,8 +125,10 @@ void writeExperiment(JsonWriter& w, const Experiment& e) {
     // below) and the panels as stated, by value, so that the session draws the same detector
     // bit for bit without the file (as the matrix and the sources are kept by value)
     w.key("distanceStated").boolean(d.distanceStated);
-    w.key("panelsSource")
-        .string(cli::isDetectorPreset(d.panelsSource) ? d.panelsSource : absolute(d.panelsSource));
+    std::string source; // none without panels, which the reader would read from it
+    if (!d.panels.empty())
+        source = cli::isDetectorPreset(d.panelsSource) ? d.panelsSource : absolute(d.panelsSource);
+    w.key("panelsSource").string(source);
     w.key("panels");
     if (d.panels.empty()) {
         w.null(); // nanoBragg's one flat detector, as stated above

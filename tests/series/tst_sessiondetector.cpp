@@ -187,6 +187,10 @@ class TestSessionDetector : public QObject {
         QVERIFY(back.experiment.detector.panels.empty());
         QVERIFY(back.experiment.detector.panelsSource.empty());
         QVERIFY(back.experiment.detector.distanceStated);
+        // a name left without panels is not written: it would bring them back
+        CommandLine stale = flat;
+        stale.experiment.detector.panelsSource = "eiger2-4m";
+        QVERIFY(read(bv::headless::sessionText(stale)).experiment.detector.panels.empty());
     }
 
     void theSessionKeepsThePanelsWhenTheFileIsGone() {
