@@ -11,11 +11,24 @@ bool isDetectorPreset(const std::string& name) {
     return findDetectorPreset(name) != nullptr;
 }
 
+namespace {
+
+bool endsWith(const std::string& name, const std::string& tail) {
+    return name.size() >= tail.size() &&
+           name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+bool isDialsName(const std::string& name) {
+    return endsWith(name, ".expt") || endsWith(name, ".json");
+}
+
+} // namespace
+
+bool isDetectorFileName(const std::string& name) {
+    return endsWith(name, ".geom") || isDialsName(name);
+}
+
 PanelDetector readDetectorSource(const std::string& name, const std::string& where) {
-    const auto endsWith = [&](const std::string& tail) {
-        return name.size() >= tail.size() &&
-               name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
-    };
     // a reader's message names the file; `where` says who asked for it
     const auto read = [&](auto reader) {
         try {
@@ -28,9 +41,9 @@ PanelDetector readDetectorSource(const std::string& name, const std::string& whe
     if (const DetectorPreset* preset = findDetectorPreset(name)) {
         // facing the beam at nanoBragg's default distance; -distance moves it
         panels = presetDetector(*preset, 0.1);
-    } else if (endsWith(".geom")) {
+    } else if (endsWith(name, ".geom")) {
         panels = read(io::readCrystfelGeometry);
-    } else if (endsWith(".expt") || endsWith(".json")) {
+    } else if (isDialsName(name)) {
         panels = read(io::readDialsExperiment);
     } else {
         throw Error(where + ": not a preset (-detector list shows them), nor a .expt, .json or "

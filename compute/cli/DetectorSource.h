@@ -15,6 +15,8 @@ namespace bv::cli {
 
 // Whether `name` is a preset's name (a preset is never taken as a file name).
 bool isDetectorPreset(const std::string& name);
+// Whether `name` ends as a file readDetectorSource reads does: .expt, .json or .geom.
+bool isDetectorFileName(const std::string& name);
 
 // The panels as stated: a preset's facing the beam at nanoBragg's default distance (100 mm),
 // with the beam at its centre; a file's where the file puts them. Checked with validatePanels.

@@ -81,7 +81,7 @@ Panel readPanel(const JsonFields& p) {
 // detector). The list, when the session holds it, is the detector exactly as saved, whatever
 // has become of the file it came from; "panelsSource" then only names it. Without the list
 // (null, or a session written by hand) the source is read as -detector reads it: a preset's
-// name, or a file relative to the session's directory.
+// name here, a file (relative to the session's directory) by loadSessionInputs.
 void readPanels(const JsonFields& detector, Detector& d, const std::string& directory) {
     const io::JsonDocument& doc = detector.document();
     if (detector.has("distanceStated"))
@@ -96,14 +96,15 @@ void readPanels(const JsonFields& detector, Detector& d, const std::string& dire
     }
     const io::Json* list = detector.has("panels") ? &detector.value("panels") : nullptr;
     if (!list || list->is_null()) {
-        if (source.empty())
+        if (written.empty())
             return;
-        const io::Json& at = detector.value("panelsSource");
-        try {
-            d.panels = cli::readDetectorSource(source, written).panels;
-        } catch (const Error& e) {
-            throw Error(doc.where(at) + ": " + detector.path("panelsSource") + ": " + e.what());
-        }
+        if (cli::isDetectorPreset(written))
+            d.panels = cli::readDetectorSource(written, detector.path("panelsSource")).panels;
+        else if (!cli::isDetectorFileName(written))
+            detector.fail(detector.value("panelsSource"), "panelsSource",
+                          "a detector preset (-detector list shows them) or a .expt, .json or "
+                          ".geom file");
+        // a file is read by loadSessionInputs, with the HKL file and the mask
         d.panelsSource = source;
         return;
     }
@@ -346,6 +347,10 @@ cli::CommandLine parseSession(const io::JsonDocument& doc, const io::Json& objec
 
 void loadSessionInputs(cli::CommandLine& cl, std::ostream& log) {
     Experiment& e = cl.experiment;
+    Detector& d = e.detector;
+    if (d.panels.empty() && !d.panelsSource.empty()) // a file named without its panels
+        d.panels =
+            cli::readDetectorSource(d.panelsSource, "experiment.detector.panelsSource").panels;
     if (!cl.hkl.empty()) {
         try {
             e.structureFactors = io::readHkl(cl.hkl, e.structureFactors.defaultF, log);

@@ -20,7 +20,8 @@
 // detector's panels are stored with their values (the panels' file, when one named them, is
 // not read again: the session draws the same detector wherever it is opened; a session
 // written by hand may give "panels": null and a "panelsSource" to read instead, as -detector
-// reads it); the HKL table and the mask are read again from their files (they can be large).
+// reads it: a preset by parseSession, a file by loadSessionInputs); the HKL table and the mask
+// are read again from their files (they can be large).
 // The viewer writes absolute file names; a relative one is taken relative to the directory of
 // the file the session is in (the job file, for a session inside a job).
 //
@@ -48,14 +49,16 @@ std::string sessionText(const cli::CommandLine& cl);
 
 // Reads those members of a session document (its "view" is not looked at) into a command
 // line: the experiment, the file names (relative ones joined to `directory`), the output
-// scales and the precision. Reads no file: the HKL table and the mask are loadSessionInputs'.
+// scales and the precision. Reads no file: the HKL table, the mask and a detector file named
+// without its panels are loadSessionInputs'.
 cli::CommandLine parseSession(const io::JsonDocument& doc, const std::string& directory);
 // The same for a session object inside a document (a job's "session"), at key path `path`
 // ("session"), which messages give before each key: "job.json:3:14: session.experiment...".
 cli::CommandLine parseSession(const io::JsonDocument& doc, const io::Json& object,
                               const std::string& path, const std::string& directory);
-// Reads what the session's files hold: the HKL file's structure factors (warnings on `log`)
-// and the mask's pixels, which must fit the session's detector.
+// Reads what the session's files hold: the HKL file's structure factors (warnings on `log`),
+// the panels of a detector file the session names without its panel list, and the mask's
+// pixels, which must fit the session's detector.
 void loadSessionInputs(cli::CommandLine& cl, std::ostream& log);
 // readJsonFile + parseSession + loadSessionInputs; relative names relative to the file's
 // directory.

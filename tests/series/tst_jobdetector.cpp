@@ -171,7 +171,15 @@ class TestJobDetector : public QObject {
             << QByteArray("{\"session\": \"views/view.json\", \"base\": \"-floatfile f_#.bin\", "
                           "\"frames\": 1}")
             << QByteArray("\"panelsSource\": \"\"|\"panelsSource\": \"eiger9\"")
-            << ": experiment.detector.panelsSource: eiger9: not a preset";
+            << ": experiment.detector.panelsSource: expected a detector preset";
+        // a file the session names without its panels: relative to the session, read when
+        // the job starts
+        QTest::newRow("a missing file in the session")
+            << QByteArray("{\"session\": \"views/view.json\", \"base\": \"-floatfile f_#.bin\", "
+                          "\"frames\": 1}")
+            << QByteArray("\"panelsSource\": \"\"|\"panelsSource\": \"det.geom\"")
+            << "job.json: \"session\": views/view.json: experiment.detector.panelsSource: cannot "
+               "read CrystFEL geometry file 'views/det.geom'";
     }
     void aBadDetectorWritesNothing() {
         QFETCH(QByteArray, job);
