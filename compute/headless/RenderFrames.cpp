@@ -1,5 +1,6 @@
 #include "compute/headless/RenderFrames.h"
 
+#include "compute/core/Error.h"
 #include "compute/headless/FrameRenderer.h"
 #include "compute/headless/Progress.h"
 #include "compute/headless/Summary.h"
@@ -126,10 +127,20 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         // domains, then the noise
         random::ReferenceRandom rng;
         std::ostringstream quiet;
-        const ResolvedExperiment r = resolve(cl.experiment, rng, first ? out : quiet);
+        // what the frame's experiment cannot be (a detector too large for the device, say)
+        // names the frame: the frames before it are written, the run stops here
+        const auto named = [&](auto&& step) {
+            try {
+                return step();
+            } catch (const Error& e) {
+                throw Error(name + ": " + e.what());
+            }
+        };
+        const ResolvedExperiment r =
+            named([&] { return resolve(cl.experiment, rng, first ? out : quiet); });
         if (first)
             printSummary(out, cl, r);
-        const plan::Plan plan = plan::makePlan(r, cl.experiment.mask);
+        const plan::Plan plan = named([&] { return plan::makePlan(r, cl.experiment.mask); });
         if (!renderer)
             makeRenderer();
         if (first) {
@@ -137,7 +148,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             progress.draw();
         }
         const auto renderStart = Clock::now();
-        const std::vector<float> image = renderer->render(r, plan);
+        const std::vector<float> image = named([&] { return renderer->render(r, plan); });
         const auto filesStart = Clock::now();
         if (const auto& exit = renderer->simulator().gridExit(); exit && !warnedGridExit) {
             say(name + ": " + gridExitWarning(exit->hkl) +

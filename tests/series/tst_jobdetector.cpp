@@ -157,6 +157,11 @@ class TestJobDetector : public QObject {
             << QByteArray(base + " -detector detectors/two-panel.geom\", \"frames\": "
                                  "[{\"-noisefile\": \"n_#.img\"}]}")
             << QByteArray() << "frame 1: -noisefile: a detector of several panels";
+        // checked with the command lines, before frame 1 is written
+        QTest::newRow("a frame that cannot place the panels")
+            << QByteArray(base + " -detector detectors/two-panel.geom\", \"frames\": "
+                                 "[{}, {\"-Xbeam\": 20}]}")
+            << QByteArray() << "frame 2: -Xbeam/-Ybeam: a detector of several panels";
         QTest::newRow("an output over the detector file")
             << QByteArray(base + " -detector detectors/two-panel.geom\", \"frames\": "
                                  "[{\"-floatfile\": \"detectors/two-panel.geom\"}]}")
