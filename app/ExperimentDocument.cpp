@@ -172,7 +172,7 @@ void ExperimentDocument::clearSourceFile() {
 }
 
 void ExperimentDocument::setDetectorSource(const std::string& source) {
-    const PanelDetector panels = cli::detectorPanels(source);
+    const PanelDetector panels = cli::readDetectorSource(source, "-detector " + source);
     Experiment& e = m_commandLine.experiment;
     Detector& d = e.detector;
     // the panels as stated, not moved: where a file's centre is, and whether the simulation
@@ -210,7 +210,7 @@ void ExperimentDocument::setDetectorSource(const std::string& source) {
 }
 
 void ExperimentDocument::openDetectorGeometry(const std::string& path) {
-    if (!cli::isDetectorFile(path))
+    if (!cli::isDetectorFileName(path))
         throw Error(path + ": not a detector geometry file (.expt or .json from DIALS, .geom "
                            "from CrystFEL)");
     setDetectorSource(path);

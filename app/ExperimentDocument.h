@@ -58,7 +58,7 @@ class ExperimentDocument : public QObject {
     void clearSourceFile();
 
     // The detector: several panels named as -detector names them (a preset's name, or a
-    // DIALS .expt/.json or CrystFEL .geom file; cli::detectorPanels reads them all), or
+    // DIALS .expt/.json or CrystFEL .geom file; cli::readDetectorSource reads them all), or
     // nanoBragg's one flat detector again. A preset faces the beam at the Distance field's
     // value; a file's panels stay where the file puts them, and Distance becomes how far their
     // centre is along the beam (moving it moves them). The flat detector's own fields that a

@@ -121,8 +121,12 @@ std::string sessionJobText(const Session& session, const QString& path) {
     headless::Job job;
     job.source = path.toStdString();
     job.sessionObject = io::parseJson(headless::sessionText(cl), job.source).root();
-    job.base = {"-floatfile", stem + "_####.bin", "-intfile", stem + "_####.img",
-                "-noisefile", stem + "_noise_####.img"};
+    job.base = {"-floatfile", stem + "_####.bin"};
+    // SMV holds one flat detector: a detector of panels is written as its stacked float image
+    // only (a job naming -intfile or -noisefile for it is refused)
+    if (cl.experiment.detector.panels.empty())
+        job.base.insert(job.base.end(),
+                        {"-intfile", stem + "_####.img", "-noisefile", stem + "_noise_####.img"});
     job.frames.resize(1);
     return headless::jobText(job);
 }

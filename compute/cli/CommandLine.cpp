@@ -1,5 +1,6 @@
 #include "compute/cli/CommandLine.h"
 
+#include "compute/cli/DetectorSource.h"
 #include "compute/cli/Flags.h"
 #include "compute/cli/ParseContext.h"
 #include "compute/io/Fdump.h"
@@ -496,6 +497,10 @@ std::vector<NamedFile> inputFiles(const CommandLine& cl) {
     for (const auto& [role, path] : named)
         if (!path->empty())
             files.push_back({role, *path, ""});
+    // the -detector file (a preset is no file), so that no output writes over it
+    if (const std::string& detector = cl.experiment.detector.panelsSource;
+        !detector.empty() && !isDetectorPreset(detector))
+        files.push_back({"-detector", detector, ""});
     std::error_code ignored;
     if (cl.hkl.empty() && std::filesystem::exists(cl.dumpFile, ignored))
         files.push_back(

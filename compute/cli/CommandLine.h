@@ -120,8 +120,9 @@ struct NamedFile {
     std::string context; // for messages, e.g. "frame 3" (may be empty)
 };
 
-// What the run reads: -hkl, -mat, -sourcefile, -stol, -img, -mask, and the structure-factor
-// cache (-dump, default Fdump.bin) when loadInputs will read it (no -hkl and the file exists).
+// What the run reads: -hkl, -mat, -sourcefile, -stol, -img, -mask, the -detector file (not a
+// preset), and the structure-factor cache (-dump, default Fdump.bin) when loadInputs will read
+// it (no -hkl and the file exists).
 std::vector<NamedFile> inputFiles(const CommandLine& cl);
 
 // What a single run (not a series or job) writes: the float and int images, the PGM, noise

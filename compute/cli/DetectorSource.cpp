@@ -7,6 +7,10 @@
 
 namespace bv::cli {
 
+bool isDetectorPreset(const std::string& name) {
+    return findDetectorPreset(name) != nullptr;
+}
+
 namespace {
 
 bool endsWith(const std::string& name, const std::string& tail) {
@@ -14,27 +18,38 @@ bool endsWith(const std::string& name, const std::string& tail) {
            name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-} // namespace
-
-bool isDetectorFile(const std::string& name) {
-    return endsWith(name, ".geom") || endsWith(name, ".expt") || endsWith(name, ".json");
+bool isDialsName(const std::string& name) {
+    return endsWith(name, ".expt") || endsWith(name, ".json");
 }
 
-PanelDetector detectorPanels(const std::string& name) {
+} // namespace
+
+bool isDetectorFileName(const std::string& name) {
+    return endsWith(name, ".geom") || isDialsName(name);
+}
+
+PanelDetector readDetectorSource(const std::string& name, const std::string& where) {
+    // a reader's message names the file; `where` says who asked for it
+    const auto read = [&](auto reader) {
+        try {
+            return reader(name).detector;
+        } catch (const Error& e) {
+            throw Error(where + ": " + e.what());
+        }
+    };
     PanelDetector panels;
     if (const DetectorPreset* preset = findDetectorPreset(name)) {
         // facing the beam at nanoBragg's default distance; -distance moves it
         panels = presetDetector(*preset, 0.1);
     } else if (endsWith(name, ".geom")) {
-        panels = io::readCrystfelGeometry(name).detector;
-    } else if (endsWith(name, ".expt") || endsWith(name, ".json")) {
-        panels = io::readDialsExperiment(name).detector;
+        panels = read(io::readCrystfelGeometry);
+    } else if (isDialsName(name)) {
+        panels = read(io::readDialsExperiment);
     } else {
-        throw Error("-detector " + name +
-                    ": not a preset (-detector list shows them), nor a .expt, .json or .geom "
-                    "file");
+        throw Error(where + ": not a preset (-detector list shows them), nor a .expt, .json or "
+                            ".geom file");
     }
-    validatePanels(panels, "-detector " + name);
+    validatePanels(panels, where);
     return panels;
 }
 

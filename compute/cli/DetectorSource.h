@@ -1,14 +1,11 @@
 #pragma once
-// What `-detector NAME` names, as panels: a preset (compute/model/DetectorPresets.h, placed
-// facing the beam at nanoBragg's default distance, 100 mm), a CrystFEL .geom or a DIALS
-// .expt/.json file, validated. The command line's -detector and the viewer's Detector panel
-// (its presets, File > Open detector geometry) take this one path.
+// What -detector names, read into panels: a built-in preset (compute/model/DetectorPresets.h),
+// a DIALS experiment list (.expt, .json) or a CrystFEL geometry file (.geom). The -detector
+// option and a session that names its detector without the panel list
+// (compute/headless/SessionFile.h) both read it here, so they take the same names the same way.
 //
-//     bv::PanelDetector d = bv::cli::detectorPanels("eiger2-16m");   // 32 modules
-//     bv::PanelDetector f = bv::cli::detectorPanels("refined.expt"); // as DIALS placed them
-//
-// Throws bv::Error: the reader's message (the file and the key or line), the validation's
-// ("-detector NAME: panels ... overlap"), or "-detector NAME: not a preset ...".
+//     bv::PanelDetector d = bv::cli::readDetectorSource("eiger2-16m", "-detector eiger2-16m");
+//     d.panels.size(); // 32 modules, facing the beam 100 mm from the sample
 
 #include "compute/model/PanelDetector.h"
 
@@ -16,9 +13,16 @@
 
 namespace bv::cli {
 
-PanelDetector detectorPanels(const std::string& name);
+// Whether `name` is a preset's name (a preset is never taken as a file name).
+bool isDetectorPreset(const std::string& name);
+// Whether `name` ends as a file readDetectorSource reads does: .expt, .json or .geom.
+bool isDetectorFileName(const std::string& name);
 
-// Whether NAME is read from a file (.expt, .json, .geom) rather than being a preset's name.
-bool isDetectorFile(const std::string& name);
+// The panels as stated: a preset's facing the beam at nanoBragg's default distance (100 mm),
+// with the beam at its centre; a file's where the file puts them. Checked with validatePanels.
+// Throws bv::Error "<where>: ..." for a name that is neither a preset nor a file of a known
+// kind, a file its reader refuses (the reader's message, which names the file) or panels that
+// fail the checks.
+PanelDetector readDetectorSource(const std::string& name, const std::string& where);
 
 } // namespace bv::cli

@@ -1,6 +1,6 @@
 #include "compute/cli/Flags.h"
-#include "compute/cli/DetectorSource.h"
 
+#include "compute/cli/DetectorSource.h"
 #include "compute/cli/ParseContext.h"
 #include "compute/core/Error.h"
 #include "compute/io/NumberText.h"
@@ -730,7 +730,7 @@ std::vector<Flag> buildTable() {
                          c.cl.listDetectors = true;
                          return;
                      }
-                     const PanelDetector panels = detectorPanels(name);
+                     const PanelDetector panels = readDetectorSource(name, v.name() + " " + name);
                      det(c).panels = panels.panels;
                      det(c).panelsSource = name;
                  }));

@@ -265,6 +265,16 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
         if (cl.device != baseLine.device || cl.precision != baseLine.precision)
             fail("-device and -precision are the job's, not a frame's: give them in the base or "
                  "after the job file");
+        // a detector of panels that the frame's options cannot place (a beam centre, from an
+        // option or an -img/-mask header, -curved_det): refused now rather than when the
+        // frames before it are written (resolve() places it again for the frame)
+        if (const Detector& d = cl.experiment.detector; !d.panels.empty()) {
+            try {
+                (void)resolvePanels(d.panels, d, d.distanceStated, cl.experiment.axes());
+            } catch (const Error& e) {
+                fail(e.what());
+            }
+        }
         const long long seed = resolvedJob.frames[i].ownSeed
                                    ? -static_cast<long long>(cl.experiment.seed)
                                    : baseSeed + static_cast<long long>(i);

@@ -29,8 +29,10 @@
 // Frame i (from 0) runs base + the command line's extra options + its overrides. Its noise
 // seed is the base's -seed + i unless the frame gives its own -seed (so -misset random draws
 // a new orientation per frame); its file names have their run of # replaced by i + 1.
-// Paths in options (-hkl, -noisefile, ...) are relative to the working directory, as on the
-// command line; paths in a session are relative to the file the session is in.
+// Paths in options (-hkl, -detector, -noisefile, ...) are relative to the working directory,
+// as on the command line; paths in a session are relative to the file the session is in.
+// Frames may name different detectors (-detector, -detpixels): each frame's image has its
+// own size, and the one Simulator is resized for it (a recording per change of size).
 
 #include "compute/cli/CommandLine.h"
 #include "compute/io/Json.h"

@@ -1,5 +1,6 @@
 #include "compute/headless/RenderFrames.h"
 
+#include "compute/core/Error.h"
 #include "compute/headless/FrameRenderer.h"
 #include "compute/headless/Progress.h"
 #include "compute/headless/Summary.h"
@@ -226,13 +227,22 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         // domains, then the noise
         random::ReferenceRandom rng;
         std::ostringstream quiet;
+        // what the frame's experiment cannot be (a detector too large for the device, say)
+        // names the frame: the frames before it are written, the run stops here
+        const auto named = [&](auto&& step) {
+            try {
+                return step();
+            } catch (const Error& e) {
+                throw Error(frameName(frame) + ": " + e.what());
+            }
+        };
         auto w = std::make_unique<FrameWork>();
         w->index = i;
-        w->resolved = resolve(cl.experiment, rng, first ? out : quiet);
+        w->resolved = named([&] { return resolve(cl.experiment, rng, first ? out : quiet); });
         const ResolvedExperiment& r = w->resolved;
         if (first)
             printSummary(out, cl, r);
-        const plan::Plan plan = plan::makePlan(r, cl.experiment.mask);
+        const plan::Plan plan = named([&] { return plan::makePlan(r, cl.experiment.mask); });
         if (!renderer)
             makeRenderer();
         if (first) {
@@ -240,7 +250,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             progress.draw();
         }
         const auto renderStart = Clock::now();
-        w->image = renderer->render(r, plan);
+        w->image = named([&] { return renderer->render(r, plan); });
         w->timing.renderMs =
             std::chrono::duration<double, std::milli>(Clock::now() - renderStart).count();
         w->timing.gpuMs = renderer->simulator().gpuMilliseconds();

@@ -3,6 +3,7 @@
 
 #include "compute/headless/SessionFile.h"
 
+#include "compute/cli/DetectorSource.h"
 #include "compute/headless/SessionFormat.h"
 #include "compute/io/HklFile.h"
 #include "compute/io/JsonFields.h"
@@ -53,7 +54,78 @@ std::optional<int> optionalCount(const JsonFields& r, const char* key) {
     return std::nullopt;
 }
 
-Experiment readExperiment(const JsonFields& r) {
+// A name in the session: a relative one joined to the session's directory.
+std::string joined(const std::string& directory, const std::string& name) {
+    if (name.empty() || directory.empty() || std::filesystem::path(name).is_absolute())
+        return name;
+    return (std::filesystem::path(directory) / name).string();
+}
+
+Panel readPanel(const JsonFields& p) {
+    Panel panel;
+    panel.name = p.text("name");
+    panel.origin = p.vector("origin");
+    panel.fast = p.vector("fast");
+    panel.slow = p.vector("slow");
+    panel.pixelSizeFast = p.number("pixelSizeFast");
+    panel.pixelSizeSlow = p.number("pixelSizeSlow");
+    panel.fastPixels = static_cast<int>(p.whole("fastPixels", 1, kMaxPanelPixels));
+    panel.slowPixels = static_cast<int>(p.whole("slowPixels", 1, kMaxPanelPixels));
+    panel.thickness = p.optionalNumber("thickness");
+    panel.mu = p.optionalNumber("mu");
+    panel.material = p.text("material");
+    return panel;
+}
+
+// experiment.detector's panels (version 2; a session before has none: nanoBragg's one flat
+// detector). The list, when the session holds it, is the detector exactly as saved, whatever
+// has become of the file it came from; "panelsSource" then only names it. Without the list
+// (null, or a session written by hand) the source is read as -detector reads it: a preset's
+// name here, a file (relative to the session's directory) by loadSessionInputs.
+void readPanels(const JsonFields& detector, Detector& d, const std::string& directory) {
+    const io::JsonDocument& doc = detector.document();
+    if (detector.has("distanceStated"))
+        d.distanceStated = detector.boolean("distanceStated");
+    std::string written, source; // the name as the session writes it, and as a path here
+    if (detector.has("panelsSource")) {
+        written = detector.text("panelsSource");
+        if (written.find('\0') != std::string::npos)
+            detector.fail(detector.value("panelsSource"), "panelsSource",
+                          "a detector preset or file name");
+        source = cli::isDetectorPreset(written) ? written : joined(directory, written);
+    }
+    const io::Json* list = detector.has("panels") ? &detector.value("panels") : nullptr;
+    if (!list || list->is_null()) {
+        if (written.empty())
+            return;
+        if (cli::isDetectorPreset(written))
+            d.panels = cli::readDetectorSource(written, detector.path("panelsSource")).panels;
+        else if (!cli::isDetectorFileName(written))
+            detector.fail(detector.value("panelsSource"), "panelsSource",
+                          "a detector preset (-detector list shows them) or a .expt, .json or "
+                          ".geom file");
+        // a file is read by loadSessionInputs, with the HKL file and the mask
+        d.panelsSource = source;
+        return;
+    }
+    if (!list->is_array() || list->empty())
+        detector.fail(*list, "panels", "an array of panels, or null for none");
+    PanelDetector panels;
+    for (std::size_t i = 0; i < list->size(); ++i) {
+        const io::Json& entry = (*list)[i];
+        const std::string key = detector.path("panels[" + std::to_string(i) + "]");
+        const Panel panel = readPanel(JsonFields(doc, entry, key));
+        if (const auto problem = panelProblem(panel))
+            throw Error(doc.where(entry) + ": " + key + ": " + *problem);
+        panels.panels.push_back(panel);
+    }
+    // names, their number, overlaps
+    validatePanels(panels, doc.where(*list) + ": " + detector.path("panels"));
+    d.panels = std::move(panels.panels);
+    d.panelsSource = source;
+}
+
+Experiment readExperiment(const JsonFields& r, const std::string& directory) {
     Experiment e;
     const std::optional<Convention> convention = conventionFromName(r.text("convention"));
     if (!convention)
@@ -122,6 +194,7 @@ Experiment readExperiment(const JsonFields& r) {
     d.thickness = readSweep(detector, "thickness", Quantity::Thickness);
     d.attenuationDepth =
         detector.optionalLimited("attenuationDepth", Quantity::Thickness, Bound::NonNegative);
+    readPanels(detector, d, directory);
     const double fast = d.sizeFast / d.pixelSize, slow = d.sizeSlow / d.pixelSize;
     if (!(fast >= 0.5 && slow >= 0.5 && fast < kMaxPixelsPerSide + 0.5 &&
           slow < kMaxPixelsPerSide + 0.5))
@@ -229,9 +302,7 @@ std::string fileName(const JsonFields& files, const char* key, const std::string
     const std::string& name = files.text(key);
     if (name.find('\0') != std::string::npos)
         files.fail(files.value(key), key, "a file name");
-    if (name.empty() || directory.empty() || std::filesystem::path(name).is_absolute())
-        return name;
-    return (std::filesystem::path(directory) / name).string();
+    return joined(directory, name);
 }
 
 } // namespace
@@ -250,11 +321,13 @@ cli::CommandLine parseSession(const io::JsonDocument& doc, const io::Json& objec
     if (session.text("format") != session::kFormat)
         session.fail(session.value("format"), "format",
                      std::string("\"") + session::kFormat + "\"");
-    if (session.whole("version", 0, kMaxCount) != session::kVersion)
+    const long long version = session.whole("version", 0, kMaxCount);
+    if (version < 1 || version > session::kVersion)
         session.fail(session.value("version"), "version",
-                     std::to_string(session::kVersion) + " (the version this braggview reads)");
+                     "1 to " + std::to_string(session::kVersion) +
+                         " (the versions this braggview reads)");
     cli::CommandLine cl;
-    cl.experiment = readExperiment(session.object("experiment"));
+    cl.experiment = readExperiment(session.object("experiment"), directory);
     const JsonFields files = session.object("files");
     cl.hkl = fileName(files, "hkl", directory);
     cl.mat = fileName(files, "mat", directory);
@@ -274,6 +347,10 @@ cli::CommandLine parseSession(const io::JsonDocument& doc, const io::Json& objec
 
 void loadSessionInputs(cli::CommandLine& cl, std::ostream& log) {
     Experiment& e = cl.experiment;
+    Detector& d = e.detector;
+    if (d.panels.empty() && !d.panelsSource.empty()) // a file named without its panels
+        d.panels =
+            cli::readDetectorSource(d.panelsSource, "experiment.detector.panelsSource").panels;
     if (!cl.hkl.empty()) {
         try {
             e.structureFactors = io::readHkl(cl.hkl, e.structureFactors.defaultF, log);

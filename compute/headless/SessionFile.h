@@ -4,18 +4,26 @@
 // files whose base is a session (Job.h), so that `braggview --headless --job` on the GPU
 // machine, which has no Qt, renders what the viewer showed. The layout:
 //
-//   { "format": "braggview session", "version": 1,
-//     "experiment": { every Experiment field, SI units (m, rad), null for "automatic" },
+//   { "format": "braggview session", "version": 1 (2 with a detector of panels),
+//     "experiment": { every Experiment field, SI units (m, rad), null for "automatic";
+//                     "detector" also holds "distanceStated", "panelsSource" (a preset's name,
+//                     a file's absolute name, "" for none) and "panels" (null for nanoBragg's
+//                     one flat detector, else each panel's name, origin, fast, slow,
+//                     pixelSizeFast/Slow, fastPixels/slowPixels, thickness, mu, material) },
 //     "files": { "hkl", "mat", "sourceFile", "mask", "dump" },   ("" for none)
 //     "outputs": { "intScale", "pgmScale", "adcOffset" },
 //     "precision": "fast" | "precise",
 //     "view": { ...the viewer's colormap, levels, overlays, zoom; not read here } }
 //
 // Numbers are written with the shortest text that reads back to the same double, so a session
-// read back is the same experiment bit for bit. The orientation matrix and the source list are
-// stored with their values; the HKL table and the mask are read again from their files (they
-// can be large). The viewer writes absolute file names; a relative one is taken relative to
-// the directory of the file the session is in (the job file, for a session inside a job).
+// read back is the same experiment bit for bit. The orientation matrix, the source list and a
+// detector's panels are stored with their values (the panels' file, when one named them, is
+// not read again: the session draws the same detector wherever it is opened; a session
+// written by hand may give "panels": null and a "panelsSource" to read instead, as -detector
+// reads it: a preset by parseSession, a file by loadSessionInputs); the HKL table and the mask
+// are read again from their files (they can be large).
+// The viewer writes absolute file names; a relative one is taken relative to the directory of
+// the file the session is in (the job file, for a session inside a job).
 //
 //     std::ostringstream log;
 //     bv::cli::CommandLine cl = bv::headless::readSession("view.json", log);
@@ -41,14 +49,16 @@ std::string sessionText(const cli::CommandLine& cl);
 
 // Reads those members of a session document (its "view" is not looked at) into a command
 // line: the experiment, the file names (relative ones joined to `directory`), the output
-// scales and the precision. Reads no file: the HKL table and the mask are loadSessionInputs'.
+// scales and the precision. Reads no file: the HKL table, the mask and a detector file named
+// without its panels are loadSessionInputs'.
 cli::CommandLine parseSession(const io::JsonDocument& doc, const std::string& directory);
 // The same for a session object inside a document (a job's "session"), at key path `path`
 // ("session"), which messages give before each key: "job.json:3:14: session.experiment...".
 cli::CommandLine parseSession(const io::JsonDocument& doc, const io::Json& object,
                               const std::string& path, const std::string& directory);
-// Reads what the session's files hold: the HKL file's structure factors (warnings on `log`)
-// and the mask's pixels, which must fit the session's detector.
+// Reads what the session's files hold: the HKL file's structure factors (warnings on `log`),
+// the panels of a detector file the session names without its panel list, and the mask's
+// pixels, which must fit the session's detector.
 void loadSessionInputs(cli::CommandLine& cl, std::ostream& log);
 // readJsonFile + parseSession + loadSessionInputs; relative names relative to the file's
 // directory.

@@ -10,7 +10,12 @@
 
 namespace bv::headless::session {
 
-inline constexpr int kVersion = 1;
+// The newest version this braggview reads and writes. 2 added the detector's panels
+// (experiment.detector.distanceStated, .panelsSource, .panels); a session without panels is
+// still written as 1, which earlier braggview builds read, and one with panels as 2, which
+// they refuse ("expected 1") instead of drawing nanoBragg's flat detector in its place.
+inline constexpr int kVersion = 2;
+inline constexpr int kVersionFlat = 1;
 inline constexpr const char* kFormat = "braggview session";
 
 template <typename Enum> using Choice = std::pair<const char*, Enum>;

@@ -3,6 +3,7 @@
 
 #include "compute/headless/SessionFile.h"
 
+#include "compute/cli/DetectorSource.h"
 #include "compute/headless/SessionFormat.h"
 
 #include <cmath>
@@ -35,6 +36,30 @@ void sweep(JsonWriter& w, const char* key, const SweepRequest& s) {
     optional(w, "step", s.step);
     optional(w, "steps", s.steps);
     w.endObject();
+}
+
+void panel(JsonWriter& w, const Panel& p) {
+    w.beginObject();
+    w.key("name").string(p.name);
+    vec(w, "origin", p.origin);
+    vec(w, "fast", p.fast);
+    vec(w, "slow", p.slow);
+    w.key("pixelSizeFast").number(p.pixelSizeFast);
+    w.key("pixelSizeSlow").number(p.pixelSizeSlow);
+    w.key("fastPixels").integer(p.fastPixels);
+    w.key("slowPixels").integer(p.slowPixels);
+    optional(w, "thickness", p.thickness);
+    optional(w, "mu", p.mu);
+    w.key("material").string(p.material);
+    w.endObject();
+}
+
+std::string absolute(const std::string& path) {
+    if (path.empty())
+        return path;
+    std::error_code ec;
+    const std::filesystem::path p = std::filesystem::absolute(path, ec);
+    return ec ? path : p.string();
 }
 
 void writeExperiment(JsonWriter& w, const Experiment& e) {
@@ -96,6 +121,23 @@ void writeExperiment(JsonWriter& w, const Experiment& e) {
     w.key("pointPixel").boolean(d.pointPixel);
     sweep(w, "thickness", d.thickness);
     optional(w, "attenuationDepth", d.attenuationDepth);
+    // a detector of panels: what named it (a preset, or its file absolute, as the files
+    // below) and the panels as stated, by value, so that the session draws the same detector
+    // bit for bit without the file (as the matrix and the sources are kept by value)
+    w.key("distanceStated").boolean(d.distanceStated);
+    std::string source; // none without panels, which the reader would read from it
+    if (!d.panels.empty())
+        source = cli::isDetectorPreset(d.panelsSource) ? d.panelsSource : absolute(d.panelsSource);
+    w.key("panelsSource").string(source);
+    w.key("panels");
+    if (d.panels.empty()) {
+        w.null(); // nanoBragg's one flat detector, as stated above
+    } else {
+        w.beginArray();
+        for (const Panel& p : d.panels)
+            panel(w, p);
+        w.endArray();
+    }
     w.endObject();
 
     const Crystal& c = e.crystal;
@@ -163,19 +205,14 @@ void writeExperiment(JsonWriter& w, const Experiment& e) {
     w.endObject();
 }
 
-std::string absolute(const std::string& path) {
-    if (path.empty())
-        return path;
-    std::error_code ec;
-    const std::filesystem::path p = std::filesystem::absolute(path, ec);
-    return ec ? path : p.string();
-}
-
 } // namespace
 
 void writeSessionMembers(JsonWriter& w, const cli::CommandLine& cl) {
     w.key("format").string(session::kFormat);
-    w.key("version").integer(session::kVersion);
+    // the oldest version that holds this session, so that an earlier braggview reads what it
+    // can and refuses a detector of panels rather than drawing a flat one (SessionFormat.h)
+    w.key("version").integer(cl.experiment.detector.panels.empty() ? session::kVersionFlat
+                                                                   : session::kVersion);
     w.key("experiment");
     writeExperiment(w, cl.experiment);
     w.key("files").beginObject();

@@ -269,8 +269,8 @@ class TestSessionFile : public QObject {
             << "\"braggview session\"" << "\"nanoBragg session\""
             << at + "format: expected \"braggview session\", got 'nanoBragg session'$";
         QTest::newRow("a later version")
-            << "\"version\": 1" << "\"version\": 2"
-            << at + "version: expected 1 \\(the version this braggview reads\\), got 2$";
+            << "\"version\": 1" << "\"version\": 3"
+            << at + "version: expected 1 to 2 \\(the versions this braggview reads\\), got 3$";
         QTest::newRow("unknown pivot")
             << "\"pivot\": \"beam\"" << "\"pivot\": \"middle\""
             << at + "experiment\\.detector\\.pivot: expected one of beam, sample, got 'middle'$";
