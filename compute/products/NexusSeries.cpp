@@ -37,6 +37,21 @@ std::string moduleName(const std::string& panel, std::size_t index,
     return name;
 }
 
+// One plane of square pixels in NeXus' frame: its corner, fast and slow axes as the simulator
+// places them (nanoBragg's pix0, fdet, sdet).
+io::NexusModule nexusModule(const ResolvedExperiment& r, const glm::dvec3& pix0,
+                            const glm::dvec3& fdet, const glm::dvec3& sdet, double pixelSize,
+                            int fastPixels, int slowPixels) {
+    io::NexusModule m;
+    m.origin = nexusFromLab(r, pix0);
+    m.fast = nexusFromLab(r, fdet);
+    m.slow = nexusFromLab(r, sdet);
+    m.fastPixelSize = m.slowPixelSize = pixelSize;
+    m.fastPixels = fastPixels;
+    m.slowPixels = slowPixels;
+    return m;
+}
+
 // The multi-panel detector's part of the description: a module per panel, placed where the
 // plan stacks its rows (plan::stackedSize, the engine's layout). A narrower panel's rows
 // leave pixels of the image in no module: readers take each module's hyperslab, so they are
@@ -50,15 +65,10 @@ void describePanels(const ResolvedExperiment& r, io::NexusDescription& n) {
     std::set<std::string> taken;
     for (std::size_t i = 0; i < r.panels.size(); ++i) {
         const PanelGeometry& g = r.panels[i];
-        io::NexusModule m;
+        io::NexusModule m =
+            nexusModule(r, g.pix0, g.fdet, g.sdet, g.pixelSize, g.fastPixels, g.slowPixels);
         m.name = moduleName(g.name, i, taken);
         taken.insert(m.name);
-        m.origin = nexusFromLab(r, g.pix0);
-        m.fast = nexusFromLab(r, g.fdet);
-        m.slow = nexusFromLab(r, g.sdet);
-        m.fastPixelSize = m.slowPixelSize = g.pixelSize;
-        m.fastPixels = g.fastPixels;
-        m.slowPixels = g.slowPixels;
         m.slowOffset = static_cast<int>(size.firstRow[i]);
         n.modules.push_back(m);
     }
@@ -92,14 +102,8 @@ io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
     if (r.panels.empty()) {
         n.imageFast = d.fastPixels;
         n.imageSlow = d.slowPixels;
-        io::NexusModule m;
-        m.origin = nexusFromLab(r, d.pix0);
-        m.fast = nexusFromLab(r, d.fdet);
-        m.slow = nexusFromLab(r, d.sdet);
-        m.fastPixelSize = m.slowPixelSize = d.pixelSize;
-        m.fastPixels = d.fastPixels;
-        m.slowPixels = d.slowPixels;
-        n.modules.push_back(m);
+        n.modules.push_back(nexusModule(r, d.pix0, d.fdet, d.sdet, d.pixelSize, d.fastPixels,
+                                        d.slowPixels));
         n.distance = d.distance; // NXmx: sample to the beam centre, for guidance only
         n.beamCentreFast = d.Fbeam / d.pixelSize;
         n.beamCentreSlow = d.Sbeam / d.pixelSize;

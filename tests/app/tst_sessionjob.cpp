@@ -7,6 +7,8 @@
 #include "compute/headless/Headless.h"
 #include "compute/headless/Job.h"
 
+#include "tests/TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -17,6 +19,9 @@
 using namespace bv;
 
 namespace {
+
+using bv::testing::bytes;
+using bv::testing::writeText;
 
 std::vector<std::string> words(const QString& text) {
     std::vector<std::string> out;
@@ -30,11 +35,6 @@ int runHeadless(const std::vector<std::string>& args, std::string& err) {
     const int status = headless::runHeadless(args, out, errors);
     err = errors.str();
     return status;
-}
-
-QByteArray bytes(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
 }
 
 } // namespace

@@ -9,6 +9,8 @@
 #include "compute/headless/RenderFrames.h"
 #include "compute/core/Error.h"
 
+#include "tests/TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
@@ -20,6 +22,9 @@
 #include <vector>
 
 namespace {
+
+using bv::testing::bytes;
+using bv::testing::writeText;
 
 // a small crystal and detector: each frame renders in milliseconds on lavapipe
 const char* kSmall = "-cell 50 60 70 90 90 90 -misset 10 20 30 -lambda 1.0 -N 3 -default_F 100 "
@@ -64,12 +69,6 @@ QMap<QString, QByteArray> filesIn(const QString& dir) {
 QString withoutTimes(QString log) {
     log.replace(QRegularExpression(", in [0-9.]+ s \\([0-9.]+ frames/s\\)"), "");
     return log;
-}
-
-void writeText(const QString& path, const QByteArray& text) {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
 }
 
 } // namespace

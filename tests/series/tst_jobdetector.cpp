@@ -9,6 +9,8 @@
 #include "compute/headless/SessionFile.h"
 #include "tests/engine/HeadlessRun.h"
 
+#include "tests/TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
@@ -17,6 +19,9 @@
 #include <sstream>
 
 namespace {
+
+using bv::testing::bytes;
+using bv::testing::writeText;
 
 const QString kDetectors = QStringLiteral(BV_TEST_DATA "/detectors/");
 
@@ -35,17 +40,6 @@ std::vector<std::string> words(const QString& text) {
 using Run = bv::testing::HeadlessRun;
 Run headless(const QString& args) {
     return bv::testing::runHeadless(words(args));
-}
-
-QByteArray bytes(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-void writeText(const QString& path, const QByteArray& text) {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
 }
 
 QStringList filesHere() {

@@ -15,6 +15,8 @@
 #include "compute/plan/Plan.h"
 #include "tests/engine/HeadlessRun.h"
 
+#include "tests/TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -24,6 +26,9 @@
 #include <sstream>
 
 namespace {
+
+using bv::testing::bytes;
+using bv::testing::writeText;
 
 // a small crystal and detector: each frame renders in milliseconds on lavapipe
 const std::vector<std::string> kSmall = {
@@ -46,17 +51,6 @@ bv::headless::BatchReport batch(const std::vector<std::string>& args, std::strin
     if (log)
         *log = out.str() + err.str();
     return report;
-}
-
-QByteArray bytes(const QString& path) {
-    QFile file(path);
-    return file.open(QIODevice::ReadOnly) ? file.readAll() : QByteArray();
-}
-
-void writeText(const QString& path, const QByteArray& text) {
-    QFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
-        qFatal("cannot write %s", qPrintable(path));
 }
 
 std::string seriesError(const QString& more) {
