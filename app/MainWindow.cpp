@@ -20,6 +20,7 @@
 #include <QScrollArea>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QVBoxLayout>
 #include <QVulkanInstance>
 
 #include <cmath>
@@ -60,6 +61,7 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
 
     connect(m_controller, &SimulationController::imageReady, this, &MainWindow::onImageReady);
     connect(m_controller, &SimulationController::runStarted, this, &MainWindow::updateStatus);
+    connect(m_controller, &SimulationController::runStarted, this, &MainWindow::updateCostWarning);
     connect(m_controller, &SimulationController::progress, this, [this](int finished, int total) {
         // a heavy setting refines on screen, one slice (step) at a time
         m_state->setText(tr("computing… step %1/%2").arg(finished).arg(total));
@@ -127,9 +129,20 @@ void MainWindow::buildDocks() {
         scroll->setFrameShape(QFrame::NoFrame);
         m_parameterTabs->addTab(scroll, panel->title());
     }
+    // under the tabs, whichever is open: a setting that will take long says so
+    m_costWarning = new QLabel(this);
+    m_costWarning->setObjectName(QStringLiteral("costWarning"));
+    m_costWarning->setWordWrap(true);
+    m_costWarning->setStyleSheet(QStringLiteral("QLabel { color: #b35900; padding: 4px; }"));
+    m_costWarning->hide();
+    auto* parameterArea = new QWidget(this);
+    auto* parameterLayout = new QVBoxLayout(parameterArea);
+    parameterLayout->setContentsMargins(0, 0, 0, 0);
+    parameterLayout->addWidget(m_parameterTabs, 1);
+    parameterLayout->addWidget(m_costWarning);
     auto* parameters = new QDockWidget(tr("Parameters"), this);
     parameters->setObjectName(QStringLiteral("parametersDock"));
-    parameters->setWidget(m_parameterTabs);
+    parameters->setWidget(parameterArea);
     parameters->setMinimumWidth(430);
     addDockWidget(Qt::LeftDockWidgetArea, parameters);
 

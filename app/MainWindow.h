@@ -11,6 +11,7 @@
 #include "app/Overlays.h"
 #include "app/PixelGeometry.h"
 #include "app/Session.h"
+#include "compute/plan/RunCost.h"
 
 #include <QImage>
 #include <QMainWindow>
@@ -43,6 +44,15 @@ class PlotPanel;
 class ReadoutPanel;
 class SimulationController;
 class TracePanel;
+
+// A setting whose image takes this long or longer is pointed out under the parameters.
+inline constexpr double kSlowImageMilliseconds = 1000.0;
+
+// The Parameters dock's warning for a run of `cost` expected to take `milliseconds` on the GPU
+// at `stepsPerMillisecond` (the rate measured on `device`): empty below kSlowImageMilliseconds
+// or before a rate is known.
+QString costWarningText(const plan::RunCost& cost, std::optional<double> milliseconds,
+                        double stepsPerMillisecond, const QString& device);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -115,6 +125,7 @@ class MainWindow : public QMainWindow {
     void onDocumentChanged();
     void refreshPanels();
     void updateStatus();
+    void updateCostWarning(); // the Parameters dock's line about a setting that takes long
     void updateReadout();
     void autoContrast(); // from the GPU histogram, else the host image
     void showError(const QString& title, const QString& message);
@@ -132,6 +143,7 @@ class MainWindow : public QMainWindow {
     PlotPanel* m_plots = nullptr;
     QTabWidget* m_parameterTabs = nullptr;
     std::vector<ParameterPanel*> m_panels;
+    QLabel* m_costWarning = nullptr;
     QLabel* m_timing = nullptr;
     QLabel* m_state = nullptr;
     QPointer<QMessageBox> m_errorBox;

@@ -138,6 +138,7 @@ void SimulationController::onPrecisionChanged() {
 
 void SimulationController::buildSimulator() {
     destroySimulator();
+    m_rate = {}; // another precision or device: another rate
     try {
         if (!m_device) {
             vk::BorrowedDevice borrowed;
@@ -246,6 +247,7 @@ void SimulationController::startRun() {
         random::ReferenceRandom rng;
         ResolvedExperiment resolved = resolve(experiment, rng, log);
         const plan::Plan plan = plan::makePlan(resolved, experiment.mask);
+        m_currentCost = plan::runCost(plan);
         const bool resized =
             plan.fastPixels != m_simulator->fastPixels() ||
             plan.slowPixels != m_simulator->slowPixels();
@@ -409,6 +411,7 @@ void SimulationController::finishRun() {
     }
     m_wallMilliseconds = static_cast<double>(m_runClock.nsecsElapsed()) / 1e6;
     m_gpuMilliseconds = m_simulator->gpuMilliseconds();
+    m_rate.add(m_currentCost, m_gpuMilliseconds); // a complete run: the device's rate
     m_fast = m_simulator->fastPixels();
     m_slow = m_simulator->slowPixels();
     m_resolved = std::move(m_running);

@@ -35,6 +35,7 @@
 #include "app/ExperimentDocument.h"
 #include "compute/engine/Simulator.h"
 #include "compute/model/Resolve.h"
+#include "compute/plan/RunCost.h"
 #include "compute/products/Products.h"
 #include "render/GpuHistogram.h"
 
@@ -91,6 +92,11 @@ class SimulationController : public QObject {
     // the Simulator, for the status display and the tests (nullptr before the device exists)
     const engine::Simulator* simulator() const { return m_simulator.get(); }
     double lastGpuMilliseconds() const { return m_gpuMilliseconds; }
+    // The work of the run started last (or running), and how long it will take on the GPU
+    // at the rate the runs before it showed (compute/plan/RunCost.h); none before a rate.
+    const plan::RunCost& currentCost() const { return m_currentCost; }
+    std::optional<double> expectedMilliseconds() const { return m_rate.milliseconds(m_currentCost); }
+    const plan::RateEstimate& rate() const { return m_rate; }
     double lastWallMilliseconds() const { return m_wallMilliseconds; }
     int completedRuns() const { return m_completedRuns; }
     int skippedStates() const { return m_skippedStates; } // values superseded while in flight
@@ -166,6 +172,8 @@ class SimulationController : public QObject {
     bool m_inFlight = false;
     bool m_failedState = false;
     bool m_startAfterFrame = false; // the next run waits for the frame of the last image
+    plan::RateEstimate m_rate;     // the device's steps per ms, from complete runs
+    plan::RunCost m_currentCost;   // the work of the run in flight (or the last one)
     std::optional<ResolvedExperiment> m_running; // resolved state of the run in flight
     products::GeneratorState m_runningGenerator;
     std::string m_runningLog;

@@ -4,6 +4,7 @@
 #include "compute/engine/GpuLayout.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/core/Error.h"
+#include "compute/plan/RunCost.h"
 #include "compute/vk/Check.h"
 #include "compute/vk/Device.h"
 
@@ -65,13 +66,6 @@ bool serialGridExit(const plan::Plan& p) {
 }
 
 // steps of each pixel's serial loop: layers x sub-pixels x sources x orientations
-std::uint64_t stepsOf(const plan::Plan& p) {
-    return static_cast<std::uint64_t>(std::max(p.thickSteps, 0)) *
-           static_cast<std::uint64_t>(std::max(p.oversample, 0)) *
-           static_cast<std::uint64_t>(std::max(p.oversample, 0)) * p.sources.size() *
-           p.orientations.size();
-}
-
 VkDeviceSize roundUpCapacity(std::size_t bytes) {
     VkDeviceSize capacity = 256;
     while (capacity < bytes)
@@ -251,8 +245,8 @@ void Simulator::checkPlan(const plan::Plan& p) const {
     if (p.sources.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) ||
         p.orientations.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
         throw Error("too many sources or crystal orientations for one simulation");
-    if (stepsOf(p) > std::numeric_limits<std::uint32_t>::max())
-        throw Error("each pixel would take " + std::to_string(stepsOf(p)) +
+    if (plan::stepsPerPixel(p) > std::numeric_limits<std::uint32_t>::max())
+        throw Error("each pixel would take " + std::to_string(plan::stepsPerPixel(p)) +
                     " steps (sensor layers x sub-pixels x sources x orientations), more than "
                     "the 4294967295 the shader counts: use fewer of them");
     if (p.mask && !p.mask->empty() &&
@@ -601,7 +595,7 @@ void Simulator::uploadSlices(const plan::Plan& p) {
     const std::uint64_t width = x1 >= x0 ? static_cast<std::uint64_t>(x1 - x0 + 1) : 0;
     const std::uint64_t height = y1 >= y0 ? static_cast<std::uint64_t>(y1 - y0 + 1) : 0;
 
-    const std::uint64_t steps = stepsOf(p);
+    const std::uint64_t steps = plan::stepsPerPixel(p);
     m_stepsPerPixel = steps;
 
     // with the reference's rule at the grid's edge, every slice of the image is preceded by a

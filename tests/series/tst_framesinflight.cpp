@@ -5,9 +5,9 @@
 // whose file fails stops the run after the frames before it. On the Vulkan driver (lavapipe
 // here and in CI).
 
+#include "compute/core/Error.h"
 #include "compute/headless/Batch.h"
 #include "compute/headless/RenderFrames.h"
-#include "compute/core/Error.h"
 
 #include "tests/TestFiles.h"
 
