@@ -3,14 +3,19 @@
 // from 0.01 to 1e9, both sides of each method's switch, and whatever the split of the image
 // into dispatches (firstPixel), which is what makes the noise the same on any number of GPUs.
 
+#include "HeadlessRun.h"
 #include "compute/core/Error.h"
 #include "compute/engine/CounterNoise.h"
+#include "compute/io/FloatImageFile.h"
+#include "compute/io/Smv.h"
 #include "compute/random/CounterRandom.h"
 #include "compute/vk/Buffer.h"
 #include "compute/vk/Device.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -19,6 +24,29 @@
 using namespace bv;
 
 namespace {
+
+// a run whose image has means from 0 to several thousand photons
+// clang-format off
+const std::vector<std::string> kRun = {
+    "-cell", "100", "100", "100", "90", "90", "90", "-default_F", "100", "-N", "5",
+    "-lambda", "1", "-distance", "100", "-detpixels", "64", "-pixel", "0.1", "-fluence", "1e31",
+    "-seed", "5", "-noprogress", "-nopgm", "-noise_generator", "counter"};
+// clang-format on
+
+std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
+    args.insert(args.end(), more.begin(), more.end());
+    return args;
+}
+
+// the noise image's pixels from a float image and the key, on the CPU: the deviate plus the
+// -adc pedestal of 40, clipped at 65535
+std::vector<std::uint16_t> expectedNoise(const std::vector<float>& image, random::CounterKey key) {
+    const std::vector<float> deviates = random::counterPoissonImage(image, key, 2);
+    std::vector<std::uint16_t> pixels;
+    for (const float d : deviates)
+        pixels.push_back(static_cast<std::uint16_t>(std::min(d + 40.0f, 65535.0f)));
+    return pixels;
+}
 
 // the mean of pixel i: 64 log-spaced decades-long ramps from 0.01 to 1e7, the switches of the
 // methods exactly and a float either side, and a few beyond (2^24 and 1e9: the normal
@@ -93,6 +121,44 @@ class TestCounterNoise : public QObject {
         std::vector<float> joined = first;
         joined.insert(joined.end(), second.begin(), second.end());
         QVERIFY(std::memcmp(joined.data(), whole.data(), whole.size() * sizeof(float)) == 0);
+    }
+
+    // the headless run draws its noise on the device (-v names the phase); the noise image
+    // is what the CPU makes of the run's own float image with key (-seed, frame 0)
+    void headlessRunDrawsTheCpusNoise() {
+        QTemporaryDir dir;
+        const std::string f = dir.filePath("f.bin").toStdString();
+        const std::string n = dir.filePath("n.img").toStdString();
+        const testing::HeadlessRun r = testing::runHeadless(
+            with(kRun, {"-floatfile", f, "-intfile", dir.filePath("i.img").toStdString(),
+                        "-noisefile", n, "-v"}));
+        QVERIFY2(r.status == 0, r.err.c_str());
+        QVERIFY2(r.out.find("counter noise") != std::string::npos, r.out.c_str());
+        const std::vector<float> image = io::readFloatImage(f, 64 * 64);
+        QVERIFY(*std::max_element(image.begin(), image.end()) > 100.0f);
+        QCOMPARE(io::readSmv(n).data, expectedNoise(image, random::counterKey(-5, 0)));
+    }
+
+    // a series: frame i keyed by (its seed -(5 + i), i); the same bytes with one CPU thread
+    // or three making the files
+    void seriesFramesAreKeyedAndThreadsChangeNothing() {
+        QTemporaryDir one, three;
+        for (const auto& [dir, threads] : {std::pair{&one, "1"}, std::pair{&three, "3"}}) {
+            const testing::HeadlessRun r = testing::runHeadless(
+                with(kRun, {"-series", "3", "-osc", "1", "-threads", threads, "-floatfile",
+                            dir->filePath("f_#.bin").toStdString(), "-noisefile",
+                            dir->filePath("n_#.img").toStdString()}));
+            QVERIFY2(r.status == 0, r.err.c_str());
+        }
+        for (const char* frame : {"1", "2", "3"}) {
+            const QString name = QString("n_%1.img").arg(frame);
+            QCOMPARE(io::readSmv(one.filePath(name).toStdString()).data,
+                     io::readSmv(three.filePath(name).toStdString()).data);
+        }
+        const std::vector<float> second =
+            io::readFloatImage(one.filePath("f_2.bin").toStdString(), 64 * 64);
+        QCOMPARE(io::readSmv(one.filePath("n_2.img").toStdString()).data,
+                 expectedNoise(second, random::counterKey(-6, 1)));
     }
 
     void noValidationMessages() {
