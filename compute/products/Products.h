@@ -60,7 +60,8 @@ struct ImageSource {
 
 // -noise_generator counter: the image's Poisson deviates, one per pixel, for the noise image,
 // the CBF and the NeXus counts alike: source.counterDeviates when given, else drawn into
-// `storage` on every core (random::counterPoissonImage). The result lives as long as both.
+// `storage` on every core (random::counterPoissonImage). The result lives as long as both;
+// while the noise image and the CBF are made it adds 4 bytes a pixel to what the step holds.
 const std::vector<float>& counterDeviates(const ImageSource& source, std::vector<float>& storage);
 
 // Where the step reports.
