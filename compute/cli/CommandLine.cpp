@@ -418,6 +418,9 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, CommandLine s
         cl.notices.push_back("a close distance (from -close_distance or an -img/-mask header) sets "
                              "the detector distance, as in nanoBragg: -distance is ignored");
     limitOutputsToPanels(cl, args);
+    if (cl.outputs.noiseGenerator == NoiseGenerator::Counter && !cl.outputs.drawsNoise())
+        throw Error("-noise_generator counter: no file of this run holds noise (-nonoise, no "
+                    "-cbffile, no -nexusfile of photon counts); name one, or leave the option out");
     return cl;
 }
 

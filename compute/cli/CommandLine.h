@@ -27,6 +27,13 @@
 namespace bv::cli {
 
 // What the command line asks to be written, as the reference names and scales it.
+// -noise_generator: where the Poisson deviates of the noise image, the CBF and the NeXus photon
+// counts come from. Reference: nanoBragg's serial generator, continued after the mosaic
+// domains (the reference's noise, draw for draw). Counter: Philox keyed by (seed, frame) and
+// counted by pixel (compute/random/CounterRandom.h), the same on any device and thread count,
+// drawn on the GPU where one rendered the image; not the reference's noise.
+enum class NoiseGenerator { Reference, Counter };
+
 struct OutputOptions {
     std::string floatFile = "floatimage.bin"; // raw 4-byte floats, always written
     std::string intFile = "intimage.img";     // SMV, noiseless, always written
@@ -45,6 +52,9 @@ struct OutputOptions {
     bool writeCbf = false;   // on when -cbffile names a file
     std::string nexusFile;   // -nexusfile: NeXus/NXmx (HDF5) of a run or a whole series
     bool writeNexus = false; // on when -nexusfile names a file
+    NoiseGenerator noiseGenerator = NoiseGenerator::Reference; // -noise_generator
+    // whether a file of the run holds Poisson deviates (noise image, CBF, counted NeXus)
+    bool drawsNoise() const { return writeNoise || writeCbf || (writeNexus && countPhotons); }
 };
 
 // -precision: single-precision shaders (fast) or double precision (precise, the default).

@@ -697,6 +697,21 @@ std::vector<Flag> buildTable() {
     add(makeFlag({"-seed"}, 1, "<n>", "random-number seed of the noise image",
                  "the current time", G::Output,
                  [](ParseContext& c, const FlagValues& v) { experimentOf(c).seed = seedValue(v); }));
+    add(makeFlag({"-noise_generator"}, 1, "reference|counter",
+                 "where the noise image's, CBF's and NeXus counts' Poisson deviates come from: "
+                 "reference (nanoBragg's serial generator, its noise draw for draw) or counter "
+                 "(Philox keyed by -seed and the frame, counted by pixel: the same noise on "
+                 "any device, GPU count and -threads, drawn on the GPU; not nanoBragg's "
+                 "sequence; docs/numerics/counter-noise.md)",
+                 "reference", G::Output, [](ParseContext& c, const FlagValues& v) {
+                     const std::string name = v.text(0);
+                     if (name == "reference")
+                         c.cl.outputs.noiseGenerator = NoiseGenerator::Reference;
+                     else if (name == "counter")
+                         c.cl.outputs.noiseGenerator = NoiseGenerator::Counter;
+                     else
+                         v.fail(0, "reference or counter");
+                 }));
     add(makeFlag({"-printout"}, 0, "", "print pixel values to the screen", "off", G::Output,
                  [](ParseContext&, const FlagValues&) {}, true));
     add(makeFlag({"-printout_pixel"}, 2, "<fast> <slow>",

@@ -33,4 +33,10 @@ std::vector<float> FrameRenderer::render(const ResolvedExperiment& r, const plan
     return m_simulator->image();
 }
 
+std::vector<float> FrameRenderer::counterNoise(std::size_t pixels, random::CounterKey key) {
+    if (!m_counterNoise)
+        m_counterNoise = std::make_unique<engine::CounterNoise>(*m_device);
+    return m_counterNoise->deviates(m_simulator->imageBuffer(), pixels, key);
+}
+
 } // namespace bv::headless

@@ -4,6 +4,7 @@
 // reused (engine::Simulator::recordCount()). What a frame's image turns into is the products
 // step's (compute/products/Products.h).
 
+#include "compute/engine/CounterNoise.h"
 #include "compute/engine/Simulator.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
@@ -34,10 +35,14 @@ class FrameRenderer {
     void setPlan(const ResolvedExperiment& r, const plan::Plan& plan);
     // setPlan, then runs the recorded commands and reads the image back.
     std::vector<float> render(const ResolvedExperiment& r, const plan::Plan& plan);
+    // -noise_generator counter: the Poisson deviates of the image render() returned last,
+    // drawn on the device from its buffer (engine::CounterNoise)
+    std::vector<float> counterNoise(std::size_t pixels, random::CounterKey key);
 
   private:
     std::unique_ptr<vk::Device> m_device;
     std::unique_ptr<engine::Simulator> m_simulator;
+    std::unique_ptr<engine::CounterNoise> m_counterNoise; // made on first use
 };
 
 } // namespace bv::headless

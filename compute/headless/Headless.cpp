@@ -1,17 +1,19 @@
 #include "compute/headless/Headless.h"
 
 #include "compute/cli/CommandLine.h"
-#include "compute/engine/SerialOrder.h"
+#include "compute/core/Error.h"
+#include "compute/engine/CounterNoise.h"
 #include "compute/engine/PixelTrace.h"
+#include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
 #include "compute/engine/SolidAngle.h"
 #include "compute/headless/Batch.h"
 #include "compute/headless/Summary.h"
 #include "compute/io/PrintfFormat.h"
-#include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
 #include "compute/products/Products.h"
+#include "compute/random/CounterRandom.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/vk/Device.h"
 #include "compute/vk/PhaseTimer.h"
@@ -152,6 +154,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     // milliseconds on some drivers, which would delay the files.
     std::vector<float> image;
     std::optional<engine::GridExit> gridExit; // where interpolation stopped, if it did
+    std::vector<float> counterDeviates;       // -noise_generator counter, drawn on the device
     {
         engine::SimulatorOptions options;
         options.precision = cl.precision;
@@ -183,6 +186,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         image = simulator.image();
         gridExit = simulator.gridExit();
         times.mark("readback");
+        if (cl.outputs.noiseGenerator == cli::NoiseGenerator::Counter && cl.outputs.drawsNoise()) {
+            // the noise drawn where the image is (docs/numerics/counter-noise.md)
+            counterDeviates = engine::CounterNoise(device).deviates(
+                simulator.imageBuffer(), image.size(), random::counterKey(cl.experiment.seed, 0));
+            times.mark("counter noise");
+        }
         // with BRAGGVIEW_VALIDATION=1: what the Vulkan validation layer said (nothing, normally)
         for (const std::string& message : device.validationMessages())
             err << "braggview: validation: " << message << "\n";
@@ -219,8 +228,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                                     times.restart();
                                 },
                                 [&](const std::string& phase) { times.mark(phase); }};
-    products::writeProducts({cl, r, image, {rng, cl.experiment.seed}, products::runStartSeconds()},
-                            products::OutputFiles::ofSingleRun(cl.outputs), hooks);
+    products::ImageSource source{
+        cl, r, image, {rng, cl.experiment.seed}, products::runStartSeconds()};
+    if (!counterDeviates.empty())
+        source.counterDeviates = &counterDeviates;
+    products::writeProducts(source, products::OutputFiles::ofSingleRun(cl.outputs), hooks);
     out << std::flush;
     times.restart();
     return 0;

@@ -98,6 +98,7 @@ struct FrameWork {
     cli::CommandLine commandLine; // products::productsCommandLine
     ResolvedExperiment resolved;
     std::vector<float> image;
+    std::vector<float> counterDeviates; // -noise_generator counter, drawn on the device
     products::GeneratorState generator;
     double epochSeconds = 0.0;
     std::string gridExitLine; // the reference's warning, printed in frame order
@@ -109,7 +110,10 @@ struct FrameWork {
     std::optional<products::NexusFrame> nexusFrame;
 
     products::ImageSource source() const {
-        return {commandLine, resolved, image, generator, epochSeconds};
+        products::ImageSource s{commandLine, resolved, image, generator, epochSeconds};
+        s.frame = static_cast<std::uint32_t>(index); // the counter noise's key
+        s.counterDeviates = counterDeviates.empty() ? nullptr : &counterDeviates;
+        return s;
     }
 };
 
@@ -253,6 +257,13 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         w->image = named([&] { return renderer->render(r, plan); });
         w->timing.renderMs =
             std::chrono::duration<double, std::milli>(Clock::now() - renderStart).count();
+        if (cl.outputs.noiseGenerator == cli::NoiseGenerator::Counter &&
+            (!frame.files.noiseFile.empty() || !frame.files.cbfFile.empty() ||
+             (nexus && cl.outputs.countPhotons)))
+            w->counterDeviates = named([&] {
+                return renderer->counterNoise(
+                    w->image.size(), random::counterKey(noiseSeed, static_cast<std::uint32_t>(i)));
+            });
         w->timing.gpuMs = renderer->simulator().gpuMilliseconds();
         w->uploadedParts = renderer->simulator().lastUploadedParts();
         if (const auto& exit = renderer->simulator().gridExit(); exit && !warnedGridExit) {

@@ -311,22 +311,26 @@ CbfImage readCbf(const std::string& path) {
     return image;
 }
 
-CbfCounts cbfCounts(random::ReferenceRandom& rng, long& seed, const std::vector<float>& image,
-                    int width, int height, const Roi& roi, const std::vector<std::uint16_t>& mask,
-                    std::int32_t countCutoff) {
-    checkImageSize(image.size(), width, height, "CBF image");
-    if (!mask.empty() && mask.size() != image.size())
+namespace {
+
+// The one path of the CBF's counts: `deviate(i)` as in NoiseImage.cpp, asked for every ROI
+// pixel in the reference's order, masked or not (as the noise image draws them).
+template <class Deviate>
+CbfCounts makeCbfCounts(Deviate&& deviate, std::size_t pixels, int width, int height,
+                        const Roi& roi, const std::vector<std::uint16_t>& mask,
+                        std::int32_t countCutoff) {
+    checkImageSize(pixels, width, height, "CBF image");
+    if (!mask.empty() && mask.size() != pixels)
         throw Error("CBF image: the mask has " + std::to_string(mask.size()) +
-                    " pixels, the image " + std::to_string(image.size()));
+                    " pixels, the image " + std::to_string(pixels));
     CbfCounts counts;
-    counts.data.assign(image.size(), -1);
+    counts.data.assign(pixels, -1);
     for (int slow = 0; slow < height; ++slow)
         for (int fast = 0; fast < width; ++fast) {
             if (!roi.contains(fast, slow))
                 continue;
             const std::size_t i = pixelIndex(fast, slow, width);
-            // drawn for every ROI pixel, masked or not, as the noise image draws them
-            double value = static_cast<double>(rng.poisson(image[i], seed));
+            double value = deviate(i);
             counts.photons += value;
             if (!mask.empty() && mask[i] == 0)
                 continue;
@@ -342,6 +346,22 @@ CbfCounts cbfCounts(random::ReferenceRandom& rng, long& seed, const std::vector<
         if (v < 0)
             ++counts.excludedPixels;
     return counts;
+}
+
+} // namespace
+
+CbfCounts cbfCounts(random::ReferenceRandom& rng, long& seed, const std::vector<float>& image,
+                    int width, int height, const Roi& roi, const std::vector<std::uint16_t>& mask,
+                    std::int32_t countCutoff) {
+    return makeCbfCounts(
+        [&](std::size_t i) { return static_cast<double>(rng.poisson(image[i], seed)); },
+        image.size(), width, height, roi, mask, countCutoff);
+}
+
+CbfCounts cbfCounts(const std::vector<float>& deviates, int width, int height, const Roi& roi,
+                    const std::vector<std::uint16_t>& mask, std::int32_t countCutoff) {
+    return makeCbfCounts([&](std::size_t i) { return static_cast<double>(deviates[i]); },
+                         deviates.size(), width, height, roi, mask, countCutoff);
 }
 
 } // namespace bv::io

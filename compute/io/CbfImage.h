@@ -100,5 +100,9 @@ struct CbfCounts {
 CbfCounts cbfCounts(random::ReferenceRandom& rng, long& seed, const std::vector<float>& image,
                     int width, int height, const Roi& roi, const std::vector<std::uint16_t>& mask,
                     std::int32_t countCutoff = kPilatusCountCutoff);
+// The same counts from deviates drawn beforehand, one per pixel (-noise_generator counter).
+CbfCounts cbfCounts(const std::vector<float>& deviates, int width, int height, const Roi& roi,
+                    const std::vector<std::uint16_t>& mask,
+                    std::int32_t countCutoff = kPilatusCountCutoff);
 
 } // namespace bv::io

@@ -27,5 +27,10 @@ struct NoiseImage {
 // Throws bv::Error when image does not hold width*height pixels.
 NoiseImage noiseImage(random::ReferenceRandom& rng, long& seed, const std::vector<float>& image,
                       int width, int height, double adcOffset, const Roi& roi);
+// The same pixels from deviates drawn beforehand, one per pixel (-noise_generator counter:
+// random::counterPoissonImage or engine::CounterNoise); pixels outside the ROI are 0 whatever
+// their deviate. Throws bv::Error when deviates does not hold width*height values.
+NoiseImage noiseImage(const std::vector<float>& deviates, int width, int height, double adcOffset,
+                      const Roi& roi);
 
 } // namespace bv::io

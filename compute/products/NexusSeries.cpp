@@ -149,9 +149,16 @@ NexusFrame nexusFrame(const ImageSource& source) {
     GeneratorState g = source.generator;
     // the file's image: the detector's, or the panels' rows stacked (a gap counts 0)
     const io::NexusDescription d = nexusDescription(r, true, source.epochSeconds);
-    f.photons = io::cbfCounts(g.rng, g.seed, source.image, d.imageFast, d.imageSlow, r.roi,
-                              source.commandLine.experiment.mask)
-                    .data;
+    const std::vector<std::uint16_t>& mask = source.commandLine.experiment.mask;
+    if (source.commandLine.outputs.noiseGenerator == cli::NoiseGenerator::Counter) {
+        std::vector<float> drawn;
+        f.photons =
+            io::cbfCounts(counterDeviates(source, drawn), d.imageFast, d.imageSlow, r.roi, mask)
+                .data;
+    } else {
+        f.photons =
+            io::cbfCounts(g.rng, g.seed, source.image, d.imageFast, d.imageSlow, r.roi, mask).data;
+    }
     return f;
 }
 

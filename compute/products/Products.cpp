@@ -1,5 +1,6 @@
 #include "compute/products/Products.h"
 
+#include "compute/core/Error.h"
 #include "compute/io/AtomicFile.h"
 #include "compute/io/CbfImage.h"
 #include "compute/io/FloatImageFile.h"
@@ -9,7 +10,7 @@
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/Smv.h"
 #include "compute/products/NexusSeries.h"
-#include "compute/core/Error.h"
+#include "compute/random/CounterRandom.h"
 
 #include <cstdint>
 #include <memory>
@@ -112,12 +113,17 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
         io::writePgm(staging.stage(files.pgmFile), width, height, image, s.pgmScale, r.roi);
         report.phase("write " + files.pgmFile);
     }
+    // -noise_generator counter: one set of deviates for the noise image and the CBF
+    const bool counter = o.noiseGenerator == cli::NoiseGenerator::Counter;
+    std::vector<float> drawn;
     if (!files.noiseFile.empty()) {
         // the run's generator continues after the mosaic domains (a copy: the CBF's counts
         // draw the same deviates)
         GeneratorState g = source.generator;
         const io::NoiseImage noise =
-            io::noiseImage(g.rng, g.seed, image, width, height, o.adcOffset, r.roi);
+            counter
+                ? io::noiseImage(counterDeviates(source, drawn), width, height, o.adcOffset, r.roi)
+                : io::noiseImage(g.rng, g.seed, image, width, height, o.adcOffset, r.roi);
         s.noisePhotons = noise.photons;
         s.noiseOverloads = noise.overloads;
         report.print(photonsLine(noise.photons, noise.overloads, "noise image") + "\nwriting " +
@@ -130,8 +136,10 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
         // -cbffile (braggview's own): the photon counts from the same point of the sequence
         GeneratorState g = source.generator;
         io::CbfHeader cbf = cbfHeader(r, files.cbfFile, source.epochSeconds);
-        const io::CbfCounts counts =
-            io::cbfCounts(g.rng, g.seed, image, width, height, r.roi, mask, cbf.countCutoff);
+        const io::CbfCounts counts = counter ? io::cbfCounts(counterDeviates(source, drawn), width,
+                                                             height, r.roi, mask, cbf.countCutoff)
+                                             : io::cbfCounts(g.rng, g.seed, image, width, height,
+                                                             r.roi, mask, cbf.countCutoff);
         cbf.excludedPixels = counts.excludedPixels;
         s.cbfPhotons = counts.photons;
         s.cbfOverloads = counts.overloads;
@@ -156,6 +164,20 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
         nexus->commit();
     report.phase("rename");
     return s;
+}
+
+const std::vector<float>& counterDeviates(const ImageSource& source, std::vector<float>& storage) {
+    if (source.counterDeviates) {
+        if (source.counterDeviates->size() != source.image.size())
+            throw Error("the counter noise's " + std::to_string(source.counterDeviates->size()) +
+                        " deviates are not one per pixel of the image's " +
+                        std::to_string(source.image.size()));
+        return *source.counterDeviates;
+    }
+    if (storage.size() != source.image.size())
+        storage = random::counterPoissonImage(
+            source.image, random::counterKey(source.generator.seed, source.frame), 0);
+    return storage;
 }
 
 cli::CommandLine productsCommandLine(const cli::CommandLine& cl) {

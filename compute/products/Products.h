@@ -27,6 +27,7 @@
 #include "compute/products/OutputFiles.h"
 #include "compute/random/ReferenceRandom.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -50,7 +51,18 @@ struct ImageSource {
     const std::vector<float>& image; // photons per pixel, fast index fastest
     GeneratorState generator;
     double epochSeconds = 0.0; // the CBF's time stamp (runStartSeconds(), + i exposures)
+    // -noise_generator counter: the frame's index in its series or job (0 for one image; with
+    // generator.seed, the generator's key), and the deviates if the GPU drew them already
+    // (engine::CounterNoise, the same bits); null: counterDeviates() draws them on the CPU
+    std::uint32_t frame = 0;
+    const std::vector<float>* counterDeviates = nullptr;
 };
+
+// -noise_generator counter: the image's Poisson deviates, one per pixel, for the noise image,
+// the CBF and the NeXus counts alike: source.counterDeviates when given, else drawn into
+// `storage` on every core (random::counterPoissonImage). The result lives as long as both;
+// while the noise image and the CBF are made it adds 4 bytes a pixel to what the step holds.
+const std::vector<float>& counterDeviates(const ImageSource& source, std::vector<float>& storage);
 
 // Where the step reports.
 struct Hooks {

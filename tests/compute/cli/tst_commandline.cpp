@@ -123,6 +123,8 @@ double quantity(const CommandLine& cl, const QString& name) {
         {"pgmScale", [&] { return cl.outputs.pgmScale; }},
         {"writePgm", [&] { return cl.outputs.writePgm; }},
         {"writeNoise", [&] { return cl.outputs.writeNoise; }},
+        {"counterNoise",
+         [&] { return cl.outputs.noiseGenerator == bv::cli::NoiseGenerator::Counter; }},
         {"progress", [&] { return cl.progress; }},
         {"verbose", [&] { return cl.verbose; }},
         {"fastPrecision", [&] { return cl.precision == bv::cli::Precision::Fast; }},
@@ -412,6 +414,10 @@ void TestCommandLine::lastOneWins_data() {
     QTest::newRow("-pgmscale then -nopgm") << "-pgmscale 2 -nopgm" << "writePgm" << 0.0;
     QTest::newRow("-nonoise then -noisefile") << "-nonoise -noisefile n.img" << "writeNoise" << 1.0;
     QTest::newRow("-noisefile then -nonoise") << "-noisefile n.img -nonoise" << "writeNoise" << 0.0;
+    QTest::newRow("-noise_generator reference by default") << "" << "counterNoise" << 0.0;
+    QTest::newRow("-noise_generator counter") << "-noise_generator counter" << "counterNoise" << 1.0;
+    QTest::newRow("-noise_generator counter then reference") << "-noise_generator counter -noise_generator reference" << "counterNoise" << 0.0;
+    QTest::newRow("-noise_generator counter, CBF only") << "-nonoise -cbffile c.cbf -noise_generator counter" << "counterNoise" << 1.0;
     QTest::newRow("-round_div wins back") << "-square_div -round_div" << "roundDivergence" << 1.0;
     QTest::newRow("-progress after -noprogress") << "-noprogress -progress" << "progress" << 1.0;
     QTest::newRow("-detector_thick after inf")
@@ -737,6 +743,8 @@ void TestCommandLine::errors_data() {
     QTest::addColumn<QString>("args");
     QTest::addColumn<QString>("message"); // what the message must contain
     QTest::newRow("unknown option") << "-foo 1" << "unknown option -foo;";
+    QTest::newRow("unknown noise generator") << "-noise_generator philox" << "-noise_generator: expected reference or counter (-noise_generator reference|counter), got 'philox'";
+    QTest::newRow("counter noise, no noise written") << "-nonoise -noise_generator counter" << "-noise_generator counter: no file of this run holds noise (-nonoise, no -cbffile, no -nexusfile of photon counts)";
     QTest::newRow("typo suggests") << "-lamda 1" << "unknown option -lamda (did you mean -lambda?)";
     QTest::newRow("odd bytes quoted") << QString("-a\u00e9") << "unknown option '-a\\xc3\\xa9'";
     QTest::newRow("abbreviation suggests") << "-detpixel 100" << "(did you mean -detpixels, -detpixels_f or -detpixels_x?)";

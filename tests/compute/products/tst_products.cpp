@@ -2,19 +2,22 @@
 // all or nothing, and the noise image continuing the generator it is handed.
 
 #include "compute/cli/CommandLine.h"
+#include "compute/core/Error.h"
+#include "compute/io/CbfImage.h"
 #include "compute/io/NoiseImage.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/Smv.h"
-#include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/products/NexusSeries.h"
 #include "compute/products/Products.h"
+#include "compute/random/CounterRandom.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <algorithm>
 #include <sstream>
 
 namespace {
@@ -231,6 +234,64 @@ class TestProducts : public QObject {
             QCOMPARE(contents(QString::fromStdString(alone)),
                      contents(QString::fromStdString(path)));
         }
+    }
+
+    // -noise_generator counter: the noise image and the CBF hold the counter generator's
+    // deviates for (seed, frame, pixel), each asked for alone here, whatever the reference
+    // generator's state; SMV adds the pedestal and clips at 65535, CBF keeps the count
+    void counterNoiseIsTheCounterGeneratorsDeviates() {
+        QTemporaryDir dir;
+        Run run;
+        run.cl.outputs.noiseGenerator = bv::cli::NoiseGenerator::Counter;
+        run.image[5] = 1.0e6f; // a pixel that overloads the SMV but not the CBF
+        OutputFiles files;
+        files.noiseFile = dir.filePath("n.img").toStdString();
+        files.cbfFile = dir.filePath("c.cbf").toStdString();
+        bv::products::ImageSource source = run.source();
+        source.frame = 3;
+        source.generator.rng = bv::random::ReferenceRandom(); // not used by this generator
+        const bv::products::Summary s = bv::products::writeProducts(source, files);
+        const bv::io::SmvImage noise = bv::io::readSmv(files.noiseFile);
+        const bv::io::CbfImage cbf = bv::io::readCbf(files.cbfFile);
+        const bv::random::CounterKey key = bv::random::counterKey(-7, 3); // -seed 7, frame 3
+        double photons = 0;
+        for (std::size_t i = 0; i < run.image.size(); ++i) {
+            const float deviate =
+                bv::random::counterPoisson(run.image[i], key, static_cast<std::uint32_t>(i));
+            photons += deviate;
+            QCOMPARE(cbf.data[i], static_cast<std::int32_t>(deviate));
+            QCOMPARE(noise.data[i],
+                     static_cast<std::uint16_t>(std::min(deviate + 40.0f, 65535.0f)));
+        }
+        QCOMPARE(noise.data[5], std::uint16_t{65535});
+        QCOMPARE(s.noiseOverloads, 1);
+        QCOMPARE(s.cbfOverloads, 0);
+        QCOMPARE(s.noisePhotons, photons);
+        QCOMPARE(s.cbfPhotons, photons);
+        // another frame: other noise
+        source.frame = 4;
+        bv::products::writeProducts(source, files);
+        QVERIFY(bv::io::readSmv(files.noiseFile).data != noise.data);
+    }
+
+    // deviates the GPU drew (engine::CounterNoise) are taken as they are, and must be one
+    // per pixel
+    void counterDeviatesHandedOverAreWritten() {
+        QTemporaryDir dir;
+        Run run;
+        run.cl.outputs.noiseGenerator = bv::cli::NoiseGenerator::Counter;
+        OutputFiles files;
+        files.noiseFile = dir.filePath("n.img").toStdString();
+        const std::vector<float> fives(run.image.size(), 5.0f);
+        bv::products::ImageSource source = run.source();
+        source.counterDeviates = &fives;
+        const bv::products::Summary s = bv::products::writeProducts(source, files);
+        QCOMPARE(bv::io::readSmv(files.noiseFile).data,
+                 std::vector<std::uint16_t>(run.image.size(), 45)); // 5 photons + -adc 40
+        QCOMPARE(s.noisePhotons, 5.0 * 256);
+        const std::vector<float> tooFew(10, 5.0f);
+        source.counterDeviates = &tooFew;
+        QVERIFY_THROWS_EXCEPTION(bv::Error, bv::products::writeProducts(source, files));
     }
 };
 

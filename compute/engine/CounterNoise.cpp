@@ -1,0 +1,73 @@
+#include "compute/engine/CounterNoise.h"
+
+#include "compute/core/Error.h"
+#include "compute/vk/Device.h"
+
+#include <shaders/braggview_noise_shaders.h>
+
+#include <algorithm>
+
+namespace bv::engine {
+
+namespace {
+
+// counter_noise.comp's push constants
+struct PassConstants {
+    std::uint32_t key[2];
+    std::uint32_t firstPixel;
+    std::uint32_t pixelCount;
+};
+static_assert(sizeof(PassConstants) == 16, "the shader's Pass block is four words");
+
+constexpr std::uint32_t kGroupSize = 64;     // counter_noise.comp's local_size_x
+constexpr std::uint32_t kMaxGroupsX = 65535; // the smallest maxComputeWorkGroupCount[0] allowed
+
+} // namespace
+
+CounterNoise::CounterNoise(const vk::Device& device)
+    : m_device(device), m_setLayout(device, {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                             {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}),
+      m_layout(device, {m_setLayout.handle()}, sizeof(PassConstants)),
+      m_pipeline(device, counter_noise_comp_spv, counter_noise_comp_spv_size, m_layout),
+      m_pool(device, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}}), m_commandPool(device),
+      m_commands(m_commandPool), m_fence(device) {
+    m_set = m_pool.allocate(m_setLayout);
+}
+
+std::vector<float> CounterNoise::deviates(VkBuffer image, std::size_t pixelCount,
+                                          random::CounterKey key, std::uint32_t firstPixel) {
+    if (image == VK_NULL_HANDLE || pixelCount == 0)
+        return {};
+    if (pixelCount > 0xffffffffu - firstPixel)
+        throw Error("the counter noise numbers at most 2^32 pixels");
+    const std::size_t bytes = pixelCount * sizeof(float);
+    if (m_deviates.size() < bytes)
+        m_deviates = vk::Buffer(m_device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                vk::MemoryUse::Readback, "the counter noise's photon counts");
+    // the image of this call (the simulator replaces its buffer when the detector changes
+    // size): bindings written and the dispatch recorded each time, microseconds next to it
+    m_pool.write(m_set, {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, image},
+                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_deviates.handle()}});
+    const PassConstants constants{
+        {key.seed, key.frame}, firstPixel, static_cast<std::uint32_t>(pixelCount)};
+    const std::size_t groups = (pixelCount + kGroupSize - 1) / kGroupSize;
+    const auto groupsX = static_cast<std::uint32_t>(std::min<std::size_t>(groups, kMaxGroupsX));
+    const auto groupsY = static_cast<std::uint32_t>((groups + groupsX - 1) / groupsX);
+    m_commands.begin();
+    // the simulation's writes of the image (an earlier submission) become visible here
+    m_commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    m_commands.bindCompute(m_pipeline, m_layout, m_set);
+    m_commands.pushConstants(m_layout, &constants, sizeof constants);
+    m_commands.dispatch(groupsX, groupsY);
+    m_commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    m_commands.end();
+    vk::submitAndWait(m_device, m_commands, m_fence);
+    std::vector<float> result(pixelCount);
+    m_deviates.read(result.data(), bytes);
+    return result;
+}
+
+} // namespace bv::engine
