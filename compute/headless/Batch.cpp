@@ -3,6 +3,7 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/cli/Flags.h"
 #include "compute/headless/Job.h"
+#include "compute/headless/Ranks.h"
 #include "compute/headless/RenderFrames.h"
 #include "compute/headless/Series.h"
 #include "compute/headless/Summary.h"
@@ -362,7 +363,11 @@ bool isBatch(const std::vector<std::string>& args) {
 }
 
 BatchReport runBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    return isJob(args) ? runJob(args, out, err) : runSeries(args, out, err);
+    // under mpirun every rank reads the same job and would say the same: rank 0 alone prints
+    // (the frames' lines of every rank reach it, RenderFrames.h)
+    std::ostream silent(nullptr);
+    std::ostream& said = rankPlaceFromEnvironment().rank == 0 ? out : silent;
+    return isJob(args) ? runJob(args, said, err) : runSeries(args, said, err);
 }
 
 } // namespace bv::headless

@@ -75,6 +75,14 @@ bool hasDeviceExtension(VkPhysicalDevice physicalDevice, const char* name) {
 
 } // namespace
 
+std::vector<DeviceInfo> listDevices() {
+    const Instance instance;
+    std::vector<DeviceInfo> infos;
+    for (VkPhysicalDevice physicalDevice : instance.physicalDevices())
+        infos.push_back(queryDeviceInfo(physicalDevice));
+    return infos;
+}
+
 Device::Device(const DeviceOptions& options) {
     // Parse the override before touching the driver, so a typo is reported as such.
     const DeviceOverride choiceOverride =
