@@ -748,12 +748,11 @@ std::vector<Flag> buildTable() {
                          while (true) {
                              const std::size_t comma = word.find(',', start);
                              const std::string entry = word.substr(start, comma - start);
-                             const bool index = !entry.empty() &&
-                                                entry.size() <= 9 &&
-                                                std::all_of(entry.begin(), entry.end(), [](char ch) {
-                                                    return std::isdigit(
-                                                               static_cast<unsigned char>(ch)) != 0;
-                                                });
+                             const bool index =
+                                 !entry.empty() && entry.size() <= 9 &&
+                                 std::all_of(entry.begin(), entry.end(), [](char ch) {
+                                     return std::isdigit(static_cast<unsigned char>(ch)) != 0;
+                                 });
                              if (entry != "cpu" && !index)
                                  v.fail(0, "a device index (0, 1, ...), cpu, all, or a comma "
                                            "list of indices and cpu (0,1)");

@@ -1,15 +1,15 @@
 #include "compute/headless/Headless.h"
 
 #include "compute/cli/CommandLine.h"
-#include "compute/engine/SerialOrder.h"
+#include "compute/core/Error.h"
 #include "compute/engine/PixelTrace.h"
+#include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
 #include "compute/engine/SolidAngle.h"
 #include "compute/headless/Batch.h"
 #include "compute/headless/Ranks.h"
 #include "compute/headless/Summary.h"
 #include "compute/io/PrintfFormat.h"
-#include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
 #include "compute/products/Products.h"
@@ -95,10 +95,9 @@ const char* cacheUseName(vk::ComputePipeline::CacheUse use) {
 // the detector prints nothing, as in the reference, and says why.
 void printPixelTrace(std::ostream& out, std::ostream& err, const engine::Simulator& simulator,
                      int fast, int slow) {
-    if (fast < 0 || slow < 0 || fast >= simulator.fastPixels() ||
-        slow >= simulator.slowPixels()) {
-        err << "braggview: warning: -printout_pixel " << fast << " " << slow
-            << " is not on the " << simulator.fastPixels() << "x" << simulator.slowPixels()
+    if (fast < 0 || slow < 0 || fast >= simulator.fastPixels() || slow >= simulator.slowPixels()) {
+        err << "braggview: warning: -printout_pixel " << fast << " " << slow << " is not on the "
+            << simulator.fastPixels() << "x" << simulator.slowPixels()
             << " detector: nothing to print\n";
         return;
     }
@@ -167,8 +166,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         engine::Simulator simulator(device, options);
         times.mark("simulator");
         timing.notes.push_back("simulator: " + phaseList(simulator.constructionTimes()));
-        out << "  GPU: " << device.description() << ", " << engine::precisionName(simulator.precision())
-            << " precision" << (device.validationEnabled() ? ", Vulkan validation on" : "") << "\n";
+        out << "  GPU: " << device.description() << ", "
+            << engine::precisionName(simulator.precision()) << " precision"
+            << (device.validationEnabled() ? ", Vulkan validation on" : "") << "\n";
         if (!simulator.notice().empty())
             err << "braggview: warning: " << simulator.notice() << "\n";
         // the reference's serial loop, as run by as many OpenMP threads as OMP_NUM_THREADS says
@@ -201,8 +201,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
         if (cl.verbose) {
             out << "  GPU time " << io::formatG(simulator.gpuMilliseconds()) << " ms in "
-                << simulator.sliceCount() << " dispatch" << (simulator.sliceCount() == 1 ? "" : "es")
-                << " (" << simulator.stepsPerPixel() << " steps per pixel):";
+                << simulator.sliceCount() << " dispatch"
+                << (simulator.sliceCount() == 1 ? "" : "es") << " (" << simulator.stepsPerPixel()
+                << " steps per pixel):";
             for (double ms : simulator.dispatchMilliseconds())
                 out << " " << io::formatG(ms);
             out << " ms\n";
@@ -258,9 +259,9 @@ class ClassicLocale {
 // Under mpirun a message says which process it comes from.
 std::string rankPrefix() {
     const RankPlace place = rankPlaceFromEnvironment();
-    return place.size > 1 ? "rank " + std::to_string(place.rank) + " of " +
-                                std::to_string(place.size) + ": "
-                          : std::string();
+    return place.size > 1
+               ? "rank " + std::to_string(place.rank) + " of " + std::to_string(place.size) + ": "
+               : std::string();
 }
 
 // A batch's error under mpirun stops every rank (the others would wait for this one's
