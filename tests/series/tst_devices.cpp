@@ -179,6 +179,25 @@ class TestDevices : public QObject {
             QVERIFY2(a[name] == b[name], qPrintable(name + " differs"));
     }
 
+    // Frame 3's file cannot be written (a folder where the file should be): on two
+    // renderers, as on one, the run stops with that frame's error after frames 1 and 2 were
+    // written and reported, and no thread leaves a temporary.
+    void aFailingFrameStopsAfterTheFramesBeforeIt() {
+        const QString dir = m_dir.path() + "/failing";
+        QDir().mkpath(dir + "/n_03.img");
+        const Run r = headlessIn(dir, QString(kSmall) + " -phi 0 -osc 1 -series 6 -seed 3 "
+                                                        "-noisefile n_##.img -device cpu,cpu");
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.contains("n_03.img"), qPrintable(r.err));
+        const QStringList lines = frameLines(r.log);
+        QVERIFY2(lines.size() >= 2 && lines[0].startsWith("frame 1/6") &&
+                     lines[1].startsWith("frame 2/6"),
+                 qPrintable(r.log));
+        QVERIFY2(!r.log.contains("frame 3/6:"), qPrintable(r.log));
+        for (const QString& name : QDir(dir).entryList(QDir::Files | QDir::Hidden))
+            QVERIFY2(!name.contains(".tmp-"), qPrintable(name));
+    }
+
     // A list is for a batch; a bad entry names the option.
     void wrongUsesAreRefused_data() {
         QTest::addColumn<QString>("args");
