@@ -49,7 +49,7 @@ for t in "${tests[@]}"; do
   case $t in
     tst_* | test_*) targets+=("$t") ;;
     parity.* | headless.*) ;;
-    nexus.* | cli.*) targets+=(braggview) ;; # they run the app's --headless
+    nexus.* | cli.* | mpi.*) targets+=(braggview) ;; # they run the app's --headless
     layering.*) ;;                         # cmake scripts: nothing to build
     *) echo "sanitize: no rule for the program of test $t: add it to scripts/sanitize.sh" >&2
        exit 2 ;;

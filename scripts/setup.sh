@@ -17,6 +17,7 @@ packages=(
   libhdf5-dev                # -nexusfile: NeXus/NXmx files (HDF5's C library)
   bitshuffle hdf5-filter-plugin  # HDF5's bitshuffle/LZ4 filter (bitshuffle has the plugin)
   python3-h5py               # tests/nexus read the NeXus files back
+  libopenmpi-dev openmpi-bin # mpirun shards a batch's frames over processes (tests/mpi)
 )
 
 missing=()

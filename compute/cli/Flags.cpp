@@ -749,15 +749,33 @@ std::vector<Flag> buildTable() {
                      det(c).panels = panels.panels;
                      det(c).panelsSource = name;
                  }));
-    add(makeFlag({"-device"}, 1, "<index>|cpu",
-                 "Vulkan device: an index into the driver's list, or cpu (lavapipe)",
+    add(makeFlag({"-device"}, 1, "<index>|cpu|all|<list>",
+                 "Vulkan device: an index into the driver's list, or cpu (lavapipe); a -series "
+                 "or --job also takes all (every GPU) or a comma list (0,1), one renderer per "
+                 "entry, the frames shared among them (docs/series.md)",
                  "the fastest GPU", G::Braggview, [](ParseContext& c, const FlagValues& v) {
                      std::string word = v.text(0);
                      std::transform(word.begin(), word.end(), word.begin(), [](char ch) {
                          return static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
                      });
-                     if (word != "cpu")
-                         v.count(0); // a device index
+                     if (word != "all") { // a comma list of indices and "cpu"
+                         std::size_t start = 0;
+                         while (true) {
+                             const std::size_t comma = word.find(',', start);
+                             const std::string entry = word.substr(start, comma - start);
+                             const bool index =
+                                 !entry.empty() && entry.size() <= 9 &&
+                                 std::all_of(entry.begin(), entry.end(), [](char ch) {
+                                     return std::isdigit(static_cast<unsigned char>(ch)) != 0;
+                                 });
+                             if (entry != "cpu" && !index)
+                                 v.fail(0, "a device index (0, 1, ...), cpu, all, or a comma "
+                                           "list of indices and cpu (0,1)");
+                             if (comma == std::string::npos)
+                                 break;
+                             start = comma + 1;
+                         }
+                     }
                      c.cl.device = word;
                  }));
     add(makeFlag({"-series"}, 1, "<frames>",

@@ -2,14 +2,15 @@
 
 #include "compute/cli/CommandLine.h"
 #include "compute/cli/Flags.h"
+#include "compute/core/Error.h"
 #include "compute/headless/Job.h"
+#include "compute/headless/Ranks.h"
 #include "compute/headless/RenderFrames.h"
 #include "compute/headless/Series.h"
 #include "compute/headless/Summary.h"
 #include "compute/io/FileIdentity.h"
 #include "compute/io/FileTemplate.h"
 #include "compute/io/PrintfFormat.h"
-#include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/random/ReferenceRandom.h"
 
@@ -64,7 +65,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
         throw Error("-restart: only a job (--job) resumes and restarts; a -series always renders "
                     "every frame");
     std::vector<SeriesFrame> series = seriesFrames(cl, args);
-    {   // no frame's file may be an input, another frame's file or the cache -hkl writes
+    { // no frame's file may be an input, another frame's file or the cache -hkl writes
         std::vector<cli::NamedFile> outputs;
         for (const SeriesFrame& f : series)
             for (const auto& [option, path] : f.files.named())
@@ -158,8 +159,7 @@ class JobSource : public FrameSource {
 
     const cli::CommandLine& prepare(std::size_t index, long& noiseSeed) override {
         try {
-            cli::CommandLine next =
-                frameCommandLine(m_job.arguments(index, m_extra), m_session);
+            cli::CommandLine next = frameCommandLine(m_job.arguments(index, m_extra), m_session);
             next.experiment.seed = m_seeds.at(index);
             // the structure factors, matrix and sources of the frame before when the frame
             // names the same inputs: a long job reads its HKL file once
@@ -286,16 +286,17 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
         const products::OutputFiles named = namedOutputs(cl, frameArgs);
         if (named.empty())
             fail("it writes no file: name at least one of -floatfile, -intfile, -pgmfile, "
-                 "-noisefile, -cbffile and -nexusfile (with a run of # for the frame number, a job writes "
+                 "-noisefile, -cbffile and -nexusfile (with a run of # for the frame number, a job "
+                 "writes "
                  "only the files named)");
         BatchFrame frame;
         frame.number = static_cast<int>(i) + 1;
-        std::string* slots[] = {&frame.files.floatFile, &frame.files.intFile, &frame.files.pgmFile,
-                                &frame.files.noiseFile, &frame.files.cbfFile,
-                                &frame.files.nexusFile};
+        std::string* slots[] = {&frame.files.floatFile, &frame.files.intFile,
+                                &frame.files.pgmFile,   &frame.files.noiseFile,
+                                &frame.files.cbfFile,   &frame.files.nexusFile};
         const std::string* given[] = {&named.floatFile, &named.intFile, &named.pgmFile,
                                       &named.noiseFile, &named.cbfFile, &named.nexusFile};
-        const char* options[] = {"-floatfile", "-intfile",  "-pgmfile",
+        const char* options[] = {"-floatfile", "-intfile", "-pgmfile",
                                  "-noisefile", "-cbffile", "-nexusfile"};
         for (std::size_t k = 0; k < 6; ++k) {
             if (given[k]->empty())
@@ -326,7 +327,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
             }
         frames.push_back(std::move(frame));
     }
-    {   // no frame may write over what any frame reads, nor over the cache -hkl writes
+    { // no frame may write over what any frame reads, nor over the cache -hkl writes
         std::vector<cli::NamedFile> outputs;
         for (const BatchFrame& frame : frames)
             for (const auto& [option, file] : frame.files.named())
@@ -362,7 +363,11 @@ bool isBatch(const std::vector<std::string>& args) {
 }
 
 BatchReport runBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    return isJob(args) ? runJob(args, out, err) : runSeries(args, out, err);
+    // under mpirun every rank reads the same job and would say the same: rank 0 alone prints
+    // (the frames' lines of every rank reach it, RenderFrames.h)
+    std::ostream silent(nullptr);
+    std::ostream& said = rankPlaceFromEnvironment().rank == 0 ? out : silent;
+    return isJob(args) ? runJob(args, said, err) : runSeries(args, said, err);
 }
 
 } // namespace bv::headless

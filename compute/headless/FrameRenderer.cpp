@@ -1,7 +1,11 @@
 #include "compute/headless/FrameRenderer.h"
 
+#include "compute/core/Error.h"
 #include "compute/engine/SerialOrder.h"
+#include "compute/headless/Ranks.h"
 #include "compute/vk/Device.h"
+
+#include <cstdlib>
 
 namespace bv::headless {
 
@@ -29,6 +33,10 @@ void FrameRenderer::setPlan(const ResolvedExperiment& r, const plan::Plan& plan)
 
 std::vector<float> FrameRenderer::render(const ResolvedExperiment& r, const plan::Plan& plan) {
     setPlan(r, plan);
+    return run();
+}
+
+std::vector<float> FrameRenderer::run() {
     m_simulator->run();
     return m_simulator->image();
 }
@@ -37,6 +45,57 @@ std::vector<float> FrameRenderer::counterNoise(std::size_t pixels, random::Count
     if (!m_counterNoise)
         m_counterNoise = std::make_unique<engine::CounterNoise>(*m_device);
     return m_counterNoise->deviates(m_simulator->imageBuffer(), pixels, key);
+}
+
+std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place) {
+    const char* environment = std::getenv("BRAGGVIEW_DEVICE");
+    const bool fromOption = !option.empty();
+    const std::string text = fromOption ? option : (environment ? environment : "");
+    const vk::DeviceList list =
+        vk::parseDeviceList(text, fromOption ? "-device" : "BRAGGVIEW_DEVICE").value();
+    const bool ranks = place.size > 1;
+    if (!list.all && list.entries.empty() && !ranks)
+        return {""}; // the one device chooseDevice picks
+    std::vector<std::string> devices;
+    if (list.all || list.entries.empty()) {
+        const std::vector<std::size_t> all = vk::chooseAllDevices(vk::listDevices()).value();
+        for (std::size_t index : all)
+            devices.push_back(std::to_string(index));
+    } else {
+        for (const vk::DeviceOverride& entry : list.entries)
+            devices.push_back(entry.kind == vk::DeviceOverride::Kind::Cpu
+                                  ? std::string("cpu")
+                                  : std::to_string(entry.index));
+    }
+    if (ranks) // one device per rank, the ranks of a node spread over its devices
+        return {devices[static_cast<std::size_t>(place.localRank) % devices.size()]};
+    return devices;
+}
+
+Renderers::Renderers(const std::vector<std::string>& devices, Precision precision) {
+    for (const std::string& device : devices)
+        m_renderers.push_back(std::make_unique<FrameRenderer>(device, precision));
+    m_busy.assign(m_renderers.size(), false);
+}
+
+std::size_t Renderers::acquire() {
+    std::unique_lock<std::mutex> lock(m_mutex);
+    for (;;) {
+        for (std::size_t i = 0; i < m_busy.size(); ++i)
+            if (!m_busy[i]) {
+                m_busy[i] = true;
+                return i;
+            }
+        m_freed.wait(lock);
+    }
+}
+
+void Renderers::release(std::size_t i) {
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_busy.at(i) = false;
+    }
+    m_freed.notify_all();
 }
 
 } // namespace bv::headless

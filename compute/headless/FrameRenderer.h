@@ -9,7 +9,10 @@
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
 
+#include <condition_variable>
+#include <cstddef>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -33,16 +36,63 @@ class FrameRenderer {
 
     // Takes the plan (uploading only what changed) without rendering it.
     void setPlan(const ResolvedExperiment& r, const plan::Plan& plan);
-    // setPlan, then runs the recorded commands and reads the image back.
+    // setPlan, then run(): once setPlan returns, the plan's borrowed tables (structure
+    // factors, mask) may go, for what the run needs is on the device.
     std::vector<float> render(const ResolvedExperiment& r, const plan::Plan& plan);
     // -noise_generator counter: the Poisson deviates of the image render() returned last,
     // drawn on the device from its buffer (engine::CounterNoise)
     std::vector<float> counterNoise(std::size_t pixels, random::CounterKey key);
+    // Runs the recorded commands of the plan set last and reads the image back.
+    std::vector<float> run();
 
   private:
     std::unique_ptr<vk::Device> m_device;
     std::unique_ptr<engine::Simulator> m_simulator;
     std::unique_ptr<engine::CounterNoise> m_counterNoise; // made on first use
+};
+
+struct RankPlace;
+
+// The devices a batch renders on, one entry per FrameRenderer, each as DeviceOptions'
+// deviceOverride takes it ("" automatic, "cpu", "1"), from -device (or BRAGGVIEW_DEVICE when
+// -device is not given): automatic -> the one best device; "all" -> every usable GPU
+// (vk::chooseAllDevices); a list -> its entries, a repeat making a second renderer on the same
+// device. Under mpirun (place.size > 1) a rank takes one entry, the (local rank mod
+// entries)th, of the list or of "all", which is also what no -device means there. Throws
+// bv::Error naming -device.
+std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place);
+
+// A batch's renderers, one per device entry; a frame takes one that no other frame uses.
+class Renderers {
+  public:
+    Renderers(const std::vector<std::string>& devices, Precision precision);
+    std::size_t size() const { return m_renderers.size(); }
+    FrameRenderer& at(std::size_t i) { return *m_renderers.at(i); }
+    const FrameRenderer& at(std::size_t i) const { return *m_renderers.at(i); }
+
+    // A renderer no frame uses, the first free one in the list (so that one device renders
+    // every frame when it keeps up), waiting while every one is busy; give it back with
+    // release() (Lease does both).
+    std::size_t acquire();
+    void release(std::size_t i);
+    class Lease {
+      public:
+        Lease(Renderers& r, std::size_t i) : m_renderers(r), m_index(i) {}
+        ~Lease() { m_renderers.release(m_index); }
+        Lease(const Lease&) = delete;
+        Lease& operator=(const Lease&) = delete;
+        FrameRenderer& renderer() { return m_renderers.at(m_index); }
+
+      private:
+        Renderers& m_renderers;
+        std::size_t m_index;
+    };
+
+  private:
+    std::vector<std::unique_ptr<FrameRenderer>> m_renderers;
+    std::vector<bool> m_busy;
+    std::mutex m_mutex;
+    std::condition_variable m_freed;
 };
 
 } // namespace bv::headless

@@ -8,6 +8,7 @@
 #include "compute/engine/Simulator.h"
 #include "compute/engine/SolidAngle.h"
 #include "compute/headless/Batch.h"
+#include "compute/headless/Ranks.h"
 #include "compute/headless/Summary.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/model/Resolve.h"
@@ -96,10 +97,9 @@ const char* cacheUseName(vk::ComputePipeline::CacheUse use) {
 // the detector prints nothing, as in the reference, and says why.
 void printPixelTrace(std::ostream& out, std::ostream& err, const engine::Simulator& simulator,
                      int fast, int slow) {
-    if (fast < 0 || slow < 0 || fast >= simulator.fastPixels() ||
-        slow >= simulator.slowPixels()) {
-        err << "braggview: warning: -printout_pixel " << fast << " " << slow
-            << " is not on the " << simulator.fastPixels() << "x" << simulator.slowPixels()
+    if (fast < 0 || slow < 0 || fast >= simulator.fastPixels() || slow >= simulator.slowPixels()) {
+        err << "braggview: warning: -printout_pixel " << fast << " " << slow << " is not on the "
+            << simulator.fastPixels() << "x" << simulator.slowPixels()
             << " detector: nothing to print\n";
         return;
     }
@@ -126,6 +126,14 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         out << cli::detectorListText();
         return 0;
     }
+    if (cl.device == "all" || cl.device.find(',') != std::string::npos)
+        throw Error("-device " + cl.device +
+                    ": all and lists are for a batch (-series, --job), whose frames are shared "
+                    "among the devices; one image renders on one device");
+    if (const RankPlace place = rankPlaceFromEnvironment(); place.size > 1)
+        throw Error("started by mpirun as " + std::to_string(place.size) +
+                    " processes: only a batch (-series, --job) shares its frames among them; "
+                    "every process would write this one image");
     // before anything is read or written (loadInputs writes the structure-factor cache)
     cli::checkOutputFiles(cli::inputFiles(cl), cli::outputFiles(cl));
     printBanner(out, cl);
@@ -161,8 +169,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         engine::Simulator simulator(device, options);
         times.mark("simulator");
         timing.notes.push_back("simulator: " + phaseList(simulator.constructionTimes()));
-        out << "  GPU: " << device.description() << ", " << engine::precisionName(simulator.precision())
-            << " precision" << (device.validationEnabled() ? ", Vulkan validation on" : "") << "\n";
+        out << "  GPU: " << device.description() << ", "
+            << engine::precisionName(simulator.precision()) << " precision"
+            << (device.validationEnabled() ? ", Vulkan validation on" : "") << "\n";
         if (!simulator.notice().empty())
             err << "braggview: warning: " << simulator.notice() << "\n";
         // the reference's serial loop, as run by as many OpenMP threads as OMP_NUM_THREADS says
@@ -201,8 +210,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
         if (cl.verbose) {
             out << "  GPU time " << io::formatG(simulator.gpuMilliseconds()) << " ms in "
-                << simulator.sliceCount() << " dispatch" << (simulator.sliceCount() == 1 ? "" : "es")
-                << " (" << simulator.stepsPerPixel() << " steps per pixel):";
+                << simulator.sliceCount() << " dispatch"
+                << (simulator.sliceCount() == 1 ? "" : "es") << " (" << simulator.stepsPerPixel()
+                << " steps per pixel):";
             for (double ms : simulator.dispatchMilliseconds())
                 out << " " << io::formatG(ms);
             out << " ms\n";
@@ -258,6 +268,22 @@ class ClassicLocale {
     std::locale m_previous;
 };
 
+// Under mpirun a message says which process it comes from.
+std::string rankPrefix() {
+    const RankPlace place = rankPlaceFromEnvironment();
+    return place.size > 1
+               ? "rank " + std::to_string(place.rank) + " of " + std::to_string(place.size) + ": "
+               : std::string();
+}
+
+// A batch's error under mpirun stops every rank (the others would wait for this one's
+// frames); the files written so far are whole (each renamed into place when complete).
+int stopRanks(std::ostream& err, int status) {
+    err << std::flush;
+    abortAllRanks(status);
+    return status;
+}
+
 } // namespace
 
 int runHeadless(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -270,17 +296,17 @@ int runHeadless(const std::vector<std::string>& args, std::ostream& out, std::os
             printTiming(out, timing);
         return status;
     } catch (const cli::UsageError& e) {
-        err << "braggview: " << e.reason() << "\n" << e.what();
-        return 2;
+        err << "braggview: " << rankPrefix() << e.reason() << "\n" << e.what();
+        return stopRanks(err, 2);
     } catch (const Error& e) {
-        err << "braggview: error: " << e.what() << "\n";
-        return 1;
+        err << "braggview: error: " << rankPrefix() << e.what() << "\n";
+        return stopRanks(err, 1);
     } catch (const std::bad_alloc&) {
-        err << "braggview: error: out of memory\n";
-        return 1;
+        err << "braggview: error: " << rankPrefix() << "out of memory\n";
+        return stopRanks(err, 1);
     } catch (const std::exception& e) {
-        err << "braggview: error: " << e.what() << "\n";
-        return 1;
+        err << "braggview: error: " << rankPrefix() << e.what() << "\n";
+        return stopRanks(err, 1);
     }
 }
 

@@ -1,8 +1,10 @@
 #include "compute/headless/RenderFrames.h"
 
 #include "compute/core/Error.h"
+#include "compute/headless/FrameLog.h"
 #include "compute/headless/FrameRenderer.h"
 #include "compute/headless/Progress.h"
+#include "compute/headless/Ranks.h"
 #include "compute/headless/Summary.h"
 #include "compute/io/NumberText.h"
 #include "compute/io/PrintfFormat.h"
@@ -14,22 +16,24 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <deque>
-#include <exception>
-#include <future>
-#include <sched.h>
-#include <thread>
 #include <chrono>
 #include <csignal>
+#include <cstring>
+#include <deque>
+#include <exception>
 #include <filesystem>
+#include <functional>
+#include <future>
 #include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
 #include <ostream>
+#include <sched.h>
 #include <set>
 #include <sstream>
 #include <sys/types.h>
+#include <thread>
 #include <unistd.h>
 
 namespace bv::headless {
@@ -89,23 +93,29 @@ int productThreads(int requested) {
 
 namespace {
 
-// A frame in flight: rendered, its files being made on a CPU thread while the GPU renders the
-// frames after it. It owns all it needs (the products' part of its command line, its
-// resolved experiment, its image and its generator), because the frame source prepares the
-// next frame's command line in the same object.
+constexpr int kRecordTag = 1; // a frame's record, to rank 0
+constexpr int kEndTag = 2;    // a rank's last message: its recordings and pipelines
+
+// A frame in flight: its plan, then its image, then its files, made on a thread of its own
+// while the main thread prepares the frames after it. It owns all it needs (the products'
+// part of its command line, its resolved experiment, its plan, its image and its
+// generator), because the frame source prepares the next frame's command line in the same
+// object.
 struct FrameWork {
     std::size_t index = 0;
     cli::CommandLine commandLine; // products::productsCommandLine
     ResolvedExperiment resolved;
+    std::optional<plan::Plan> plan; // dropped once rendered
     std::vector<float> image;
-    std::vector<float> counterDeviates; // -noise_generator counter, drawn on the device
+    bool counterNoise = false;          // -noise_generator counter, for a file of this frame
+    std::vector<float> counterDeviates; // drawn on the frame's device from its image
     products::GeneratorState generator;
     double epochSeconds = 0.0;
-    std::string gridExitLine; // the reference's warning, printed in frame order
+    std::optional<glm::dvec3> gridExit; // where interpolation left the HKL grid
     BatchReport::FrameTiming timing;
     unsigned uploadedParts = 0;
     bool nexus = false; // make the frame's NeXus data too
-    // made on the CPU thread
+    // made on the frame's thread
     products::Summary summary;
     std::optional<products::NexusFrame> nexusFrame;
 
@@ -117,9 +127,45 @@ struct FrameWork {
     }
 };
 
-// The products step of one frame, on a CPU thread: the frame's files, renamed into place
-// when all are made, and its NeXus data (appended to the file in frame order by the caller).
-void makeFiles(FrameWork& w, const products::OutputFiles& files) {
+// The frame on the renderer it was given, then its files, renamed into place when all are
+// made, and its NeXus data (appended to the file in frame order by the log). A frame's
+// image depends on its plan alone, not on the renderer or the frames it rendered before.
+// The plan borrows the frame source's structure factors and mask, which the source's next
+// frame replaces: `planTaken` is set once the renderer has them (setPlan copies them to the
+// device), and the main thread prepares the next frame only then.
+void renderAndWrite(FrameWork& w, Renderers& renderers, std::size_t rendererIndex,
+                    std::promise<void>& planTaken, const products::OutputFiles& files,
+                    const std::string& name) {
+    bool told = false;
+    const auto tell = [&] {
+        if (!told)
+            planTaken.set_value();
+        told = true;
+    };
+    try {
+        Renderers::Lease lease(renderers, rendererIndex);
+        FrameRenderer& renderer = lease.renderer();
+        const auto start = Clock::now();
+        renderer.setPlan(w.resolved, *w.plan);
+        tell();
+        w.image = renderer.run();
+        if (w.counterNoise) // from the image still on the device, keyed by seed and frame
+            w.counterDeviates = renderer.counterNoise(
+                w.image.size(),
+                random::counterKey(w.generator.seed, static_cast<std::uint32_t>(w.index)));
+        w.timing.renderMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        w.timing.gpuMs = renderer.simulator().gpuMilliseconds();
+        w.uploadedParts = renderer.simulator().lastUploadedParts();
+        if (const auto& exit = renderer.simulator().gridExit())
+            w.gridExit = exit->hkl;
+    } catch (const Error& e) { // what the frame cannot be (too large for the device) names it
+        tell();
+        throw Error(name + ": " + e.what());
+    } catch (...) {
+        tell();
+        throw;
+    }
+    w.plan.reset();
     const auto start = Clock::now();
     w.summary = products::writeProducts(w.source(), files);
     if (w.nexus)
@@ -133,22 +179,34 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
                          const RunSettings& settings, std::ostream& out, std::ostream& err) {
     BatchReport report;
     report.frames = static_cast<int>(frames.size());
+    // under mpirun: this rank renders the frames i with i % size == rank; rank 0 prints
+    const RankPlace place = rankPlaceFromEnvironment();
+    std::optional<Ranks> ranks;
+    if (place.size > 1)
+        ranks.emplace();
+    const std::size_t rank = ranks ? static_cast<std::size_t>(ranks->rank()) : 0;
+    const std::size_t size = ranks ? static_cast<std::size_t>(ranks->size()) : 1;
+    const bool prints = rank == 0;
     const bool terminal = err.rdbuf() == std::cerr.rdbuf() && isatty(STDERR_FILENO);
-    FrameProgress progress(err, report.frames, settings.progress && terminal);
-    std::unique_ptr<FrameRenderer> renderer;
-    const double startSeconds = products::runStartSeconds();
+    FrameProgress progress(err, report.frames, prints && settings.progress && terminal);
+    const std::vector<std::string> devices = batchDevices(settings.device, place);
+    std::unique_ptr<Renderers> renderers;
+    // every rank's frames carry rank 0's start as their time stamps' origin
+    const double startSeconds =
+        ranks ? ranks->broadcast(products::runStartSeconds()) : products::runStartSeconds();
     const auto started = Clock::now();
     const std::string total = std::to_string(frames.size());
-    bool warnedGridExit = false; // the reference's interpolation warning, once per run
-    // the series' NeXus file: gone again unless every frame reaches it
+    // the series' NeXus file, written by rank 0: gone again unless every frame reaches it
     std::optional<products::NexusSeries> nexus;
-    if (!settings.nexusFile.empty())
+    if (!settings.nexusFile.empty() && prints)
         nexus.emplace(settings.nexusFile);
-    // Frames in flight: the GPU renders frame i + 1 while CPU threads make the files of frames
-    // i, i - 1, ...; each frame's files come from its own image and generator alone, so they
-    // are the bytes the serial loop wrote, and lines, NeXus frames and the report follow in
-    // frame order (docs/series.md, "Frames in flight").
-    const std::size_t inFlight = static_cast<std::size_t>(productThreads(settings.threads));
+    std::unique_ptr<FrameWork> firstFrame; // the file's geometry is the first frame's
+    // Frames in flight: while a device renders frame i, the main thread prepares frame i + 1
+    // and CPU threads make the files of frames before; each frame's files come from its own
+    // image and generator alone, so they are the bytes the serial loop wrote, and lines, NeXus
+    // frames and the report follow in frame order (docs/series.md, "Frames in flight").
+    const std::size_t inFlight =
+        static_cast<std::size_t>(productThreads(settings.threads)) + devices.size() - 1;
     std::deque<std::future<std::unique_ptr<FrameWork>>> pending;
     int launched = 0;
 
@@ -156,144 +214,167 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         progress.clear();
         out << line << "\n" << std::flush;
     };
-    if (settings.resume)
-        if (const int removed = removeStaleTemporaries(frames))
+    std::function<void(const products::NexusFrame&)> appendNexus;
+    if (nexus)
+        appendNexus = [&](const products::NexusFrame& f) {
+            nexus->append(firstFrame->source(), f);
+        };
+    FrameLog log(frames.size(), say, appendNexus, report, progress);
+    auto mine = [&](std::size_t i) { return i % size == rank; };
+    if (settings.resume) {
+        std::vector<BatchFrame> own; // another rank's temporaries are its own business
+        for (std::size_t i = 0; i < frames.size(); ++i)
+            if (mine(i))
+                own.push_back(frames[i]);
+        if (const int removed = removeStaleTemporaries(own))
             out << "removed " << removed << " temporary file" << (removed == 1 ? "" : "s")
                 << " of an interrupted run\n";
-    auto makeRenderer = [&]() {
-        renderer = std::make_unique<FrameRenderer>(settings.device, settings.precision);
-        out << "  " << renderer->description() << "\n";
-        if (!renderer->simulator().notice().empty())
-            err << "braggview: warning: " << renderer->simulator().notice() << "\n";
+    }
+    auto makeRenderers = [&](const std::optional<plan::Plan>& prime, const ResolvedExperiment* r) {
+        renderers = std::make_unique<Renderers>(devices, settings.precision);
+        for (std::size_t k = 0; k < renderers->size(); ++k) {
+            FrameRenderer& renderer = renderers->at(k);
+            out << "  " << renderer.description() << "\n";
+            if (!renderer.simulator().notice().empty())
+                err << "braggview: warning: " << renderer.simulator().notice() << "\n";
+            if (prime)
+                renderer.setPlan(*r, *prime);
+        }
+        if (ranks)
+            out << "  " << size << " processes (mpirun): rank r renders the frames i with "
+                << "i % " << size << " == r\n";
     };
-    auto frameName = [&](const BatchFrame& frame) {
-        return "frame " + std::to_string(frame.number) + "/" + total;
+    auto frameName = [&](std::size_t i) {
+        return "frame " + std::to_string(frames[i].number) + "/" + total;
     };
-    // the oldest frame in flight, finished: its line, its NeXus frame, its report (a frame
-    // whose files failed throws here, after the lines of the frames before it)
+    // a finished frame to the log, here or on rank 0
+    auto record = [&](FrameRecord r) {
+        if (prints) {
+            log.add(std::move(r));
+            while (ranks && !log.complete())
+                if (auto bytes = ranks->poll(kRecordTag))
+                    log.add(recordFromBytes(*bytes));
+                else
+                    break;
+        } else {
+            ranks->send(kRecordTag, toBytes(r));
+        }
+    };
+    // the oldest frame in flight, finished: its record (a frame whose rendering or files
+    // failed throws here, after the frames before it)
     auto finishOldest = [&]() {
         std::future<std::unique_ptr<FrameWork>> oldest = std::move(pending.front());
         pending.pop_front();
-        const std::unique_ptr<FrameWork> w = oldest.get();
+        std::unique_ptr<FrameWork> w = oldest.get();
         const BatchFrame& frame = frames[w->index];
-        if (!w->gridExitLine.empty())
-            say(frameName(frame) + ": " + w->gridExitLine);
-        if (nexus)
-            nexus->append(w->source(), *w->nexusFrame);
-        report.uploadedParts.push_back(w->uploadedParts);
-        report.timings.push_back(w->timing);
-        ++report.rendered;
-        std::string line = frameName(frame) + (frame.label.empty() ? "" : " (" + frame.label + ")") +
-                           ": " + products::frameSummary(w->summary, frame.files);
+        FrameRecord r;
+        r.index = w->index;
+        if (w->gridExit)
+            r.gridExitLine = frameName(w->index) + ": " + gridExitWarning(*w->gridExit) +
+                             "(tricubic interpolation off from there on; this warning is not "
+                             "repeated)";
+        r.timing = w->timing;
+        r.uploadedParts = w->uploadedParts;
+        r.line = frameName(w->index) + (frame.label.empty() ? "" : " (" + frame.label + ")") +
+                 ": " + products::frameSummary(w->summary, frame.files);
         if (settings.verbose)
-            line += ", GPU " + io::formatG(w->timing.gpuMs) + " ms";
-        if (frame.files.empty() && nexus) {
-            line += "; added to " + nexus->path();
+            r.line += ", GPU " + io::formatG(w->timing.gpuMs) + " ms";
+        if (frame.files.empty() && !settings.nexusFile.empty()) {
+            r.line += "; added to " + settings.nexusFile;
         } else {
-            line += "; wrote";
+            r.line += "; wrote";
             for (const auto& [option, path] : frame.files.named()) {
-                line += " " + path;
-                report.writtenFiles.push_back(path);
+                r.line += " " + path;
+                r.written.push_back(path);
             }
         }
-        say(line);
-        progress.done();
+        r.nexus = std::move(w->nexusFrame);
+        if (w->index == 0 && nexus)
+            firstFrame = std::move(w);
+        record(std::move(r));
     };
 
     // a problem of frame i (its command line, its rendering) stops the run after the frames
     // before it, as in the serial loop: their lines come first, and when one of their files
     // failed, that earlier error is the one reported
     try {
-    for (std::size_t i = 0; i < frames.size(); ++i) {
-        const BatchFrame& frame = frames[i];
-        if (settings.resume && frame.files.allExist()) {
-            while (!pending.empty()) // its line after those of the frames before it
-                finishOldest();
-            ++report.skipped;
-            say(frameName(frame) + ": complete on disk, skipped (" +
-                frame.files.named().front().second + ")");
-            progress.skipped();
-            continue;
-        }
-        const bool first = launched == 0;
-        if (first && settings.primeFrame && *settings.primeFrame != i) {
-            long ignored = 0;
-            const cli::CommandLine& cl = source.prepare(*settings.primeFrame, ignored);
+        for (std::size_t i = 0; i < frames.size(); ++i) {
+            if (!mine(i))
+                continue;
+            const BatchFrame& frame = frames[i];
+            if (settings.resume && frame.files.allExist()) { // its line in frame order
+                FrameRecord r;
+                r.index = i;
+                r.skipped = true;
+                r.line = frameName(i) + ": complete on disk, skipped (" +
+                         frame.files.named().front().second + ")";
+                record(std::move(r));
+                continue;
+            }
+            const bool first = launched == 0;
+            if (first && settings.primeFrame && *settings.primeFrame != i) {
+                long ignored = 0;
+                const cli::CommandLine& cl = source.prepare(*settings.primeFrame, ignored);
+                random::ReferenceRandom rng;
+                std::ostringstream quiet;
+                const ResolvedExperiment r = resolve(cl.experiment, rng, quiet);
+                makeRenderers(plan::makePlan(r, cl.experiment.mask), &r);
+            }
+            long noiseSeed = 0;
+            const cli::CommandLine& cl = source.prepare(i, noiseSeed);
+            // each frame's generator starts as a run of the reference does: misset, mosaic
+            // domains, then the noise
             random::ReferenceRandom rng;
             std::ostringstream quiet;
-            const ResolvedExperiment r = resolve(cl.experiment, rng, quiet);
-            makeRenderer();
-            renderer->setPlan(r, plan::makePlan(r, cl.experiment.mask));
-        }
-        long noiseSeed = 0;
-        const cli::CommandLine& cl = source.prepare(i, noiseSeed);
-        // each frame's generator starts as a run of the reference does: misset, mosaic
-        // domains, then the noise
-        random::ReferenceRandom rng;
-        std::ostringstream quiet;
-        // what the frame's experiment cannot be (a detector too large for the device, say)
-        // names the frame: the frames before it are written, the run stops here
-        const auto named = [&](auto&& step) {
-            try {
-                return step();
-            } catch (const Error& e) {
-                throw Error(frameName(frame) + ": " + e.what());
+            // what the frame's experiment cannot be names the frame: the frames before it are
+            // written, the run stops here
+            const auto named = [&](auto&& step) {
+                try {
+                    return step();
+                } catch (const Error& e) {
+                    throw Error(frameName(i) + ": " + e.what());
+                }
+            };
+            auto w = std::make_unique<FrameWork>();
+            w->index = i;
+            w->resolved = named([&] { return resolve(cl.experiment, rng, first ? out : quiet); });
+            const ResolvedExperiment& r = w->resolved;
+            if (first)
+                printSummary(out, cl, r);
+            w->plan = named([&] { return plan::makePlan(r, cl.experiment.mask); });
+            if (!renderers)
+                makeRenderers(std::nullopt, nullptr);
+            if (first) {
+                progress.startClock(); // the rate counts rendering, not the devices' creation
+                progress.draw();
             }
-        };
-        auto w = std::make_unique<FrameWork>();
-        w->index = i;
-        w->resolved = named([&] { return resolve(cl.experiment, rng, first ? out : quiet); });
-        const ResolvedExperiment& r = w->resolved;
-        if (first)
-            printSummary(out, cl, r);
-        const plan::Plan plan = named([&] { return plan::makePlan(r, cl.experiment.mask); });
-        if (!renderer)
-            makeRenderer();
-        if (first) {
-            progress.startClock(); // the rate counts rendering, not the device's creation
-            progress.draw();
+            const double exposure = r.exposure > 0.0 ? r.exposure : 1.0;
+            w->commandLine = products::productsCommandLine(cl);
+            w->resolved.structureFactors = nullptr; // the source's, replaced by the next frame's
+            w->generator = {rng, noiseSeed};
+            w->epochSeconds = startSeconds + static_cast<double>(frame.number - 1) * exposure;
+            w->nexus = !settings.nexusFile.empty();
+            w->counterNoise = cl.outputs.noiseGenerator == cli::NoiseGenerator::Counter &&
+                              (!frame.files.noiseFile.empty() || !frame.files.cbfFile.empty() ||
+                               ((w->nexus || !frame.files.nexusFile.empty()) &&
+                                cl.outputs.countPhotons));
+            ++launched;
+            const std::size_t device = renderers->acquire(); // waits while every one is busy
+            auto planTaken = std::make_shared<std::promise<void>>();
+            std::future<void> taken = planTaken->get_future();
+            pending.push_back(
+                std::async(std::launch::async,
+                           [work = std::move(w), &renderers = *renderers, device, planTaken,
+                            &files = frame.files, name = frameName(i)]() mutable {
+                               renderAndWrite(*work, renderers, device, *planTaken, files, name);
+                               return std::move(work);
+                           }));
+            taken.wait(); // the source may replace the plan's tables from here on
+            while (pending.size() >= inFlight ||
+                   (!pending.empty() &&
+                    pending.front().wait_for(std::chrono::seconds(0)) == std::future_status::ready))
+                finishOldest();
         }
-        const auto renderStart = Clock::now();
-        w->image = named([&] { return renderer->render(r, plan); });
-        w->timing.renderMs =
-            std::chrono::duration<double, std::milli>(Clock::now() - renderStart).count();
-        if (cl.outputs.noiseGenerator == cli::NoiseGenerator::Counter &&
-            (!frame.files.noiseFile.empty() || !frame.files.cbfFile.empty() ||
-             (nexus && cl.outputs.countPhotons)))
-            w->counterDeviates = named([&] {
-                return renderer->counterNoise(
-                    w->image.size(), random::counterKey(noiseSeed, static_cast<std::uint32_t>(i)));
-            });
-        w->timing.gpuMs = renderer->simulator().gpuMilliseconds();
-        w->uploadedParts = renderer->simulator().lastUploadedParts();
-        if (const auto& exit = renderer->simulator().gridExit(); exit && !warnedGridExit) {
-            w->gridExitLine = gridExitWarning(exit->hkl) +
-                              "(tricubic interpolation off from there on; this warning is not "
-                              "repeated)";
-            warnedGridExit = true;
-        }
-        if (first) { // the pipeline cache's, from the first setPlan
-            progress.clear();
-            for (const std::string& warning : renderer->simulator().warnings())
-                err << "braggview: warning: " << warning << "\n";
-        }
-        const double exposure = r.exposure > 0.0 ? r.exposure : 1.0;
-        w->commandLine = products::productsCommandLine(cl);
-        w->resolved.structureFactors = nullptr; // the source's, replaced by the next frame's
-        w->generator = {rng, noiseSeed};
-        w->epochSeconds = startSeconds + static_cast<double>(frame.number - 1) * exposure;
-        w->nexus = nexus.has_value();
-        ++launched;
-        pending.push_back(std::async(std::launch::async,
-                                     [work = std::move(w), &files = frame.files]() mutable {
-                                         makeFiles(*work, files);
-                                         return std::move(work);
-                                     }));
-        while (pending.size() >= inFlight ||
-               (!pending.empty() && pending.front().wait_for(std::chrono::seconds(0)) ==
-                                        std::future_status::ready))
-            finishOldest();
-    }
     } catch (...) {
         std::exception_ptr failure = std::current_exception();
         try {
@@ -307,6 +388,31 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
     }
     while (!pending.empty())
         finishOldest();
+
+    int recordCount = 0, pipelineCount = 0;
+    if (renderers)
+        for (std::size_t k = 0; k < renderers->size(); ++k) {
+            recordCount += renderers->at(k).simulator().recordCount();
+            pipelineCount += renderers->at(k).simulator().pipelineCount();
+        }
+    if (ranks && !prints) { // this rank's part is done: rank 0 prints the rest
+        std::vector<char> end(2 * sizeof(int));
+        std::memcpy(end.data(), &recordCount, sizeof(int));
+        std::memcpy(end.data() + sizeof(int), &pipelineCount, sizeof(int));
+        ranks->send(kEndTag, std::move(end));
+        ranks->finishSends();
+    } else if (ranks) {
+        while (!log.complete())
+            log.add(recordFromBytes(ranks->receive(kRecordTag)));
+        for (std::size_t k = 1; k < size; ++k) {
+            const std::vector<char> end = ranks->receive(kEndTag);
+            int counts[2] = {0, 0};
+            if (end.size() == sizeof(counts))
+                std::memcpy(counts, end.data(), sizeof(counts));
+            recordCount += counts[0];
+            pipelineCount += counts[1];
+        }
+    }
     progress.finish();
     if (nexus) {
         nexus->commit();
@@ -325,15 +431,23 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         out << ", in " << io::formatFixed(seconds, 2) << " s ("
             << io::formatFixed(report.rendered / seconds, 2) << " frames/s)";
     out << "\n";
-    if (renderer) {
-        report.recordCount = renderer->simulator().recordCount();
-        report.pipelineCount = renderer->simulator().pipelineCount();
-        out << "  " << report.recordCount << " command buffer recording"
-            << (report.recordCount == 1 ? "" : "s") << " and " << report.pipelineCount
-            << " pipeline" << (report.pipelineCount == 1 ? "" : "s") << " for " << report.rendered
-            << " frame" << (report.rendered == 1 ? "" : "s") << "\n";
-        for (const std::string& message : renderer->device().validationMessages())
-            err << "braggview: validation: " << message << "\n";
+    if (renderers || recordCount > 0) {
+        report.recordCount = recordCount;
+        report.pipelineCount = pipelineCount;
+        out << "  " << recordCount << " command buffer recording" << (recordCount == 1 ? "" : "s")
+            << " and " << pipelineCount << " pipeline" << (pipelineCount == 1 ? "" : "s") << " for "
+            << report.rendered << " frame" << (report.rendered == 1 ? "" : "s") << "\n";
+    }
+    if (renderers) {
+        // the pipeline cache's warnings, from each renderer's first plan, once each
+        std::set<std::string> said;
+        for (std::size_t k = 0; k < renderers->size(); ++k) {
+            for (const std::string& warning : renderers->at(k).simulator().warnings())
+                if (said.insert(warning).second)
+                    err << "braggview: warning: " << warning << "\n";
+            for (const std::string& message : renderers->at(k).device().validationMessages())
+                err << "braggview: validation: " << message << "\n";
+        }
     }
     out << std::flush;
     return report;

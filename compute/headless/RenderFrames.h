@@ -1,6 +1,6 @@
 #pragma once
 // The loop over a batch's frames, shared by -series and --job (Batch.h): each frame's
-// command line from a FrameSource, resolved, rendered on one FrameRenderer, its files
+// command line from a FrameSource, resolved, rendered on one of the FrameRenderers, its files
 // written by the products step (compute/products/Products.h), one line per frame, a
 // progress bar, and a job's resume (frames complete on disk are skipped).
 
@@ -51,11 +51,14 @@ struct RunSettings {
 // process may run on (its CPU affinity, which a container or taskset narrows), at least 1.
 int productThreads(int requested);
 
-// Renders `frames` in order on one device; while the GPU renders a frame, up to
-// productThreads(settings.threads) frames before it have their files made on CPU threads,
-// each from its own image and generator, so the files are those of a serial loop. Lines,
-// NeXus frames and the report follow frame order. Renders `frames` printing a line for each on `out` (progress and warnings on
-// `err`); a frame's problem stops the run after the frames before it.
+// Renders `frames` on the devices of settings.device (batchDevices, FrameRenderer.h): while
+// the devices render, the main thread prepares the next frames and up to
+// productThreads(settings.threads) frames have their files made on CPU threads, each from its
+// own image and generator, so the files are those of a serial loop on one device. Lines,
+// NeXus frames and the report follow frame order (FrameLog.h), printed on `out` (progress and
+// warnings on `err`); a frame's problem stops the run after the frames before it. Under
+// mpirun (Ranks.h) this process renders only the frames i with i % ranks == rank, and rank 0
+// prints every frame's line and writes the series' NeXus file; an error stops every rank.
 BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& source,
                          const RunSettings& settings, std::ostream& out, std::ostream& err);
 

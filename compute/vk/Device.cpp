@@ -61,7 +61,8 @@ namespace {
 
 bool hasDeviceExtension(VkPhysicalDevice physicalDevice, const char* name) {
     std::uint32_t count = 0;
-    if (vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count, nullptr) != VK_SUCCESS)
+    if (vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count, nullptr) !=
+        VK_SUCCESS)
         return false;
     std::vector<VkExtensionProperties> extensions(count);
     if (vkEnumerateDeviceExtensionProperties(physicalDevice, nullptr, &count, extensions.data()) !=
@@ -74,6 +75,14 @@ bool hasDeviceExtension(VkPhysicalDevice physicalDevice, const char* name) {
 }
 
 } // namespace
+
+std::vector<DeviceInfo> listDevices() {
+    const Instance instance;
+    std::vector<DeviceInfo> infos;
+    for (VkPhysicalDevice physicalDevice : instance.physicalDevices())
+        infos.push_back(queryDeviceInfo(physicalDevice));
+    return infos;
+}
 
 Device::Device(const DeviceOptions& options) {
     // Parse the override before touching the driver, so a typo is reported as such.
@@ -114,7 +123,8 @@ Device::Device(const DeviceOptions& options) {
     // where present; executable statistics only when asked for (the benchmark).
     std::vector<const char*> extensions;
     VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR statistics{};
-    statistics.sType = VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
+    statistics.sType =
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR;
     if (hasDeviceExtension(m_physicalDevice, VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME)) {
         extensions.push_back(VK_EXT_PIPELINE_CREATION_FEEDBACK_EXTENSION_NAME);
         m_creationFeedback = true;

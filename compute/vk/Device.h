@@ -43,6 +43,9 @@ struct BorrowedDevice {
 
 // What the driver reports about a physical device, as the plain struct choice works on.
 DeviceInfo queryDeviceInfo(VkPhysicalDevice physicalDevice);
+// Every physical device the driver lists, in its order (what a device index counts), from an
+// instance of its own that is gone again on return; no logical device is made.
+std::vector<DeviceInfo> listDevices();
 
 class Device {
   public:

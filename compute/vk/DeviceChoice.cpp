@@ -107,6 +107,51 @@ Expected<DeviceOverride> deviceOverrideFrom(std::string_view option, const char*
     return parseDeviceOverride(environmentValue ? environmentValue : "", "BRAGGVIEW_DEVICE");
 }
 
+Expected<DeviceList> parseDeviceList(std::string_view text, std::string_view source) {
+    const std::string word = trimmed(text);
+    DeviceList list;
+    std::string lower = word;
+    std::transform(lower.begin(), lower.end(), lower.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    if (lower == "all") {
+        list.all = true;
+        return list;
+    }
+    if (word.empty())
+        return list;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = word.find(',', start);
+        const std::string entry = trimmed(std::string_view(word).substr(
+            start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (entry.empty())
+            return fail(std::string(source) + "='" + word +
+                        "': an empty entry; give 'all' or a comma list of device indices "
+                        "and 'cpu' (0,1)");
+        auto one = parseDeviceOverride(entry, source);
+        if (!one)
+            return fail(one.error() + " (in the list '" + word + "')");
+        list.entries.push_back(one.value());
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return list;
+}
+
+Expected<std::vector<std::size_t>> chooseAllDevices(const std::vector<DeviceInfo>& devices,
+                                                    std::uint32_t minApiVersion) {
+    const Expected<DeviceChoice> best = chooseDevice(devices, {}, minApiVersion);
+    if (!best)
+        return fail(best.error());
+    const int rank = typeRank(devices[best.value().deviceIndex].type);
+    std::vector<std::size_t> all;
+    for (std::size_t i = 0; i < devices.size(); ++i)
+        if (typeRank(devices[i].type) == rank && unusableReason(devices[i], minApiVersion).empty())
+            all.push_back(i);
+    return all;
+}
+
 Expected<std::uint32_t> chooseComputeQueueFamily(const DeviceInfo& device) {
     int bestScore = -1;
     std::uint32_t best = 0;

@@ -88,6 +88,25 @@ Expected<DeviceOverride> parseDeviceOverride(std::string_view text,
 // The explicit option wins; when it is empty, the BRAGGVIEW_DEVICE value (may be null) is used.
 Expected<DeviceOverride> deviceOverrideFrom(std::string_view option, const char* environmentValue);
 
+// A batch's devices (-device of a -series or --job): "" (automatic: the one chooseDevice
+// picks), "all", or a comma list of entries as parseDeviceOverride reads them ("0,1",
+// "cpu,cpu"). An entry may repeat: each entry is a logical device of its own, with its own
+// Simulator, so "cpu,cpu" runs two renderers on the one CPU device (docs/series.md).
+struct DeviceList {
+    bool all = false;
+    std::vector<DeviceOverride> entries; // empty with all == false: automatic
+};
+Expected<DeviceList> parseDeviceList(std::string_view text,
+                                     std::string_view source = "the device option");
+
+// What "all" means: every usable device of the best type present (every discrete GPU; none:
+// every integrated one; ...; lavapipe alone only where there is nothing else), in the
+// driver's order. A CPU driver beside GPUs is left out: it would compete with the threads
+// that make the frames' files, and a GPU renders a frame in a fraction of its time.
+Expected<std::vector<std::size_t>>
+chooseAllDevices(const std::vector<DeviceInfo>& devices,
+                 std::uint32_t minApiVersion = VK_API_VERSION_1_1);
+
 // The queue family for compute work: it must support compute; a family with timestamps is
 // preferred, then one without graphics (a dedicated compute queue), then the lowest index.
 Expected<std::uint32_t> chooseComputeQueueFamily(const DeviceInfo& device);

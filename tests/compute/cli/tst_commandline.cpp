@@ -779,7 +779,9 @@ void TestCommandLine::errors_data() {
     QTest::newRow("negative mosaic") << "-mosaic -1" << "-mosaic: expected an angle from 0 to 1e+06 degrees";
     QTest::newRow("detector_abs word") << "-detector_abs lots" << "-detector_abs: expected a thickness from 0 to 1e+06 um";
     QTest::newRow("precision word") << "-precision medium" << "-precision: expected fast, single, precise or double";
-    QTest::newRow("device word") << "-device gpu" << "-device: expected a whole number";
+    QTest::newRow("device word") << "-device gpu" << "-device: expected a device index (0, 1, ...), cpu, all";
+    QTest::newRow("device list with a word") << "-device 0,gpu" << "-device: expected a device index";
+    QTest::newRow("device list with a hole") << "-device 0,,1" << "-device: expected a device index";
     QTest::newRow("stray value") << "-N 5 6" << "unexpected argument 6 after 5:";
     QTest::newRow("detector below a pixel") << "-detsize 0.01" << "not even one pixel";
     QTest::newRow("detector too large") << "-detpixels 100000" << "more than 32768 pixels";

@@ -187,6 +187,72 @@ class TestVkDeviceChoice : public QObject {
         }
     }
 
+    // A batch's -device: automatic, all, or a list whose entries may repeat.
+    void parseDeviceList_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::addColumn<bool>("all");
+        QTest::addColumn<QString>("entries"); // i<index> or c, space-separated
+        QTest::newRow("automatic") << "" << true << false << "";
+        QTest::newRow("all") << "all" << true << true << "";
+        QTest::newRow("ALL with blanks") << " ALL " << true << true << "";
+        QTest::newRow("one index") << "1" << true << false << "i1";
+        QTest::newRow("two indices") << "0,1" << true << false << "i0 i1";
+        QTest::newRow("blanks around entries") << " 2 , 0 " << true << false << "i2 i0";
+        QTest::newRow("cpu twice") << "cpu,CPU" << true << false << "c c";
+        QTest::newRow("index repeated") << "0,0,1" << true << false << "i0 i0 i1";
+        QTest::newRow("empty entry") << "0,,1" << false << false << "";
+        QTest::newRow("trailing comma") << "0," << false << false << "";
+        QTest::newRow("a word in the list") << "0,gpu" << false << false << "";
+        QTest::newRow("all in a list") << "all,0" << false << false << "";
+    }
+    void parseDeviceList() {
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        QFETCH(bool, all);
+        QFETCH(QString, entries);
+        const Expected<DeviceList> parsed = bv::vk::parseDeviceList(text.toStdString(), "-device");
+        QCOMPARE(parsed.ok(), valid);
+        if (!valid) {
+            QVERIFY2(parsed.error().find("-device") != std::string::npos, parsed.error().c_str());
+            return;
+        }
+        QCOMPARE(parsed->all, all);
+        QStringList got;
+        for (const DeviceOverride& e : parsed->entries)
+            got << (e.kind == DeviceOverride::Kind::Cpu ? QString("c")
+                                                        : "i" + QString::number(e.index));
+        QCOMPARE(got.join(' '), entries);
+    }
+
+    // "all": every usable device of the best kind present, in the driver's order.
+    void chooseAllDevices_data() {
+        using List = std::vector<DeviceInfo>;
+        QTest::addColumn<List>("devices");
+        QTest::addColumn<QString>("chosen");
+        QTest::newRow("two GPUs and lavapipe") << List{discrete, lavapipe, discrete} << "0 2";
+        QTest::newRow("discrete beats integrated") << List{integrated, discrete} << "1";
+        QTest::newRow("lavapipe alone") << List{lavapipe} << "0";
+        QTest::newRow("an old GPU is left out") << List{vulkan10, discrete, discrete} << "1 2";
+        QTest::newRow("none") << List{} << "";
+    }
+    void chooseAllDevices() {
+        QFETCH(std::vector<DeviceInfo>, devices);
+        QFETCH(QString, chosen);
+        const Expected<std::vector<std::size_t>> all = bv::vk::chooseAllDevices(devices);
+        if (chosen.isEmpty()) {
+            QVERIFY(!all);
+            QVERIFY2(all.error().find("mesa-vulkan-drivers") != std::string::npos,
+                     all.error().c_str());
+            return;
+        }
+        QVERIFY2(all.ok(), all.error().c_str());
+        QStringList got;
+        for (std::size_t i : *all)
+            got << QString::number(i);
+        QCOMPARE(got.join(' '), chosen);
+    }
+
     void overrideFromOptionOrEnvironment() {
         // BRAGGVIEW_DEVICE is used when no option is given...
         QCOMPARE(deviceOverrideFrom("", "cpu")->kind, DeviceOverride::Kind::Cpu);
