@@ -127,7 +127,7 @@ const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl", 
                                     "-dump",  "-sourcefile", "-img",    "-mask",      "-stol",
                                     "-4stol", "-Q",          "-stolout", "-floatfile", "-intfile",
                                     "-pgmfile", "-noisefile", "-cbffile", "-nexusfile",
-                                    "-detector"};
+                                    "-detector", "-noise_generator"};
 
 bool isTextOption(const std::string& name) {
     for (const char* text : kTextOptions)
