@@ -5,9 +5,12 @@
 //
 //     bv::testing::writeText("job.json", R"({"base": "...", "frames": 3})");
 //     QCOMPARE(bv::testing::bytes("a.img"), bv::testing::bytes("b.img"));
+//     QCOMPARE(bv::testing::filesIn("one-thread"), bv::testing::filesIn("four-threads"));
 
 #include <QByteArray>
+#include <QDir>
 #include <QFile>
+#include <QMap>
 #include <QString>
 #include <QtGlobal>
 
@@ -22,6 +25,14 @@ inline void writeText(const QString& path, const QByteArray& text) {
     QFile file(path);
     if (!file.open(QIODevice::WriteOnly) || file.write(text) != text.size())
         qFatal("cannot write %s", qPrintable(path));
+}
+
+// Every file of a folder (hidden ones too: a temporary left behind shows), by name.
+inline QMap<QString, QByteArray> filesIn(const QString& dir) {
+    QMap<QString, QByteArray> files;
+    for (const QString& name : QDir(dir).entryList(QDir::Files | QDir::Hidden))
+        files[name] = bytes(dir + QLatin1Char('/') + name);
+    return files;
 }
 
 } // namespace bv::testing

@@ -9,6 +9,8 @@
 #include "compute/headless/Batch.h"
 #include "compute/headless/Headless.h"
 
+#include "tests/TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
@@ -20,6 +22,8 @@
 #include <vector>
 
 namespace {
+
+using bv::testing::filesIn;
 
 // a small crystal and detector: each frame renders in milliseconds on lavapipe
 const char* kSmall = "-cell 50 60 70 90 90 90 -misset 10 20 30 -lambda 1.0 -N 3 -default_F 100 "
@@ -48,16 +52,6 @@ Run headlessIn(const QString& dir, const QString& args) {
     r.err = QString::fromStdString(err.str());
     QDir::setCurrent(previous);
     return r;
-}
-
-QMap<QString, QByteArray> filesIn(const QString& dir) {
-    QMap<QString, QByteArray> files;
-    for (const QString& name : QDir(dir).entryList(QDir::Files | QDir::Hidden)) {
-        QFile f(dir + "/" + name);
-        if (f.open(QIODevice::ReadOnly))
-            files[name] = f.readAll();
-    }
-    return files;
 }
 
 // the frames' lines: what a user reads of each frame, in order

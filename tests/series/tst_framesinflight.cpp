@@ -23,6 +23,8 @@
 
 namespace {
 
+using bv::testing::filesIn;
+
 using bv::testing::bytes;
 using bv::testing::writeText;
 
@@ -52,17 +54,6 @@ Batch runIn(const QString& dir, const QString& args) {
     b.log = QString::fromStdString(out.str());
     QDir::setCurrent(previous);
     return b;
-}
-
-// every file of a folder, by name
-QMap<QString, QByteArray> filesIn(const QString& dir) {
-    QMap<QString, QByteArray> files;
-    for (const QString& name : QDir(dir).entryList(QDir::Files | QDir::Hidden)) {
-        QFile f(dir + "/" + name);
-        if (f.open(QIODevice::ReadOnly))
-            files[name] = f.readAll();
-    }
-    return files;
 }
 
 // the log less what differs from run to run: the rate and the run's time
