@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QMenu>
@@ -24,7 +25,7 @@
 namespace bv::app {
 
 QWidget* LessonField::marked() const {
-    return field ? static_cast<QWidget*>(field) : choice->parentWidget();
+    return field ? static_cast<QWidget*>(field) : choice;
 }
 
 QString LessonField::label() const {
@@ -46,7 +47,11 @@ LessonController::LessonController(MainWindow& window) : QObject(&window), m_win
         m_loadError = QString::fromUtf8(e.what());
     }
     m_dock = new LessonDock(&window);
-    window.addDockWidget(Qt::RightDockWidgetArea, m_dock);
+    // under the Parameters, beside the image and next to the sliders the text talks about
+    if (auto* parameters = window.findChild<QDockWidget*>(QStringLiteral("parametersDock")))
+        window.splitDockWidget(parameters, m_dock, Qt::Vertical);
+    else
+        window.addDockWidget(Qt::LeftDockWidgetArea, m_dock);
     m_dock->hide();
     m_presentation = new PresentationMode(window, *this);
     // queued: the panels have read the document again by then
@@ -110,7 +115,12 @@ void LessonController::openLesson(int index) {
     m_fields = std::move(fields);
     mark(true);
     m_dock->showLesson(lesson, index, static_cast<int>(m_lessons.size()));
-    m_dock->show();
+    if (!m_dock->isVisible()) {
+        m_dock->show();
+        if (auto* parameters = m_window.findChild<QDockWidget*>(QStringLiteral("parametersDock"));
+            parameters && !m_presentation->isActive())
+            m_window.resizeDocks({parameters, m_dock}, {55, 45}, Qt::Vertical);
+    }
     focusField(0);
 }
 
@@ -166,16 +176,24 @@ void LessonController::stepFocused(int steps, bool large) {
 }
 
 void LessonController::mark(bool on) {
+    const QString frame = QStringLiteral("border: 2px solid #e08a00; border-radius: 4px; "
+                                         "background: #fff3e0;");
     for (const LessonField& f : m_fields) {
         QWidget* w = f.marked();
-        w->setAttribute(Qt::WA_StyledBackground, on);
-        // the first rule matches the marked widget alone (the property is its own), the
-        // second the label inside it
         w->setProperty("lessonField", on);
-        w->setStyleSheet(on ? QStringLiteral("*[lessonField=\"true\"] { border: 2px solid #e08a00; "
-                                             "border-radius: 4px; background: #fff3e0; } "
-                                             "QLabel { font-weight: bold; }")
-                            : QString());
+        if (f.field) {
+            w->setAttribute(Qt::WA_StyledBackground, on);
+            // the first rule matches the field alone (by its name), the second its label
+            w->setStyleSheet(
+                on ? QStringLiteral("#%1 { %2 } QLabel { font-weight: bold; }").arg(f.name, frame)
+                   : QString());
+        } else {
+            w->setStyleSheet(on ? QStringLiteral("QComboBox { %1 padding: 1px 6px; }").arg(frame)
+                                : QString());
+            if (auto* label = w->parentWidget()->findChild<QLabel*>())
+                label->setStyleSheet(on ? QStringLiteral("QLabel { font-weight: bold; }")
+                                        : QString());
+        }
     }
 }
 

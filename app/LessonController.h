@@ -30,7 +30,7 @@ struct LessonField {
     ParameterPanel* panel = nullptr;
     ParameterField* field = nullptr;
     QComboBox* choice = nullptr;
-    QWidget* marked() const; // the widget that carries the mark (the field, the choice's row)
+    QWidget* marked() const; // the widget that carries the mark (the field, the combo box)
     QString label() const;
     QString valueText() const;
 };

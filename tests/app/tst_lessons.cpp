@@ -119,17 +119,25 @@ class TestLessons : public QObject {
     void everyLessonOpensAndRenders_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<QStringList>("fields");
+        QTest::addColumn<QString>("moved"); // a field moved, for a second screenshot
+        QTest::addColumn<double>("to");
         // what issue "Teaching" asks for, each with the editors it is about
-        QTest::newRow("Bragg's law") << "bragg" << QStringList{"wavelength"};
-        QTest::newRow("cell and spacing") << "cell" << QStringList{"cellb", "cellc"};
-        QTest::newRow("crystal size and spot size") << "crystal-size" << QStringList{"Nb", "shape"};
-        QTest::newRow("mosaic spread") << "mosaic" << QStringList{"mosaic"};
-        QTest::newRow("distance and tilt") << "detector" << QStringList{"distance", "twotheta"};
-        QTest::newRow("rotation series") << "rotation" << QStringList{"phi", "oscillation"};
+        QTest::newRow("Bragg's law") << "bragg" << QStringList{"wavelength"} << "wavelength" << 1.5;
+        QTest::newRow("cell and spacing")
+            << "cell" << QStringList{"cellb", "cellc"} << "cellb" << 60.0;
+        QTest::newRow("crystal size and spot size")
+            << "crystal-size" << QStringList{"Nb", "shape"} << "Nb" << 20.0;
+        QTest::newRow("mosaic spread") << "mosaic" << QStringList{"mosaic"} << "mosaic" << 0.0;
+        QTest::newRow("distance and tilt")
+            << "detector" << QStringList{"distance", "twotheta"} << "twotheta" << 20.0;
+        QTest::newRow("rotation series")
+            << "rotation" << QStringList{"phi", "oscillation"} << "phi" << 3.0;
     }
     void everyLessonOpensAndRenders() {
         QFETCH(QString, name);
         QFETCH(QStringList, fields);
+        QFETCH(QString, moved);
+        QFETCH(double, to);
         const int index = indexOf(name);
         QVERIFY2(index >= 0, qPrintable(name));
         lessons().openLesson(index);
@@ -153,7 +161,9 @@ class TestLessons : public QObject {
         QCOMPARE(m_viewer.window->parameterTabs()->tabText(
                      m_viewer.window->parameterTabs()->currentIndex()),
                  first.panel->title());
-        QWidget* focused = m_viewer.window->focusWidget(); // the window's (Xvfb has no window manager to activate it)
+        QWidget* focused =
+            m_viewer.window
+                ->focusWidget(); // the window's (Xvfb has no window manager to activate it)
         QVERIFY(focused &&
                 (focused == first.choice || (first.field && first.field->isAncestorOf(focused))));
 
@@ -167,6 +177,17 @@ class TestLessons : public QObject {
         const QImage shot = shoot(QStringLiteral("lesson-%1.png").arg(name));
         QVERIFY(!shot.isNull());
         QVERIFY(coloursIn(shot, viewArea()) > 5);
+
+        // the lesson's point: its field moved, the image follows
+        const std::vector<float> before = m_viewer.image();
+        const auto f = std::find_if(lessons().fields().begin(), lessons().fields().end(),
+                                    [&](const app::LessonField& l) { return l.name == moved; });
+        QVERIFY(f != lessons().fields().end() && f->field);
+        f->field->setValue(to);
+        QCOMPARE(f->field->value(), to);
+        QVERIFY(m_viewer.waitImage());
+        QVERIFY(m_viewer.image() != before);
+        QVERIFY(!shoot(QStringLiteral("lesson-%1-moved.png").arg(name)).isNull());
     }
 
     void aBrokenLessonListIsReported_data() {
