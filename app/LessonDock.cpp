@@ -16,7 +16,7 @@ struct Sizes {
     int title, text, value;
 };
 constexpr Sizes kWindow{17, 13, 14};
-constexpr Sizes kPresentation{40, 28, 38};
+constexpr Sizes kPresentation{42, 32, 44};
 const QString kMarked = QStringLiteral("#e08a00"); // the marked fields' colour (LessonController)
 } // namespace
 
