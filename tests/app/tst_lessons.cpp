@@ -22,6 +22,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenuBar>
+#include <QProcess>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSlider>
@@ -329,6 +330,31 @@ class TestLessons : public QObject {
         press(Qt::Key_PageDown);
         QCOMPARE(lessons().current(), 0);
         QVERIFY(m_viewer.waitImage());
+    }
+
+    void theProgramOpensALessonByName() {
+        // braggview --screenshot FILE --lesson NAME [--presentation]: the real program
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("cell.png"));
+        QProcess process;
+        process.start(QStringLiteral(BRAGGVIEW_BINARY),
+                      {QStringLiteral("--screenshot"), png, QStringLiteral("--lesson"),
+                       QStringLiteral("cell"), QStringLiteral("--presentation")});
+        QVERIFY(process.waitForFinished(test::kImageTimeoutMs));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        QCOMPARE(QImage(png).size(), QSize(1920, 1080)); // the screen: presenting
+
+        // a name that is not a lesson: the names, a non-zero status, no file
+        const QString bad = dir.filePath(QStringLiteral("bad.png"));
+        process.start(QStringLiteral(BRAGGVIEW_BINARY),
+                      {QStringLiteral("--screenshot"), bad, QStringLiteral("--lesson"),
+                       QStringLiteral("braggs")});
+        QVERIFY(process.waitForFinished(test::kImageTimeoutMs));
+        QVERIFY(process.exitCode() != 0);
+        const QByteArray said = process.readAllStandardError();
+        QVERIFY2(said.contains("no lesson \"braggs\"") && said.contains("bragg, cell"),
+                 said.constData());
+        QVERIFY(!QFile::exists(bad));
     }
 
     void escapeLeaves() {
