@@ -85,6 +85,14 @@ void LessonDock::showValues(const QStringList& labels, const QStringList& values
 void LessonDock::setPresentation(bool on) {
     m_presentation = on;
     m_keys->setVisible(on);
+    // no title bar (its small "Lesson", float and close buttons) on the projector
+    if (on && !titleBarWidget())
+        setTitleBarWidget(new QWidget(this));
+    else if (!on && titleBarWidget()) {
+        QWidget* empty = titleBarWidget();
+        setTitleBarWidget(nullptr); // the usual title bar again; the empty one is ours to delete
+        delete empty;
+    }
     applyFonts();
 }
 

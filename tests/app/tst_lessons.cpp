@@ -368,6 +368,18 @@ class TestLessons : public QObject {
         // the arrows are the focused editor's again, as in any window
         QVERIFY(!lessons().dock().presentation());
     }
+
+    void f5EntersAndLeaves() {
+        // View > Presentation mode's shortcut, a window shortcut: the window must be active
+        m_viewer.window->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(m_viewer.window.get()));
+        QTest::keyClick(m_viewer.window.get(), Qt::Key_F5);
+        QVERIFY(lessons().presentation().isActive());
+        QVERIFY(!m_viewer.window->menuBar()->isVisible()); // F5 still works without the menus
+        QTest::keyClick(m_viewer.window.get(), Qt::Key_F5);
+        QVERIFY(!lessons().presentation().isActive());
+        QVERIFY(m_viewer.window->menuBar()->isVisible());
+    }
 };
 
 BV_GUI_TEST_MAIN_ON_SCREEN(TestLessons, "1920x1080x24")
