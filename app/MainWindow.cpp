@@ -2,6 +2,7 @@
 
 #include "app/DisplayPanel.h"
 #include "app/ExperimentDocument.h"
+#include "app/LessonController.h"
 #include "app/ParameterPanels.h"
 #include "app/PlotPanel.h"
 #include "app/ReadoutPanel.h"
@@ -44,6 +45,7 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
     });
 
     buildDocks();
+    m_lessons = new LessonController(*this); // its dock joins the View menu's list
     buildMenus();
 
     m_timing = new QLabel(this);

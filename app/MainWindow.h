@@ -39,6 +39,7 @@ namespace bv::app {
 
 class DisplayPanel;
 class ExperimentDocument;
+class LessonController;
 class ParameterPanel;
 class PlotPanel;
 class ReadoutPanel;
@@ -74,6 +75,8 @@ class MainWindow : public QMainWindow {
     ParameterPanel* panel(const QString& title) const;
     const std::vector<ParameterPanel*>& panels() const { return m_panels; }
     const Overlays& overlays() const { return m_overlays; }
+    Overlays& overlays() { return m_overlays; } // then imageWindow().invalidateOverlay()
+    LessonController& lessons() { return *m_lessons; } // the Lessons menu, the presentation
     const std::optional<PixelGeometry>& geometry() const { return m_geometry; }
 
     // Errors go to the status bar and stderr instead of a dialog (screenshot mode, tests).
@@ -81,6 +84,7 @@ class MainWindow : public QMainWindow {
 
     // Sessions; both throw bv::Error naming the file and what is wrong.
     void openSession(const QString& path);
+    void showSession(const Session& session); // a session read already (a lesson's)
     void saveSession(const QString& path);
     Session currentSession() const;
     // "Save as job file": a job based on the current session, one frame (app/Session.h)
@@ -141,6 +145,7 @@ class MainWindow : public QMainWindow {
     TracePanel* m_tracePanel = nullptr; // in m_traceDock, shown while a pixel is pinned
     QDockWidget* m_traceDock = nullptr;
     PlotPanel* m_plots = nullptr;
+    LessonController* m_lessons = nullptr;
     QTabWidget* m_parameterTabs = nullptr;
     std::vector<ParameterPanel*> m_panels;
     QLabel* m_costWarning = nullptr;

@@ -42,7 +42,11 @@ void MainWindow::saveJob(const QString& path) {
 }
 
 void MainWindow::openSession(const QString& path) {
-    Session s = loadSession(path);
+    showSession(loadSession(path));
+    statusBar()->showMessage(tr("Session %1 opened").arg(path), 5000);
+}
+
+void MainWindow::showSession(const Session& s) {
     m_pendingView = s.view.view;
     m_display->setAutoContrastOnNewImage(s.view.autoContrast);
     m_display->setSettings(s.view.display);
@@ -50,7 +54,6 @@ void MainWindow::openSession(const QString& path) {
     m_firstImage = false; // the session's levels, not an automatic contrast
     pinPixel(std::nullopt);
     m_document->setCommandLine(s.commandLine, s.precision);
-    statusBar()->showMessage(tr("Session %1 opened").arg(path), 5000);
 }
 
 void MainWindow::openDetectorGeometry(const QString& path) {

@@ -4,6 +4,7 @@
 
 #include "app/ExperimentDocument.h"
 #include "app/Exporter.h"
+#include "app/LessonController.h"
 #include "app/SimulationController.h"
 #include "compute/cli/CommandLine.h"
 #include "render/ImageWindow.h"
@@ -124,6 +125,8 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     for (QDockWidget* dock : findChildren<QDockWidget*>())
         view->addAction(dock->toggleViewAction());
+
+    m_lessons->addMenus(menuBar(), view); // Lessons, and View > Presentation mode
 
     QToolBar* tools = addToolBar(tr("View"));
     tools->setObjectName(QStringLiteral("toolbar"));

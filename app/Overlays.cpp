@@ -71,10 +71,10 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
     const QRectF visible(QPointF(0, 0), viewSize);
     painter.save();
     QFont font = painter.font();
-    font.setPointSizeF(8.0);
+    font.setPointSizeF(8.0 * m_scale);
     painter.setFont(font);
     if (m_settings.rings) {
-        painter.setPen(QPen(kRingColour, 1.5));
+        const QPen ringPen(kRingColour, 1.5 * m_scale);
         for (std::size_t i = 0; i < m_rings.size(); ++i) {
             for (const auto& line : m_rings[i]) {
                 QPainterPath path;
@@ -86,20 +86,20 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
                         path.lineTo(p);
                 }
                 painter.setBrush(Qt::NoBrush);
-                painter.setPen(QPen(kRingColour, 1.5));
+                painter.setPen(ringPen);
                 painter.drawPath(path);
             }
             if (m_ringLabelPoints[i]) {
                 const QPointF at = view.toView(*m_ringLabelPoints[i]);
                 if (visible.contains(at))
-                    drawLabel(painter, at + QPointF(3, -3),
+                    drawLabel(painter, at + QPointF(3, -3) * m_scale,
                               QString::number(m_ringResolutions[i], 'g', 3) + QStringLiteral(" Å"),
                               kRingColour);
             }
         }
     }
     if (m_settings.spots) {
-        const double radius = std::max(3.0, 0.6 * view.scale());
+        const double radius = std::max(3.0 * m_scale, 0.6 * view.scale());
         int inView = 0;
         for (const PredictedSpot& s : m_spots)
             if (visible.contains(view.toView(s.point)))
@@ -110,7 +110,7 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
             if (!visible.adjusted(-radius, -radius, radius, radius).contains(at))
                 continue;
             painter.setBrush(Qt::NoBrush);
-            painter.setPen(QPen(kSpotColour, 1.2));
+            painter.setPen(QPen(kSpotColour, 1.2 * m_scale));
             painter.drawEllipse(at, radius + 2.0, radius + 2.0);
             if (labels)
                 drawLabel(painter, at + QPointF(radius + 2.0, -radius - 2.0),
@@ -120,13 +120,14 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
     }
     if (m_settings.beamCentre && m_beam) {
         const QPointF c = view.toView(*m_beam);
-        painter.setPen(QPen(kBeamColour, 2.0));
+        const double k = m_scale;
+        painter.setPen(QPen(kBeamColour, 2.0 * k));
         painter.setBrush(Qt::NoBrush);
-        painter.drawLine(c - QPointF(12, 0), c - QPointF(4, 0));
-        painter.drawLine(c + QPointF(4, 0), c + QPointF(12, 0));
-        painter.drawLine(c - QPointF(0, 12), c - QPointF(0, 4));
-        painter.drawLine(c + QPointF(0, 4), c + QPointF(0, 12));
-        painter.drawEllipse(c, 4.0, 4.0);
+        painter.drawLine(c - QPointF(12, 0) * k, c - QPointF(4, 0) * k);
+        painter.drawLine(c + QPointF(4, 0) * k, c + QPointF(12, 0) * k);
+        painter.drawLine(c - QPointF(0, 12) * k, c - QPointF(0, 4) * k);
+        painter.drawLine(c + QPointF(0, 4) * k, c + QPointF(0, 12) * k);
+        painter.drawEllipse(c, 4.0 * k, 4.0 * k);
     }
     if (m_line) {
         painter.setPen(QPen(kLineColour, 2.0));

@@ -34,6 +34,10 @@ class Overlays {
     void setProfileLine(const std::optional<QLineF>& line) { m_line = line; }
     const std::optional<QLineF>& profileLine() const { return m_line; }
     void setPinned(const std::optional<QPoint>& pixel) { m_pinned = pixel; }
+    // Labels, lines and markers drawn `scale` times their size (the presentation mode's 2.5,
+    // to be read across a room); 1 in the window and in exported PNGs.
+    void setScale(double scale) { m_scale = scale; }
+    double scale() const { return m_scale; }
 
     const std::vector<double>& ringResolutions() const { return m_ringResolutions; }
     const std::vector<PredictedSpot>& spots() const { return m_spots; }
@@ -48,6 +52,7 @@ class Overlays {
     OverlaySettings m_settings;
     std::optional<QLineF> m_line;
     std::optional<QPoint> m_pinned;
+    double m_scale = 1.0;
     std::optional<QPointF> m_beam;
     std::vector<double> m_ringResolutions;
     std::vector<std::vector<std::vector<QPointF>>> m_rings; // per ring, its polylines

@@ -2,7 +2,9 @@
 
 #include "DemoExperiment.h"
 #include "app/ExperimentDocument.h"
+#include "app/LessonController.h"
 #include "app/MainWindow.h"
+#include "app/PresentationMode.h"
 #include "app/SimulationController.h"
 #include "compute/cli/CommandLine.h"
 #include "render/ImageWindow.h"
@@ -15,6 +17,7 @@
 #include <QVersionNumber>
 #include <QVulkanInstance>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
@@ -161,7 +164,21 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
 
     MainWindow window(&instance);
     try {
-        if (!options.session.empty())
+        if (!options.lesson.empty()) {
+            const QString name = QString::fromStdString(options.lesson);
+            const std::vector<Lesson>& lessons = window.lessons().lessons();
+            const auto found = std::find_if(lessons.begin(), lessons.end(),
+                                            [&](const Lesson& l) { return l.name == name; });
+            if (found == lessons.end()) {
+                QStringList names;
+                for (const Lesson& l : lessons)
+                    names << l.name;
+                std::cerr << "braggview: no lesson \"" << options.lesson << "\"; the lessons are "
+                          << names.join(QStringLiteral(", ")).toStdString() << "\n";
+                return 2;
+            }
+            window.lessons().openLesson(static_cast<int>(found - lessons.begin()));
+        } else if (!options.session.empty())
             window.openSession(QString::fromStdString(options.session));
         else if (options.arguments.empty())
             window.document().loadArguments(splitWords(kDemoArguments));
@@ -176,6 +193,8 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
     }
     window.setQuietErrors(screenshot);
     window.show();
+    if (options.presentation)
+        window.lessons().presentation().enter();
     if (screenshot) {
         ScreenshotTaker taker(window, options.screenshot, options.timeoutSeconds);
         const int status = QApplication::exec();

@@ -14,6 +14,8 @@ class MainWindow;
 struct ViewerOptions {
     std::vector<std::string> arguments; // nanoBragg's; empty: the built-in demo experiment
     std::string session;                // a session file to open instead (JSON)
+    std::string lesson;                 // a built-in lesson's name to open instead
+    bool presentation = false;          // and show it in the presentation mode
     std::string screenshot;             // PNG to write, then exit
     int timeoutSeconds = 600;           // screenshot mode: give up after this long
 };

@@ -7,6 +7,9 @@
 //                                      is no display, the demo rendered headless into
 //                                      ./braggview-demo/
 //   braggview --session FILE           the viewer on a saved session
+//   braggview --lesson NAME [--presentation]
+//                                      the viewer on a built-in lesson (resources/lessons),
+//                                      in the presentation mode with --presentation
 //   braggview ARGS                     the viewer on nanoBragg's ARGS
 
 #include "DemoExperiment.h"
@@ -64,9 +67,28 @@ const char* kUsage =
     "usage: braggview [--demo]                    the viewer on the built-in demo experiment\n"
     "       braggview <nanoBragg arguments>       the viewer on that experiment\n"
     "       braggview --session FILE              the viewer on a saved session\n"
+    "       braggview --lesson NAME [--presentation]   the viewer on a built-in lesson (a\n"
+    "                                             wrong NAME lists them), or presenting it\n"
     "       braggview --screenshot FILE [ARGS]    the window on ARGS (or the demo) saved as PNG\n"
+    "       braggview --screenshot FILE --lesson NAME [--presentation]   the same on a lesson\n"
     "       braggview --headless <nanoBragg arguments>   no window: nanoBragg's files (-h lists "
     "the options)\n";
+
+#ifdef BRAGGVIEW_WITH_QT
+// "--lesson NAME [--presentation]" (args from "--lesson" on) into `options`; false after a
+// usage message
+bool lessonOptions(const std::vector<std::string>& args, bv::app::ViewerOptions& options) {
+    if (args.size() < 2 || args[1].empty() || args[1][0] == '-' || args.size() > 3 ||
+        (args.size() == 3 && args[2] != "--presentation")) {
+        std::cerr << "braggview: --lesson needs a lesson's name, then optionally --presentation\n"
+                  << kUsage;
+        return false;
+    }
+    options.lesson = args[1];
+    options.presentation = args.size() == 3;
+    return true;
+}
+#endif
 
 } // namespace
 
@@ -90,6 +112,11 @@ int main(int argc, char** argv) {
         }
         options.screenshot = args[1];
         options.arguments.assign(args.begin() + 2, args.end());
+        if (!options.arguments.empty() && options.arguments.front() == "--lesson") {
+            if (!lessonOptions(options.arguments, options))
+                return 2;
+            options.arguments.clear();
+        }
         if (!bv::app::haveDisplay()) {
             std::cerr << "braggview: error: --screenshot needs a display (X11 or Wayland); on a "
                          "machine without one run it under xvfb-run\n";
@@ -97,7 +124,10 @@ int main(int argc, char** argv) {
         }
         return bv::app::runViewer(argc, argv, options);
     }
-    if (!args.empty() && args.front() == "--session") {
+    if (!args.empty() && args.front() == "--lesson") {
+        if (!lessonOptions(args, options))
+            return 2;
+    } else if (!args.empty() && args.front() == "--session") {
         if (args.size() != 2) {
             std::cerr << "braggview: --session needs one session file\n" << kUsage;
             return 2;
@@ -115,7 +145,7 @@ int main(int argc, char** argv) {
     }
     if (bv::app::haveDisplay())
         return bv::app::runViewer(argc, argv, options);
-    if (!options.arguments.empty() || !options.session.empty()) {
+    if (!options.arguments.empty() || !options.session.empty() || !options.lesson.empty()) {
         std::cerr << "braggview: error: no display for the viewer; use braggview --headless "
                      "<arguments> for the files, or run under xvfb-run\n";
         return 1;

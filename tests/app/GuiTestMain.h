@@ -25,7 +25,8 @@ namespace bv::test {
 
 class PrivateXServer {
   public:
-    bool start() {
+    // `screen`: Xvfb's "WIDTHxHEIGHTxDEPTH"
+    bool start(const char* screen = "1920x1200x24") {
         if (qEnvironmentVariableIntValue("BRAGGVIEW_TEST_DISPLAY") == 1 &&
             qEnvironmentVariableIsSet("DISPLAY")) {
             qputenv("QT_QPA_PLATFORM", "xcb");
@@ -37,7 +38,7 @@ class PrivateXServer {
             return false;
         }
         const std::string fd = std::to_string(fds[1]);
-        const char* args[] = {"Xvfb", "-displayfd", fd.c_str(), "-screen", "0", "1920x1200x24",
+        const char* args[] = {"Xvfb", "-displayfd", fd.c_str(), "-screen", "0", screen,
                               "-nolisten", "tcp", nullptr};
         // its chatter about displays already taken goes nowhere, and it holds none of the
         // test's pipes: a test that dies leaves ctest's pipes closed even while the orphaned
@@ -84,10 +85,13 @@ class PrivateXServer {
 
 } // namespace bv::test
 
-#define BV_GUI_TEST_MAIN(TestClass)                                                              \
+#define BV_GUI_TEST_MAIN(TestClass) BV_GUI_TEST_MAIN_ON_SCREEN(TestClass, "1920x1200x24")
+
+// The same on a screen of that size ("1920x1080x24": a projector's, for the presentation mode).
+#define BV_GUI_TEST_MAIN_ON_SCREEN(TestClass, screen)                                            \
     int main(int argc, char** argv) {                                                            \
         bv::test::PrivateXServer server;                                                         \
-        if (!server.start())                                                                     \
+        if (!server.start(screen))                                                               \
             return 1;                                                                            \
         QApplication application(argc, argv);                                                    \
         TestClass test;                                                                          \

@@ -1,0 +1,79 @@
+#pragma once
+// The Lessons menu and what choosing a lesson does: its session is opened, its text shown in
+// the Lesson dock beside the image, and the editors it is about marked (a coloured frame, a
+// bold label) in the Parameters dock, whose tab switches to the first of them, focused. The
+// presentation mode (PresentationMode.h) drives the same object with the keyboard: step the
+// focused value, move between the lesson's fields, go to the next lesson.
+
+#include "app/Lessons.h"
+
+#include <QObject>
+
+#include <vector>
+
+class QAction;
+class QComboBox;
+class QMenu;
+class QMenuBar;
+
+namespace bv::app {
+
+class LessonDock;
+class MainWindow;
+class ParameterField;
+class ParameterPanel;
+class PresentationMode;
+
+// One editor a lesson is about: a number (field) or a choice (choice), in its panel.
+struct LessonField {
+    QString name;
+    ParameterPanel* panel = nullptr;
+    ParameterField* field = nullptr;
+    QComboBox* choice = nullptr;
+    QWidget* marked() const; // the widget that carries the mark (the field, the combo box)
+    QString label() const;
+    QString valueText() const;
+};
+
+class LessonController : public QObject {
+    Q_OBJECT
+
+  public:
+    // Reads the built-in lessons (a list that cannot be read leaves the menu with the reason).
+    explicit LessonController(MainWindow& window);
+
+    // The Lessons menu in `bar`, and View > Presentation mode in `view`.
+    void addMenus(QMenuBar* bar, QMenu* view);
+
+    const std::vector<Lesson>& lessons() const { return m_lessons; }
+    int current() const { return m_current; } // -1: none open
+    // Opens lesson `index`; throws bv::Error (a session or field that cannot be found).
+    void openLesson(int index);
+    void openNext(int delta = 1); // cyclic; opens the first when none is open
+    void closeLesson();
+
+    const std::vector<LessonField>& fields() const { return m_fields; }
+    int focusedField() const { return m_focused; }
+    void focusField(int index);    // also switches the Parameters tab to its panel
+    void focusNext(int delta = 1); // cyclic
+    // Steps the focused value as its arrow keys do (a choice: the next item).
+    void stepFocused(int steps, bool large);
+
+    LessonDock& dock() { return *m_dock; }
+    PresentationMode& presentation() { return *m_presentation; }
+
+  private:
+    void mark(bool on);
+    void updateValues();
+
+    MainWindow& m_window;
+    std::vector<Lesson> m_lessons;
+    QString m_loadError;
+    int m_current = -1;
+    std::vector<LessonField> m_fields;
+    int m_focused = 0;
+    LessonDock* m_dock = nullptr;
+    PresentationMode* m_presentation = nullptr;
+};
+
+} // namespace bv::app
