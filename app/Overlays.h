@@ -11,6 +11,7 @@
 
 #include <QLineF>
 #include <QPoint>
+#include <QString>
 
 #include <optional>
 #include <vector>
@@ -34,6 +35,10 @@ class Overlays {
     void setProfileLine(const std::optional<QLineF>& line) { m_line = line; }
     const std::optional<QLineF>& profileLine() const { return m_line; }
     void setPinned(const std::optional<QPoint>& pixel) { m_pinned = pixel; }
+    // The image is a preview (SimulationController::isPreview()): a marker in the view's
+    // top-left corner says so and what it leaves out; empty: an exact image, no marker.
+    void setPreview(const QString& leftOut) { m_preview = leftOut; }
+    const QString& preview() const { return m_preview; }
 
     const std::vector<double>& ringResolutions() const { return m_ringResolutions; }
     const std::vector<PredictedSpot>& spots() const { return m_spots; }
@@ -48,6 +53,7 @@ class Overlays {
     OverlaySettings m_settings;
     std::optional<QLineF> m_line;
     std::optional<QPoint> m_pinned;
+    QString m_preview;
     std::optional<QPointF> m_beam;
     std::vector<double> m_ringResolutions;
     std::vector<std::vector<std::vector<QPointF>>> m_rings; // per ring, its polylines
