@@ -312,12 +312,16 @@ plan::Plan SimulationController::choosePlan(const ResolvedExperiment& resolved,
     m_runningPreviewText.clear();
     const bool moving = m_moving && !m_refineNext;
     const std::optional<double> rate = m_rate.stepsPerMillisecond();
-    // while values move, slices of about kMotionSliceMilliseconds: a new value stops the run
-    // at the end of one (at rest the device's default, fewer frames between slices)
+    // slices of about kMotionSliceMilliseconds while values move, kRestSliceMilliseconds
+    // otherwise (a single change may be the first of a movement; the exact run after a
+    // preview has its value at rest, and each slice costs a round trip through this
+    // thread): a new value stops the run at the end of one; never longer than the default
     std::uint64_t slice = m_defaultWorkPerSlice;
-    if (m_moving && rate && m_workPerSlice == 0)
+    if (m_previewBudget > 0.0 && rate && m_workPerSlice == 0)
         slice = std::clamp<std::uint64_t>(
-            static_cast<std::uint64_t>(*rate * kMotionSliceMilliseconds), 1, slice);
+            static_cast<std::uint64_t>(
+                *rate * (moving ? kMotionSliceMilliseconds : kRestSliceMilliseconds)),
+            1, slice);
     m_simulator->setWorkPerSlice(slice);
     const std::optional<double> ms = m_rate.milliseconds(m_currentCost);
     if (!moving || m_previewBudget <= 0.0 || !rate || !ms || *ms <= m_previewBudget)
@@ -366,8 +370,14 @@ void SimulationController::poll() {
                 m_reportedSlices = done;
                 emit progress(done, total);
             }
-            if (done > m_shownSlices && done < total) {
+            // a partial image after the first slice, then at most every
+            // kPartialFrameMilliseconds: each frame holds the next slice back (CPU devices
+            // render on the cores that compute)
+            const bool frameDue =
+                m_shownSlices == 0 || m_partialClock.elapsed() >= kPartialFrameMilliseconds;
+            if (done > m_shownSlices && done < total && frameDue) {
                 m_shownSlices = done;
+                m_partialClock.start();
                 showPartialImage();
                 return;
             }

@@ -34,9 +34,10 @@
 // marks the image as a preview (isPreview(), previewDescription()). When a preview is done
 // and no newer value is waiting, the exact setting runs at once and refines on screen as
 // above; its image is the headless one, bit for bit. Runs started while values move are cut
-// into slices of about kMotionSliceMilliseconds at the measured rate, so a new value
-// interrupts them soon. isComplete() is false while a preview is shown: exports, the pixel
-// trace and the tests wait for the exact image.
+// into slices of about kMotionSliceMilliseconds at the measured rate, others into slices of
+// kRestSliceMilliseconds, so a new value interrupts them soon; partial images are drawn at
+// most every kPartialFrameMilliseconds, since each frame holds the next slice back. isComplete() is
+// false while a preview is shown: exports, the pixel trace and the tests wait for the exact image.
 //
 // Errors: a value resolve() refuses or a plan the device cannot run is reported by failed()
 // with a message; the last good image stays on screen. A failure of the engine itself (any
@@ -93,7 +94,8 @@ class SimulationController : public QObject {
     int previewRuns() const { return m_previewRuns; }
     bool isPreviewRunning() const { return m_inFlight && m_runningPreview; }
     // The time a preview may take on the GPU at the measured rate (ms); a setting expected to
-    // take longer is previewed while values move. 0: no previews.
+    // take longer is previewed while values move. 0: no previews, and runs cut as at rest
+    // (the viewer as it was before previews; braggview-bench-viewer --no-preview).
     void setPreviewBudget(double milliseconds) { m_previewBudget = milliseconds; }
     double previewBudget() const { return m_previewBudget; }
     static constexpr double kPreviewBudgetMilliseconds = 100.0;
@@ -101,6 +103,10 @@ class SimulationController : public QObject {
     static constexpr int kMovingMilliseconds = 250;
     // the GPU time of one slice of a run started while values move, at the measured rate
     static constexpr double kMotionSliceMilliseconds = 50.0;
+    // ... and of any other run (when the rate is known)
+    static constexpr double kRestSliceMilliseconds = 250.0;
+    // the shortest time between two partial images of a run
+    static constexpr int kPartialFrameMilliseconds = 250;
     // Processes events until isComplete() or a failure; false on failure or timeout.
     bool waitForComplete(int timeoutMs);
 
@@ -229,7 +235,8 @@ class SimulationController : public QObject {
     bool m_interruptPending = false; // cancel the run in flight when its slice is done
     bool m_waitingForFrame = false;  // a partial image's frame: the next slice waits for it
     QElapsedTimer m_frameClock;
-    int m_shownSlices = 0; // slices of the run in flight whose partial image was drawn
+    int m_shownSlices = 0;        // slices of the run in flight whose partial image was drawn
+    QElapsedTimer m_partialClock; // since the last partial image drawn
     std::uint64_t m_workPerSlice = 0;
     bool m_engineStopped = false;
     bool m_simulateLoss = false;
