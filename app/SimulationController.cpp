@@ -294,6 +294,10 @@ void SimulationController::startRun() {
         m_shownSlices = 0;
         m_reportedSlices = -1;
         m_simulator->start();
+            qWarning("run: moving %d refine %d preview %d slices %d expected %.1f rate %.1f",
+                     m_moving, m_refineNext, m_runningPreview, m_simulator->sliceCount(),
+                     m_rate.milliseconds(m_currentCost).value_or(-1),
+                     m_rate.stepsPerMillisecond().value_or(-1));
         m_inFlight = true;
         m_poll.start();
         emit runStarted();
@@ -312,16 +316,12 @@ plan::Plan SimulationController::choosePlan(const ResolvedExperiment& resolved,
     m_runningPreviewText.clear();
     const bool moving = m_moving && !m_refineNext;
     const std::optional<double> rate = m_rate.stepsPerMillisecond();
-    // slices of about kMotionSliceMilliseconds while values move, kRestSliceMilliseconds
-    // otherwise (a single change may be the first of a movement; the exact run after a
-    // preview has its value at rest, and each slice costs a round trip through this
-    // thread): a new value stops the run at the end of one; never longer than the default
+    // slices of about kSliceMilliseconds: a new value stops an exact run at the end of one
+    // (a single change may be the first of a movement); never longer than the default
     std::uint64_t slice = m_defaultWorkPerSlice;
     if (m_previewBudget > 0.0 && rate && m_workPerSlice == 0)
-        slice = std::clamp<std::uint64_t>(
-            static_cast<std::uint64_t>(
-                *rate * (moving ? kMotionSliceMilliseconds : kRestSliceMilliseconds)),
-            1, slice);
+        slice = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(*rate * kSliceMilliseconds), 1,
+                                          slice);
     m_simulator->setWorkPerSlice(slice);
     const std::optional<double> ms = m_rate.milliseconds(m_currentCost);
     if (!moving || m_previewBudget <= 0.0 || !rate || !ms || *ms <= m_previewBudget)

@@ -33,11 +33,13 @@
 // (plan::previewCounts: fewer sub-pixels, then domains, phi steps, sources, layers) and
 // marks the image as a preview (isPreview(), previewDescription()). When a preview is done
 // and no newer value is waiting, the exact setting runs at once and refines on screen as
-// above; its image is the headless one, bit for bit. Runs started while values move are cut
-// into slices of about kMotionSliceMilliseconds at the measured rate, others into slices of
-// kRestSliceMilliseconds, so a new value interrupts them soon; partial images are drawn at
-// most every kPartialFrameMilliseconds, since each frame holds the next slice back. isComplete() is
-// false while a preview is shown: exports, the pixel trace and the tests wait for the exact image.
+// above; its image is the headless one, bit for bit. Once the rate is known, runs are cut
+// into slices of about kSliceMilliseconds at that rate (instead of the device's default, ~1 s
+// on lavapipe), so a new value stops an exact run soon; a preview, within the budget, is one
+// slice and runs to its end (a movement's values, 16 ms apart, would otherwise stop every
+// preview before its image). Partial images are drawn at most every kPartialFrameMilliseconds
+// (each frame holds the next slice back). isComplete() is false while a preview is shown:
+// exports, the pixel trace and the tests wait for the exact image.
 //
 // Errors: a value resolve() refuses or a plan the device cannot run is reported by failed()
 // with a message; the last good image stays on screen. A failure of the engine itself (any
@@ -101,10 +103,9 @@ class SimulationController : public QObject {
     static constexpr double kPreviewBudgetMilliseconds = 100.0;
     // a change this soon after the one before is part of a movement
     static constexpr int kMovingMilliseconds = 250;
-    // the GPU time of one slice of a run started while values move, at the measured rate
-    static constexpr double kMotionSliceMilliseconds = 50.0;
-    // ... and of any other run (when the rate is known)
-    static constexpr double kRestSliceMilliseconds = 250.0;
+    // the GPU time of one slice at the measured rate: longer than the budget, so that a
+    // preview is one slice; each slice costs a round trip through the GUI thread
+    static constexpr double kSliceMilliseconds = 250.0;
     // the shortest time between two partial images of a run
     static constexpr int kPartialFrameMilliseconds = 250;
     // Processes events until isComplete() or a failure; false on failure or timeout.

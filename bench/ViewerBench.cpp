@@ -73,6 +73,7 @@ int drag(bv::app::MainWindow& window, int changes, int limitMs) {
     std::map<double, double> changedAt; // distance -> ms on the clock
     std::vector<double> previews, exacts;
     int shown = 0;
+    QString leftOut; // what the last preview left out
     const QMetaObject::Connection watch =
         QObject::connect(&controller, &bv::app::SimulationController::imageReady, [&] {
             // the change whose distance the image shows (resolve() may round it)
@@ -86,6 +87,8 @@ int drag(bv::app::MainWindow& window, int changes, int limitMs) {
             ++shown;
             const double ms = static_cast<double>(clock.nsecsElapsed()) / 1e6 - at->second;
             (controller.isPreview() ? previews : exacts).push_back(ms);
+            if (controller.isPreview())
+                leftOut = controller.previewDescription();
         });
     const double start = window.document().experiment().detector.distance;
     const int previewsBefore = controller.previewRuns();
@@ -120,8 +123,7 @@ int drag(bv::app::MainWindow& window, int changes, int limitMs) {
     if (!previews.empty()) {
         const bv::bench::Stats p = bv::bench::stats(previews);
         std::printf("  of them previews: %zu, median %.1f ms, p95 %.1f ms (%s)\n", previews.size(),
-                    p.median, bv::bench::percentile(previews, 0.95),
-                    qPrintable(controller.previewDescription()));
+                    p.median, bv::bench::percentile(previews, 0.95), qPrintable(leftOut));
     }
     std::printf("last change -> exact image complete and drawn: %.1f ms (GPU %.1f ms last)\n",
                 exactMs, controller.lastGpuMilliseconds());
