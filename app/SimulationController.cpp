@@ -294,10 +294,6 @@ void SimulationController::startRun() {
         m_shownSlices = 0;
         m_reportedSlices = -1;
         m_simulator->start();
-            qWarning("run: moving %d refine %d preview %d slices %d expected %.1f rate %.1f",
-                     m_moving, m_refineNext, m_runningPreview, m_simulator->sliceCount(),
-                     m_rate.milliseconds(m_currentCost).value_or(-1),
-                     m_rate.stepsPerMillisecond().value_or(-1));
         m_inFlight = true;
         m_poll.start();
         emit runStarted();
