@@ -228,7 +228,8 @@ class SimulationController : public QObject {
     bool m_previewShown = false; // the last complete image is a preview
     QString m_previewText;
     int m_previewRuns = 0;
-    std::uint64_t m_defaultWorkPerSlice = 0;     // the Simulator's slice size at rest
+    std::uint64_t m_defaultWorkPerSlice = 0; // the Simulator's own slice size
+    bool m_slicedByRate = false; // the run in flight is cut by the rate (kSliceMilliseconds)
     std::optional<ResolvedExperiment> m_running; // resolved state of the run in flight
     products::GeneratorState m_runningGenerator;
     std::string m_runningLog;
