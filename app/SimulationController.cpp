@@ -292,6 +292,7 @@ void SimulationController::startRun() {
         m_window.setRenderHeld(true);
         m_runClock.start();
         m_shownSlices = 0;
+        m_partialClock.start();
         m_reportedSlices = -1;
         m_simulator->start();
         m_inFlight = true;
@@ -367,11 +368,11 @@ void SimulationController::poll() {
                 m_reportedSlices = done;
                 emit progress(done, total);
             }
-            // a partial image after the first slice, then at most every
-            // kPartialFrameMilliseconds: each frame holds the next slice back (CPU devices
-            // render on the cores that compute)
-            const bool frameDue =
-                m_shownSlices == 0 || m_partialClock.elapsed() >= kPartialFrameMilliseconds;
+            // a partial image at most every kPartialFrameMilliseconds from the run's start
+            // (each frame holds the next slice back; CPU devices render on the cores that
+            // compute), the first after the first slice when the slices are not the rate's
+            const bool frameDue = (m_shownSlices == 0 && !m_slicedByRate) ||
+                                  m_partialClock.elapsed() >= kPartialFrameMilliseconds;
             if (done > m_shownSlices && done < total && frameDue) {
                 m_shownSlices = done;
                 m_partialClock.start();

@@ -107,7 +107,7 @@ class SimulationController : public QObject {
     // preview is one slice; each slice costs a round trip through the GUI thread
     static constexpr double kSliceMilliseconds = 250.0;
     // the shortest time between two partial images of a run
-    static constexpr int kPartialFrameMilliseconds = 250;
+    static constexpr int kPartialFrameMilliseconds = 500;
     // Processes events until isComplete() or a failure; false on failure or timeout.
     bool waitForComplete(int timeoutMs);
 
@@ -238,7 +238,7 @@ class SimulationController : public QObject {
     bool m_waitingForFrame = false;  // a partial image's frame: the next slice waits for it
     QElapsedTimer m_frameClock;
     int m_shownSlices = 0;        // slices of the run in flight whose partial image was drawn
-    QElapsedTimer m_partialClock; // since the last partial image drawn
+    QElapsedTimer m_partialClock; // since the last partial image drawn (or the run's start)
     std::uint64_t m_workPerSlice = 0;
     bool m_engineStopped = false;
     bool m_simulateLoss = false;
