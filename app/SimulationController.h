@@ -230,6 +230,7 @@ class SimulationController : public QObject {
     int m_previewRuns = 0;
     std::uint64_t m_defaultWorkPerSlice = 0; // the Simulator's own slice size
     bool m_slicedByRate = false; // the run in flight is cut by the rate (kSliceMilliseconds)
+    bool m_afterCancel = false;  // the run in flight started right after a cancelled one
     std::optional<ResolvedExperiment> m_running; // resolved state of the run in flight
     products::GeneratorState m_runningGenerator;
     std::string m_runningLog;

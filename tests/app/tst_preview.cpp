@@ -181,9 +181,9 @@ class TestPreview : public QObject {
         v.controller().setPreviewBudget(*v.controller().expectedMilliseconds() / 10.0);
         bool saved = false;
         connect(&v.controller(), &app::SimulationController::imageReady, this, [&] {
-            if (saved || !v.controller().isPreview())
+            if (!v.controller().isPreview())
                 return;
-            saved = true;
+            saved = true; // each preview: the last one stays
             // the window as it shows the preview (the exact run starts after this frame)
             app::grabMainWindow(*v.window).save(dir + QStringLiteral("/viewer-preview.png"), "PNG");
         });
