@@ -480,7 +480,7 @@ bool SimulationController::finishRun() {
     // would lower the rate and cut the next run finer still (measured: 5 slices, then 11).
     // Nor the run right after a cancelled one: on lavapipe its GPU time came out at 0.03 ms
     // for a run of 43 ms wall (a preview after an interrupted exact run; the Simulator's
-    // timestamps after cancel() are not understood yet), an outlier of 1000 times the rate.
+    // timestamps after cancel() are not understood yet): an outlier a thousand times fast.
     if ((!m_slicedByRate || m_simulator->sliceCount() == 1) && !m_afterCancel)
         m_rate.add(m_runCost, m_gpuMilliseconds);
     m_afterCancel = false;
