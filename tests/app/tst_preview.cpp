@@ -171,6 +171,18 @@ class TestPreview : public QObject {
         QVERIFY(io::readFloatImage(file.toStdString()) == headlessImage(v));
     }
 
+    void aBudgetOfZeroTurnsPreviewsOff() {
+        // braggview-bench-viewer --no-preview: the viewer as before previews
+        ViewerHarness v;
+        QVERIFY(openHeavy(v));
+        v.controller().setPreviewBudget(0.0);
+        burst(v, 4);
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.controller().previewRuns(), 0);
+        QCOMPARE(v.controller().resolved()->detector.distance, 0.104);
+        QVERIFY(headlessImage(v) == v.image());
+    }
+
     void screenshotOfAPreview() {
         // for docs/user-guide.md: a preview as the window shows it, when asked for
         const QString dir = qEnvironmentVariable("BRAGGVIEW_SCREENSHOT_DIR");
