@@ -213,6 +213,7 @@ void MainWindow::onImageReady() {
     else
         m_geometry.reset();
     m_overlays.setGeometry(m_geometry);
+    m_overlays.setPreview(m_controller->previewDescription()); // marked until the exact image
     const std::vector<float>& image = m_controller->image();
     if (!image.empty()) {
         const auto [lo, hi] = std::minmax_element(image.begin(), image.end());

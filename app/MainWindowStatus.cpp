@@ -41,6 +41,11 @@ void MainWindow::updateStatus() {
         state = tr("computing…");
     else if (!m_controller->lastError().isEmpty() && !m_controller->isComplete())
         state = tr("error: %1").arg(m_controller->lastError());
+    else if (r && m_controller->isPreview())
+        state = tr("%1 × %2 pixels, preview (%3)")
+                    .arg(m_controller->fastPixels())
+                    .arg(m_controller->slowPixels())
+                    .arg(m_controller->previewDescription());
     else if (r)
         state = tr("%1 × %2 pixels, ready").arg(m_controller->fastPixels()).arg(m_controller->slowPixels());
     if (!simulator->notice().empty())

@@ -1,5 +1,6 @@
 #include "app/Overlays.h"
 
+#include <QCoreApplication>
 #include <QFont>
 #include <QPainter>
 #include <QPainterPath>
@@ -14,6 +15,7 @@ const QColor kRingColour(0, 150, 255);
 const QColor kSpotColour(230, 0, 200);
 const QColor kLineColour(0, 200, 80);
 const QColor kPinColour(255, 200, 0);
+const QColor kPreviewColour(230, 90, 0); // orange: not the exact image yet
 // labels drawn only while this many spots are in view (more would be unreadable)
 constexpr int kMaxLabelledSpots = 400;
 
@@ -152,6 +154,15 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
         painter.setBrush(Qt::NoBrush);
         const QPointF centre = corner + QPointF(view.scale(), view.scale()) / 2.0;
         painter.drawRect(QRectF(centre - QPointF(size, size) / 2.0, QSizeF(size, size)));
+    }
+    if (!m_preview.isEmpty()) {
+        // on the view, not the image: it stays in sight however the image is zoomed
+        QFont bold = painter.font();
+        bold.setPointSizeF(10.0);
+        bold.setBold(true);
+        painter.setFont(bold);
+        const QString text = QCoreApplication::translate("Overlays", "PREVIEW · %1").arg(m_preview);
+        drawLabel(painter, QPointF(8, 8 + painter.fontMetrics().height()), text, kPreviewColour);
     }
     painter.restore();
 }

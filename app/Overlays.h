@@ -11,6 +11,7 @@
 
 #include <QLineF>
 #include <QPoint>
+#include <QString>
 
 #include <optional>
 #include <vector>
@@ -38,6 +39,10 @@ class Overlays {
     // to be read across a room); 1 in the window and in exported PNGs.
     void setScale(double scale) { m_scale = scale; }
     double scale() const { return m_scale; }
+    // The image is a preview (SimulationController::isPreview()): a marker in the view's
+    // top-left corner says so and what it leaves out; empty: an exact image, no marker.
+    void setPreview(const QString& leftOut) { m_preview = leftOut; }
+    const QString& preview() const { return m_preview; }
 
     const std::vector<double>& ringResolutions() const { return m_ringResolutions; }
     const std::vector<PredictedSpot>& spots() const { return m_spots; }
@@ -53,6 +58,7 @@ class Overlays {
     std::optional<QLineF> m_line;
     std::optional<QPoint> m_pinned;
     double m_scale = 1.0;
+    QString m_preview;
     std::optional<QPointF> m_beam;
     std::vector<double> m_ringResolutions;
     std::vector<std::vector<std::vector<QPointF>>> m_rings; // per ring, its polylines

@@ -2,8 +2,8 @@
 
 #include "app/PanelViews.h"
 
-#include "compute/engine/SerialOrder.h"
 #include "compute/core/Error.h"
+#include "compute/engine/SerialOrder.h"
 #include "compute/plan/Plan.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/vk/Device.h"
@@ -53,7 +53,8 @@ SimulationController::SimulationController(ExperimentDocument& document,
     : QObject(parent), m_document(document), m_window(window) {
     m_poll.setInterval(kPollMilliseconds);
     connect(&m_poll, &QTimer::timeout, this, &SimulationController::poll);
-    connect(&m_document, &ExperimentDocument::changed, this, &SimulationController::schedule);
+    connect(&m_document, &ExperimentDocument::changed, this,
+            &SimulationController::onDocumentChanged);
     connect(&m_document, &ExperimentDocument::precisionChanged, this,
             &SimulationController::onPrecisionChanged);
     connect(&m_window, &render::ImageWindow::deviceReady, this,
@@ -74,7 +75,7 @@ QString SimulationController::deviceDescription() const {
 
 bool SimulationController::isComplete() const {
     return m_simulator && !m_inFlight && !m_dirty && !m_failedState && !m_engineStopped &&
-           m_resolved.has_value();
+           !m_previewShown && m_resolved.has_value();
 }
 
 bool SimulationController::waitForComplete(int timeoutMs) {
@@ -154,6 +155,7 @@ void SimulationController::buildSimulator() {
         options.precision = m_document.precision();
         options.workPerSlice = m_workPerSlice;
         m_simulator = std::make_unique<engine::Simulator>(*m_device, options);
+        m_defaultWorkPerSlice = m_simulator->workPerSlice();
     } catch (const std::exception& e) {
         m_simulator.reset();
         fail(QString::fromStdString(e.what()));
@@ -195,6 +197,16 @@ void SimulationController::destroySimulator() {
     m_window.setRenderHeld(false);
     if (had)
         emit simulatorChanged();
+}
+
+void SimulationController::onDocumentChanged() {
+    // part of a movement: the viewer has not caught up with the values before it, or they
+    // come quickly one after the other
+    const bool quick = m_changeClock.isValid() && m_changeClock.elapsed() < kMovingMilliseconds;
+    m_moving = m_inFlight || m_previewShown || quick;
+    m_changeClock.restart();
+    m_refineNext = false; // a preview of the new value first, when it needs one
+    schedule();
 }
 
 void SimulationController::schedule() {
@@ -246,18 +258,18 @@ void SimulationController::startRun() {
     try {
         random::ReferenceRandom rng;
         ResolvedExperiment resolved = resolve(experiment, rng, log);
-        const plan::Plan plan = plan::makePlan(resolved, experiment.mask);
-        m_currentCost = plan::runCost(plan);
-        const bool resized =
-            plan.fastPixels != m_simulator->fastPixels() ||
-            plan.slowPixels != m_simulator->slowPixels();
+        std::optional<ResolvedExperiment> reduced; // a preview's sampling; the plan borrows it
+        const plan::Plan plan = choosePlan(resolved, experiment, reduced);
+        const bool resized = plan.fastPixels != m_simulator->fastPixels() ||
+                             plan.slowPixels != m_simulator->slowPixels();
         if (resized) {
             // the old image buffer goes: no frame may still read it
             m_device->waitIdle();
             m_window.setImageSource({});
         }
         // the reference's serial loop, as the headless mode runs it (same numbers)
-        m_simulator->setPlan(plan, {engine::phiAngles(resolved), engine::referenceThreads()});
+        m_simulator->setPlan(
+            plan, {engine::phiAngles(reduced ? *reduced : resolved), engine::referenceThreads()});
         m_runningSkipped =
             skippedPixels(resolved, experiment.mask, plan.fastPixels, plan.slowPixels);
         m_running = std::move(resolved);
@@ -280,6 +292,7 @@ void SimulationController::startRun() {
         m_window.setRenderHeld(true);
         m_runClock.start();
         m_shownSlices = 0;
+        m_partialClock.start();
         m_reportedSlices = -1;
         m_simulator->start();
         m_inFlight = true;
@@ -288,6 +301,40 @@ void SimulationController::startRun() {
     } catch (const std::exception& e) {
         stopEngine(QString::fromStdString(e.what()));
     }
+}
+
+plan::Plan SimulationController::choosePlan(const ResolvedExperiment& resolved,
+                                            const Experiment& experiment,
+                                            std::optional<ResolvedExperiment>& reduced) {
+    plan::Plan exact = plan::makePlan(resolved, experiment.mask);
+    m_currentCost = plan::runCost(exact);
+    m_runCost = m_currentCost;
+    m_runningPreview = false;
+    m_runningPreviewText.clear();
+    const bool moving = m_moving && !m_refineNext;
+    const std::optional<double> rate = m_rate.stepsPerMillisecond();
+    // slices of about kSliceMilliseconds: a new value stops an exact run at the end of one
+    // (a single change may be the first of a movement); never longer than the default
+    std::uint64_t slice = m_defaultWorkPerSlice;
+    if (m_previewBudget > 0.0 && rate && m_workPerSlice == 0)
+        slice = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(*rate * kSliceMilliseconds), 1,
+                                          slice);
+    m_simulator->setWorkPerSlice(slice);
+    m_slicedByRate = slice < m_defaultWorkPerSlice;
+    const std::optional<double> ms = m_rate.milliseconds(m_currentCost);
+    if (!moving || m_previewBudget <= 0.0 || !rate || !ms || *ms <= m_previewBudget)
+        return exact;
+    const plan::SamplingCounts all = plan::samplingCounts(resolved);
+    const plan::SamplingCounts light =
+        plan::previewCounts(all, m_currentCost.pixels, *rate, m_previewBudget);
+    if (light == all)
+        return exact;
+    reduced = plan::reduceSampling(resolved, light);
+    plan::Plan preview = plan::makePlan(*reduced, experiment.mask);
+    m_runCost = plan::runCost(preview);
+    m_runningPreview = true;
+    m_runningPreviewText = QString::fromStdString(plan::describePreview(all, light));
+    return preview;
 }
 
 void SimulationController::poll() {
@@ -321,8 +368,14 @@ void SimulationController::poll() {
                 m_reportedSlices = done;
                 emit progress(done, total);
             }
-            if (done > m_shownSlices && done < total) {
+            // a partial image at most every kPartialFrameMilliseconds from the run's start
+            // (each frame holds the next slice back; CPU devices render on the cores that
+            // compute), the first after the first slice when the slices are not the rate's
+            const bool frameDue = (m_shownSlices == 0 && !m_slicedByRate) ||
+                                  m_partialClock.elapsed() >= kPartialFrameMilliseconds;
+            if (done > m_shownSlices && done < total && frameDue) {
                 m_shownSlices = done;
+                m_partialClock.start();
                 showPartialImage();
                 return;
             }
@@ -334,13 +387,23 @@ void SimulationController::poll() {
         return;
     }
     m_reportedSlices = -1;
-    finishRun();
-    if (m_dirty && !m_engineStopped) {
+    const bool finished = finishRun();
+    if (m_engineStopped)
+        return;
+    if (finished && m_previewShown && !m_dirty) {
+        // no newer value came while the preview ran: the exact image follows at once
+        m_refineNext = true;
+        m_dirty = true;
+    }
+    if (m_dirty) {
         // the newest state next, once the frame showing this image is on its way (a frame
         // submitted after the next run would have to wait for it)
         m_startAfterFrame = true;
         QTimer::singleShot(kFrameWaitMilliseconds, this, &SimulationController::startPending);
     }
+    // last: a slot may wait for the exact image (an export), which the lines above start
+    if (finished)
+        emit imageReady();
 }
 
 void SimulationController::showPartialImage() {
@@ -380,6 +443,7 @@ void SimulationController::interrupt() {
     m_reportedSlices = -1;
     ++m_interruptedRuns;
     startRun(); // m_dirty: the newest state, at once
+    m_afterCancel = true;
 }
 
 void SimulationController::startPending() {
@@ -390,7 +454,7 @@ void SimulationController::startPending() {
         startRun();
 }
 
-void SimulationController::finishRun() {
+bool SimulationController::finishRun() {
     m_poll.stop();
     m_inFlight = false;
     try {
@@ -403,15 +467,27 @@ void SimulationController::finishRun() {
                           : render::ImageHistogram{};
     } catch (const Error& e) { // a lost device
         stopEngine(QString::fromStdString(e.what()));
-        return;
+        return false;
     } catch (const std::exception& e) { // bad_alloc
         m_window.setRenderHeld(false);
         fail(QString::fromStdString(e.what()));
-        return;
+        return false;
     }
     m_wallMilliseconds = static_cast<double>(m_runClock.nsecsElapsed()) / 1e6;
     m_gpuMilliseconds = m_simulator->gpuMilliseconds();
-    m_rate.add(m_currentCost, m_gpuMilliseconds); // a complete run: the device's rate
+    // A complete run: the device's rate. Not a run cut by the rate into several slices: its
+    // GPU time spans the gaps between them (a round trip through this thread each), which
+    // would lower the rate and cut the next run finer still (measured: 5 slices, then 11).
+    // Nor the run right after a cancelled one: on lavapipe its GPU time came out at 0.03 ms
+    // for a run of 43 ms wall (a preview after an interrupted exact run; the Simulator's
+    // timestamps after cancel() are not understood yet): an outlier a thousand times fast.
+    if ((!m_slicedByRate || m_simulator->sliceCount() == 1) && !m_afterCancel)
+        m_rate.add(m_runCost, m_gpuMilliseconds);
+    m_afterCancel = false;
+    m_previewShown = m_runningPreview;
+    m_previewText = m_runningPreviewText;
+    if (m_runningPreview)
+        ++m_previewRuns;
     m_fast = m_simulator->fastPixels();
     m_slow = m_simulator->slowPixels();
     m_resolved = std::move(m_running);
@@ -421,11 +497,10 @@ void SimulationController::finishRun() {
     ++m_completedRuns;
     m_skipped = m_runningSkipped;
     m_window.setSkipped(m_runningSkipped);
-    m_window.setImageSource(
-        imageSourceOf(m_simulator->imageBuffer(), m_fast, m_slow, resolved()));
+    m_window.setImageSource(imageSourceOf(m_simulator->imageBuffer(), m_fast, m_slow, resolved()));
     m_window.setRenderHeld(false);
     m_window.scheduleRender();
-    emit imageReady();
+    return true;
 }
 
 } // namespace bv::app

@@ -26,6 +26,21 @@
 // at once. A run whose last slice is already submitted is let finish, as is a run of one
 // slice (cancelling it would wait as long as finishing it).
 //
+// Preview (issue 14): while values change in quick succession (a change arrives while a run
+// is in flight, while a preview is shown, or less than kMovingMilliseconds after the change
+// before it) and the exact setting would take longer than the preview budget at the measured
+// rate, the controller runs a lighter sampling of the same experiment that fits the budget
+// (plan::previewCounts: fewer sub-pixels, then domains, phi steps, sources, layers) and
+// marks the image as a preview (isPreview(), previewDescription()). When a preview is done
+// and no newer value is waiting, the exact setting runs at once and refines on screen as
+// above; its image is the headless one, bit for bit. Once the rate is known, runs are cut
+// into slices of about kSliceMilliseconds at that rate (instead of the device's default, ~1 s
+// on lavapipe), so a new value stops an exact run soon; a preview, within the budget, is one
+// slice and runs to its end (a movement's values, 16 ms apart, would otherwise stop every
+// preview before its image). Partial images are drawn at most every kPartialFrameMilliseconds
+// (each frame holds the next slice back). isComplete() is false while a preview is shown:
+// exports, the pixel trace and the tests wait for the exact image.
+//
 // Errors: a value resolve() refuses or a plan the device cannot run is reported by failed()
 // with a message; the last good image stays on screen. A failure of the engine itself (any
 // bv::Error while a run is submitted or polled: VK_ERROR_DEVICE_LOST, ...) stops it:
@@ -35,6 +50,7 @@
 #include "app/ExperimentDocument.h"
 #include "compute/engine/Simulator.h"
 #include "compute/model/Resolve.h"
+#include "compute/plan/Preview.h"
 #include "compute/plan/RunCost.h"
 #include "compute/products/Products.h"
 #include "render/GpuHistogram.h"
@@ -69,9 +85,29 @@ class SimulationController : public QObject {
 
     bool hasDevice() const { return m_simulator != nullptr; }
     bool isBusy() const { return m_inFlight; }
-    // The image shown is the document's current state: nothing in flight, nothing pending,
-    // and the last attempt did not fail.
+    // The image shown is the document's current state, exact: nothing in flight, nothing
+    // pending, not a preview, and the last attempt did not fail.
     bool isComplete() const;
+    // The last complete image is a preview (a lighter sampling, computed while values moved);
+    // the exact image follows. previewDescription() says what it left out ("oversample 1 of
+    // 5"); empty for an exact image.
+    bool isPreview() const { return m_previewShown; }
+    const QString& previewDescription() const { return m_previewText; }
+    int previewRuns() const { return m_previewRuns; }
+    bool isPreviewRunning() const { return m_inFlight && m_runningPreview; }
+    // The time a preview may take on the GPU at the measured rate (ms); a setting expected to
+    // take longer is previewed while values move. 0: no previews, and runs cut as at rest
+    // (the viewer as it was before previews; braggview-bench-viewer --no-preview).
+    void setPreviewBudget(double milliseconds) { m_previewBudget = milliseconds; }
+    double previewBudget() const { return m_previewBudget; }
+    static constexpr double kPreviewBudgetMilliseconds = 100.0;
+    // a change this soon after the one before is part of a movement
+    static constexpr int kMovingMilliseconds = 250;
+    // the GPU time of one slice at the measured rate: longer than the budget, so that a
+    // preview is one slice; each slice costs a round trip through the GUI thread
+    static constexpr double kSliceMilliseconds = 250.0;
+    // the shortest time between two partial images of a run
+    static constexpr int kPartialFrameMilliseconds = 500;
     // Processes events until isComplete() or a failure; false on failure or timeout.
     bool waitForComplete(int timeoutMs);
 
@@ -92,10 +128,13 @@ class SimulationController : public QObject {
     // the Simulator, for the status display and the tests (nullptr before the device exists)
     const engine::Simulator* simulator() const { return m_simulator.get(); }
     double lastGpuMilliseconds() const { return m_gpuMilliseconds; }
-    // The work of the run started last (or running), and how long it will take on the GPU
-    // at the rate the runs before it showed (compute/plan/RunCost.h); none before a rate.
+    // The work of the exact setting of the run started last (or running; a preview runs
+    // less), and how long it takes on the GPU at the rate the runs before it showed
+    // (compute/plan/RunCost.h); none before a rate.
     const plan::RunCost& currentCost() const { return m_currentCost; }
-    std::optional<double> expectedMilliseconds() const { return m_rate.milliseconds(m_currentCost); }
+    std::optional<double> expectedMilliseconds() const {
+        return m_rate.milliseconds(m_currentCost);
+    }
     const plan::RateEstimate& rate() const { return m_rate; }
     double lastWallMilliseconds() const { return m_wallMilliseconds; }
     int completedRuns() const { return m_completedRuns; }
@@ -129,18 +168,19 @@ class SimulationController : public QObject {
     QString deviceDescription() const;
 
   signals:
-    void imageReady();          // a new complete image
+    void imageReady(); // a new complete image
     void runStarted();
     // dispatches finished of the run in flight (heavy settings are cut into several)
     void progress(int finished, int total);
     void failed(const QString& message);
     void engineStopped(const QString& message); // after failed(): restartEngine() is needed
-    void simulatorChanged();    // built, rebuilt (precision) or gone
+    void simulatorChanged();                    // built, rebuilt (precision) or gone
 
   public slots:
-    void schedule(); // the document changed
+    void schedule(); // the document changed, or the engine needs the current state again
 
   private slots:
+    void onDocumentChanged(); // a new value: part of a movement or not, then schedule()
     void onDeviceReady();
     void onDeviceReleasing();
     void onPrecisionChanged();
@@ -152,13 +192,17 @@ class SimulationController : public QObject {
     void buildSimulator();
     void destroySimulator();
     void startRun();
-    void finishRun();
+    bool finishRun(); // false when it failed (reported)
     void fail(const QString& message);
     void stopEngine(const QString& message);
     // whether a change should cancel the run in flight (a slice not yet submitted)
     bool interruptible() const;
     void interrupt();
     void showPartialImage();
+    // The plan of the next run: the exact one, or a preview while values move; sets the
+    // Simulator's slice size for it.
+    plan::Plan choosePlan(const ResolvedExperiment& resolved, const Experiment& experiment,
+                          std::optional<ResolvedExperiment>& reduced);
 
     ExperimentDocument& m_document;
     render::ImageWindow& m_window;
@@ -172,8 +216,21 @@ class SimulationController : public QObject {
     bool m_inFlight = false;
     bool m_failedState = false;
     bool m_startAfterFrame = false; // the next run waits for the frame of the last image
-    plan::RateEstimate m_rate;     // the device's steps per ms, from complete runs
-    plan::RunCost m_currentCost;   // the work of the run in flight (or the last one)
+    plan::RateEstimate m_rate;      // the device's steps per ms, from complete runs
+    plan::RunCost m_currentCost;    // the exact setting's work of the run in flight (or last)
+    plan::RunCost m_runCost;        // the work of the run in flight: a preview's is less
+    double m_previewBudget = kPreviewBudgetMilliseconds;
+    QElapsedTimer m_changeClock;   // since the last change of the document
+    bool m_moving = false;         // the last change was part of a movement
+    bool m_refineNext = false;     // a preview is shown and no value waits: the exact run next
+    bool m_runningPreview = false; // the run in flight is a preview
+    QString m_runningPreviewText;
+    bool m_previewShown = false; // the last complete image is a preview
+    QString m_previewText;
+    int m_previewRuns = 0;
+    std::uint64_t m_defaultWorkPerSlice = 0; // the Simulator's own slice size
+    bool m_slicedByRate = false; // the run in flight is cut by the rate (kSliceMilliseconds)
+    bool m_afterCancel = false;  // the run in flight started right after a cancelled one
     std::optional<ResolvedExperiment> m_running; // resolved state of the run in flight
     products::GeneratorState m_runningGenerator;
     std::string m_runningLog;
@@ -181,7 +238,8 @@ class SimulationController : public QObject {
     bool m_interruptPending = false; // cancel the run in flight when its slice is done
     bool m_waitingForFrame = false;  // a partial image's frame: the next slice waits for it
     QElapsedTimer m_frameClock;
-    int m_shownSlices = 0; // slices of the run in flight whose partial image was drawn
+    int m_shownSlices = 0;        // slices of the run in flight whose partial image was drawn
+    QElapsedTimer m_partialClock; // since the last partial image drawn (or the run's start)
     std::uint64_t m_workPerSlice = 0;
     bool m_engineStopped = false;
     bool m_simulateLoss = false;

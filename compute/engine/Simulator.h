@@ -38,11 +38,12 @@
 #include "compute/plan/Plan.h"
 #include "compute/vk/Buffer.h"
 #include "compute/vk/Commands.h"
-#include "compute/vk/Pipeline.h"
 #include "compute/vk/PhaseTimer.h"
+#include "compute/vk/Pipeline.h"
 #include "compute/vk/PipelineCache.h"
 #include "compute/vk/QueryPool.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <glm/vec3.hpp>
@@ -123,6 +124,13 @@ class Simulator {
     // `loop` switches on the reference's phi carry-over (SerialOrder.h); by default the plan's
     // orientations are used exactly as they are.
     void setPlan(const plan::Plan& plan, const ReferenceLoop& loop = {});
+    // Pixel-steps per dispatch for the plans set from now on (SimulatorOptions::workPerSlice,
+    // at least 1): the viewer cuts runs finer while values move, so that a new value can stop
+    // one soon. The image is the same however a run is cut.
+    void setWorkPerSlice(std::uint64_t pixelSteps) {
+        m_options.workPerSlice = std::max<std::uint64_t>(pixelSteps, 1);
+    }
+    std::uint64_t workPerSlice() const { return m_options.workPerSlice; }
     // plan::PlanPart bits uploaded by the last setPlan.
     unsigned lastUploadedParts() const { return m_lastUploaded; }
 
@@ -245,7 +253,8 @@ class Simulator {
     // (shaders/params.glsl: lavapipe recompiles the shader for new uniform values)
     bool m_paramsInStorage = false;
     VkDescriptorType paramsDescriptorType() const {
-        return m_paramsInStorage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+        return m_paramsInStorage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
+                                 : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
     }
     std::vector<std::string> m_warnings;
 

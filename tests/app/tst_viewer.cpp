@@ -5,6 +5,7 @@
 
 #include "ExperimentCompare.h"
 #include "GuiTestMain.h"
+#include "HeadlessImage.h"
 #include "ViewerHarness.h"
 #include "app/DisplayPanel.h"
 #include "app/HeadlessCommand.h"
@@ -38,6 +39,8 @@
 
 using namespace bv;
 using test::ViewerHarness;
+using test::headlessImage;
+using test::runHeadless;
 
 namespace {
 
@@ -56,30 +59,6 @@ QByteArray readAll(const QString& path) {
     if (!file.open(QIODevice::ReadOnly))
         return {};
     return file.readAll();
-}
-
-int runHeadless(const std::vector<std::string>& args) {
-    std::ostringstream out, err;
-    const int status = headless::runHeadless(args, out, err);
-    if (status != 0)
-        qWarning("headless: %s", err.str().c_str());
-    return status;
-}
-
-// The float image `braggview --headless` computes for these arguments (empty on failure).
-std::vector<float> headlessImage(std::vector<std::string> args) {
-    QTemporaryDir dir;
-    const std::string floatFile = (dir.path() + QStringLiteral("/h.bin")).toStdString();
-    args.insert(args.end(), {"-floatfile", floatFile, "-intfile", (dir.path() + QStringLiteral("/h.img")).toStdString(),
-                             "-nonoise", "-nopgm", "-noprogress"});
-    if (runHeadless(args) != 0)
-        return {};
-    return io::readFloatImage(floatFile);
-}
-
-// ... and for the experiment on screen ("Copy headless command")
-std::vector<float> headlessImage(ViewerHarness& v) {
-    return headlessImage(app::headlessArguments(v.document().commandLine(), v.document().precision()));
 }
 
 // An ADSC-style SMV file whose header states a detector: 160 x 120 pixels of 0.25 mm at
