@@ -6,6 +6,7 @@
 // $BRAGGVIEW_SCREENSHOT_DIR (else screenshots/ beside this program).
 
 #include "GuiTestMain.h"
+#include "ScreenshotSupport.h"
 #include "ViewerHarness.h"
 #include "app/LessonController.h"
 #include "app/LessonDock.h"
@@ -38,22 +39,10 @@ using test::ViewerHarness;
 
 namespace {
 
-QString folder() {
-    const QString dir =
-        qEnvironmentVariableIsSet("BRAGGVIEW_SCREENSHOT_DIR")
-            ? qEnvironmentVariable("BRAGGVIEW_SCREENSHOT_DIR")
-            : QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    return dir;
-}
+using test::coloursIn;
+QString folder() { return test::screenshotFolder(); }
 
-int coloursIn(const QImage& shot, const QRect& area) {
-    std::set<QRgb> colours;
-    for (int y = area.top(); y < area.bottom(); y += 3)
-        for (int x = area.left(); x < area.right(); x += 3)
-            colours.insert(shot.pixel(x, y));
-    return static_cast<int>(colours.size());
-}
+
 
 void writeFile(const QString& path, const QByteArray& text) {
     QFile file(path);

@@ -5,6 +5,7 @@
 // is switched on.
 
 #include "GuiTestMain.h"
+#include "ScreenshotSupport.h"
 #include "ViewerHarness.h"
 #include "app/DetectorChooser.h"
 #include "app/DisplayPanel.h"
@@ -28,22 +29,10 @@ using test::ViewerHarness;
 
 namespace {
 
-QString folder() {
-    const QString dir = qEnvironmentVariableIsSet("BRAGGVIEW_SCREENSHOT_DIR")
-                            ? qEnvironmentVariable("BRAGGVIEW_SCREENSHOT_DIR")
-                            : QCoreApplication::applicationDirPath() + QStringLiteral("/screenshots");
-    QDir().mkpath(dir);
-    return dir;
-}
+using test::coloursIn;
+QString folder() { return test::screenshotFolder(); }
 
-// how many distinct colours the image view's area holds: a blank view has one or two
-int coloursIn(const QImage& shot, const QRect& area) {
-    std::set<QRgb> colours;
-    for (int y = area.top(); y < area.bottom(); y += 3)
-        for (int x = area.left(); x < area.right(); x += 3)
-            colours.insert(shot.pixel(x, y));
-    return static_cast<int>(colours.size());
-}
+
 
 bool hasColour(const QImage& shot, const QRect& area, QColor colour, int tolerance = 30) {
     for (int y = area.top(); y < area.bottom(); ++y)
