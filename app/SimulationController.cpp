@@ -1,6 +1,7 @@
 #include "app/SimulationController.h"
 
 #include "app/PanelViews.h"
+#include "app/SkippedPixels.h"
 
 #include "compute/core/Error.h"
 #include "compute/engine/SerialOrder.h"
@@ -24,28 +25,6 @@ constexpr int kPollMilliseconds = 5;
 // (or slice) is submitted anyway
 constexpr int kFrameWaitMilliseconds = 100;
 
-// one byte per pixel, non-zero where the simulation skips the pixel (masked, or outside the
-// region of interest); empty when none is skipped
-std::vector<std::uint8_t> skippedPixels(const ResolvedExperiment& resolved,
-                                        const std::vector<std::uint16_t>& mask, int fast,
-                                        int slow) {
-    const std::size_t count = static_cast<std::size_t>(fast) * static_cast<std::size_t>(slow);
-    std::vector<std::uint8_t> skipped(count, 0);
-    bool any = false;
-    const bool haveMask = mask.size() == count;
-    for (int s = 0; s < slow; ++s)
-        for (int f = 0; f < fast; ++f) {
-            const std::size_t i = static_cast<std::size_t>(s) * static_cast<std::size_t>(fast) +
-                                  static_cast<std::size_t>(f);
-            if ((haveMask && mask[i] == 0) || !resolved.roi.contains(f, s)) {
-                skipped[i] = 1;
-                any = true;
-            }
-        }
-    if (!any)
-        skipped.clear();
-    return skipped;
-}
 } // namespace
 
 SimulationController::SimulationController(ExperimentDocument& document,
