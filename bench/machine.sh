@@ -3,9 +3,10 @@
 # the commit, the CPU and the cores this process may really use (affinity, and a cgroup
 # quota, which nproc does not see), the load, lavapipe's thread setting and Mesa's version,
 # and the GPU where nvidia-smi exists.
+# the checkout, found when sourced: the scripts cd into scratch folders before they print
+bv_machine_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 machine_lines() {
-  local root commit quota mesa
-  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  local root=$bv_machine_root commit quota mesa
   commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo "not a git checkout")
   if git -C "$root" diff --quiet HEAD -- 2>/dev/null; then :; else commit="$commit (modified)"; fi
   quota=$(cat /sys/fs/cgroup/cpu.max 2>/dev/null || echo "no cgroup v2 quota file")
