@@ -13,6 +13,8 @@
 #include "app/SimulationController.h"
 #include "render/ImageWindow.h"
 
+#include "tests/TestSupport.h"
+
 #include <QTest>
 #include <QVersionNumber>
 #include <QVulkanInstance>
@@ -165,11 +167,6 @@ inline QPointF centroid(const std::vector<float>& image, int fast, int slow, QPo
     return sum > 0.0 ? QPointF(x / sum, y / sum) : QPointF(peak) + QPointF(0.5, 0.5);
 }
 
-inline std::vector<std::string> words(const QString& text) {
-    std::vector<std::string> out;
-    for (const QString& w : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
-        out.push_back(w.toStdString());
-    return out;
-}
+using bv::testing::words; // nanoBragg arguments from one string
 
 } // namespace bv::test

@@ -7,7 +7,7 @@
 #include "compute/headless/Headless.h"
 #include "compute/headless/Job.h"
 
-#include "tests/TestFiles.h"
+#include "tests/TestSupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,15 +20,10 @@ using namespace bv;
 
 namespace {
 
+using bv::testing::words;
+
 using bv::testing::bytes;
 using bv::testing::writeText;
-
-std::vector<std::string> words(const QString& text) {
-    std::vector<std::string> out;
-    for (const QString& w : text.split(' ', Qt::SkipEmptyParts))
-        out.push_back(w.toStdString());
-    return out;
-}
 
 int runHeadless(const std::vector<std::string>& args, std::string& err) {
     std::ostringstream out, errors;

@@ -9,7 +9,7 @@
 #include "compute/headless/Batch.h"
 #include "compute/headless/RenderFrames.h"
 
-#include "tests/TestFiles.h"
+#include "tests/TestSupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -23,6 +23,8 @@
 
 namespace {
 
+using bv::testing::words;
+
 using bv::testing::filesIn;
 
 using bv::testing::bytes;
@@ -31,13 +33,6 @@ using bv::testing::writeText;
 // a small crystal and detector: each frame renders in milliseconds on lavapipe
 const char* kSmall = "-cell 50 60 70 90 90 90 -misset 10 20 30 -lambda 1.0 -N 3 -default_F 100 "
                      "-distance 60 -detpixels 48 -noprogress";
-
-std::vector<std::string> words(const QString& text) {
-    std::vector<std::string> out;
-    for (const QString& w : text.split(' ', Qt::SkipEmptyParts))
-        out.push_back(w.toStdString());
-    return out;
-}
 
 struct Batch {
     bv::headless::BatchReport report;

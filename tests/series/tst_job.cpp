@@ -8,21 +8,18 @@
 #include "compute/io/Json.h"
 #include "compute/core/Error.h"
 
+#include "tests/TestSupport.h"
+
 #include <QtTest>
 
 using bv::headless::Job;
 
 namespace {
 
+using bv::testing::words;
+
 Job job(const char* text) {
     return bv::headless::parseJob(bv::io::parseJson(text, "job.json"));
-}
-
-std::vector<std::string> words(const QString& text) {
-    std::vector<std::string> out;
-    for (const QString& w : text.split(' ', Qt::SkipEmptyParts))
-        out.push_back(w.toStdString());
-    return out;
 }
 
 } // namespace

@@ -9,7 +9,7 @@
 #include "compute/headless/SessionFile.h"
 #include "tests/engine/HeadlessRun.h"
 
-#include "tests/TestFiles.h"
+#include "tests/TestSupport.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,6 +20,8 @@
 
 namespace {
 
+using bv::testing::words;
+
 using bv::testing::bytes;
 using bv::testing::writeText;
 
@@ -29,13 +31,6 @@ const QString kDetectors = QStringLiteral(BV_TEST_DATA "/detectors/");
 // modules), each frame a few milliseconds on lavapipe
 const QString kCrystal = QStringLiteral("-cell 50 60 70 90 90 90 -misset 10 20 30 -lambda 1.0 "
                                         "-N 3 -default_F 100 -noprogress");
-
-std::vector<std::string> words(const QString& text) {
-    std::vector<std::string> out;
-    for (const QString& w : text.split(' ', Qt::SkipEmptyParts))
-        out.push_back(w.toStdString());
-    return out;
-}
 
 using Run = bv::testing::HeadlessRun;
 Run headless(const QString& args) {

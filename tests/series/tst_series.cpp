@@ -15,7 +15,7 @@
 #include "compute/plan/Plan.h"
 #include "tests/engine/HeadlessRun.h"
 
-#include "tests/TestFiles.h"
+#include "tests/TestSupport.h"
 
 #include <QDir>
 #include <QFile>

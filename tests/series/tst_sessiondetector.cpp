@@ -11,6 +11,8 @@
 #include "compute/model/Resolve.h"
 #include "compute/random/ReferenceRandom.h"
 
+#include "tests/TestSupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -25,16 +27,11 @@ using bv::cli::CommandLine;
 
 namespace {
 
+using bv::testing::words;
+
 const QString kDetectors = QStringLiteral(BV_TEST_DATA "/detectors/");
 const QString kSmall = QStringLiteral(
     "-cell 50 60 70 90 90 90 -default_F 100 -distance 60 -lambda 1.2 -detpixels 48 -seed 3");
-
-std::vector<std::string> words(const QString& text) {
-    std::vector<std::string> out;
-    for (const QString& w : text.split(' ', Qt::SkipEmptyParts))
-        out.push_back(w.toStdString());
-    return out;
-}
 
 // parseSession, then loadSessionInputs (which reads a detector file named without its panels)
 CommandLine read(const std::string& text, const std::string& directory = "") {

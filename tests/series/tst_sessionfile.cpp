@@ -10,6 +10,8 @@
 #include "compute/core/Error.h"
 #include "tests/app/ExperimentCompare.h"
 
+#include "tests/TestSupport.h"
+
 #include <QDir>
 #include <QFile>
 #include <QJsonDocument>
@@ -25,14 +27,9 @@ using bv::cli::CommandLine;
 
 namespace {
 
-const QString kInputs = QStringLiteral(BV_TEST_DATA "/inputs/");
+using bv::testing::words;
 
-std::vector<std::string> words(const QString& text) {
-    std::vector<std::string> out;
-    for (const QString& w : text.split(' ', Qt::SkipEmptyParts))
-        out.push_back(w.toStdString());
-    return out;
-}
+const QString kInputs = QStringLiteral(BV_TEST_DATA "/inputs/");
 
 CommandLine loaded(const QString& args) {
     CommandLine cl = bv::cli::parseCommandLine(words(args));

@@ -1,8 +1,9 @@
 #pragma once
-// Small file helpers the tests share: a file's bytes (empty when it cannot be read, so that a
-// missing file compares unequal to a written one) and a text file written whole or the test
-// stopped.
+// Small helpers the tests share: a command line's words, a file's bytes (empty when it cannot
+// be read, so that a missing file compares unequal to a written one), a text file written
+// whole or the test stopped, and a folder's files.
 //
+//     bv::headless::runBatch(bv::testing::words("--job job.json -threads 1"), out, err);
 //     bv::testing::writeText("job.json", R"({"base": "...", "frames": 3})");
 //     QCOMPARE(bv::testing::bytes("a.img"), bv::testing::bytes("b.img"));
 //     QCOMPARE(bv::testing::filesIn("one-thread"), bv::testing::filesIn("four-threads"));
@@ -14,7 +15,18 @@
 #include <QString>
 #include <QtGlobal>
 
+#include <string>
+#include <vector>
+
 namespace bv::testing {
+
+// nanoBragg's arguments from one string, split at spaces (the tests name no file with one)
+inline std::vector<std::string> words(const QString& text) {
+    std::vector<std::string> out;
+    for (const QString& w : text.split(QLatin1Char(' '), Qt::SkipEmptyParts))
+        out.push_back(w.toStdString());
+    return out;
+}
 
 inline QByteArray bytes(const QString& path) {
     QFile file(path);
