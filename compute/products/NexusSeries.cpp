@@ -147,17 +147,16 @@ NexusFrame nexusFrame(const ImageSource& source) {
     // the photons a counting detector records: the CBF's deviates, from a copy of the
     // generator, so the noise image and the CBF stay as they are
     GeneratorState g = source.generator;
-    // the file's image: the detector's, or the panels' rows stacked (a gap counts 0)
-    const io::NexusDescription d = nexusDescription(r, true, source.epochSeconds);
+    // the file's image: the detector's, or the panels' rows stacked (a gap counts 0), which
+    // resolve() makes the detector's size, as nexusDescription() does the file's
+    const int width = r.detector.fastPixels, height = r.detector.slowPixels;
     const std::vector<std::uint16_t>& mask = source.commandLine.experiment.mask;
     if (source.commandLine.outputs.noiseGenerator == cli::NoiseGenerator::Counter) {
         std::vector<float> drawn;
         f.photons =
-            io::cbfCounts(counterDeviates(source, drawn), d.imageFast, d.imageSlow, r.roi, mask)
-                .data;
+            io::cbfCounts(counterDeviates(source, drawn), width, height, r.roi, mask).data;
     } else {
-        f.photons =
-            io::cbfCounts(g.rng, g.seed, source.image, d.imageFast, d.imageSlow, r.roi, mask).data;
+        f.photons = io::cbfCounts(g.rng, g.seed, source.image, width, height, r.roi, mask).data;
     }
     return f;
 }
