@@ -171,6 +171,64 @@ class TestPreview : public QObject {
         QCOMPARE(QString::fromStdString(bv::plan::describePreview(counts(2, 8, 3, 4, 2), preview)),
                  text);
     }
+
+    // How the next image runs (chooseRun): a 100 x 100 image of 2^2 x 8 x 3 x 4 x 2 = 768
+    // steps per pixel is 7 680 000 pixel-steps; at 10 000 steps/ms that is 768 ms.
+    void choosesTheExactImageUnlessAMovingValueWouldOverrunTheBudget_data() {
+        QTest::addColumn<bool>("moving");
+        QTest::addColumn<double>("rate");   // steps per ms; 0: none measured yet
+        QTest::addColumn<double>("budget"); // ms
+        QTest::addColumn<bool>("preview");
+        QTest::addColumn<qulonglong>("slice");
+        // at rest: exact, in slices of 250 ms at the rate (2 500 000 pixel-steps)
+        QTest::newRow("at rest") << false << 1e4 << 100.0 << false << qulonglong(2500000);
+        // moving, 768 ms > 100 ms: a preview
+        QTest::newRow("moving, over budget") << true << 1e4 << 100.0 << true << qulonglong(2500000);
+        // moving, 7.68 ms at 1e6 steps/ms fits: exact; slices of 2.5e8 capped at the default 1e7
+        QTest::newRow("moving, fits") << true << 1e6 << 100.0 << false << qulonglong(10000000);
+        // no rate yet: exact in the device's slices
+        QTest::newRow("no rate") << true << 0.0 << 100.0 << false << qulonglong(10000000);
+        // budget 0 (previews off): exact, the device's slices
+        QTest::newRow("previews off") << true << 1e4 << 0.0 << false << qulonglong(10000000);
+    }
+    void choosesTheExactImageUnlessAMovingValueWouldOverrunTheBudget() {
+        QFETCH(bool, moving);
+        QFETCH(double, rate);
+        QFETCH(double, budget);
+        QFETCH(bool, preview);
+        QFETCH(qulonglong, slice);
+        bv::plan::RunSituation s;
+        s.exact = counts(2, 8, 3, 4, 2);
+        s.pixels = 10000;
+        if (rate > 0.0)
+            s.stepsPerMillisecond = rate;
+        s.moving = moving;
+        s.budgetMilliseconds = budget;
+        s.sliceMilliseconds = 250.0;
+        s.defaultWorkPerSlice = 10000000;
+        const bv::plan::RunChoice c = bv::plan::chooseRun(s);
+        QCOMPARE(c.preview(s.exact), preview);
+        QCOMPARE(qulonglong(c.workPerSlice), slice);
+        QCOMPARE(c.slicedByRate, slice < 10000000);
+        if (preview) // 1e6 steps in 100 ms over 1e4 pixels: 100 steps per pixel of 768
+            QVERIFY(c.counts.stepsPerPixel() <= 100);
+    }
+    // A caller's fixed slice (the tests' way of cutting runs) is kept whatever the rate.
+    void keepsAFixedSlice() {
+        bv::plan::RunSituation s;
+        s.exact = counts(2, 8, 3, 4, 2);
+        s.pixels = 10000;
+        s.stepsPerMillisecond = 1e4;
+        s.budgetMilliseconds = 100.0;
+        s.defaultWorkPerSlice = 10000000;
+        s.fixedWorkPerSlice = 1234;
+        QCOMPARE(qulonglong(bv::plan::chooseRun(s).workPerSlice), qulonglong(1234));
+    }
+    // A GPU previews within a 60 Hz frame, a CPU device within a tenth of a second.
+    void theBudgetFollowsTheDevice() {
+        QVERIFY(bv::plan::previewBudgetMilliseconds(false) < 1000.0 / 60.0);
+        QCOMPARE(bv::plan::previewBudgetMilliseconds(true), 100.0);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestPreview)
