@@ -8,7 +8,12 @@
 // the exact image are printed.
 //
 //   braggview-bench-preview [--changes N] [--precision fast|precise] [--budget MS]
-//                           [--detpixels N] [--device D] (--case NAME | -- <nanoBragg arguments>)
+//                           [--detpixels N] [--soak SECONDS] [--device D]
+//                           (--case NAME | -- <nanoBragg arguments>)
+//
+// --soak keeps dragging for that long after the measured drag (every sixth change is the
+// crystal size, whose oversampling rule changes the loop counts, so the pipelines of several
+// shapes are made) and prints the resident memory each minute: it must stay flat.
 //
 // --budget defaults to plan::previewBudgetMilliseconds() of the device; --detpixels replaces
 // the case's detector size (heavy_1024 at 4096^2: --case heavy_1024 --detpixels 4096, with
@@ -30,6 +35,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -52,11 +58,20 @@ int usage() {
 
 constexpr double kSliceMilliseconds = 250.0; // app/SimulationController::kSliceMilliseconds
 
+// resident memory of this process, MiB (Linux)
+double residentMiB() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::atof(line.c_str() + 6) / 1024.0;
+    return 0.0;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     bv::vk::skipMesaDeviceSelectLayer();
-    int changes = 100, detpixels = 0;
+    int changes = 100, detpixels = 0, soakSeconds = 0;
     double budget = -1.0;
     std::string precisionName = "fast", device, args;
     for (int i = 1; i < argc; ++i) {
@@ -68,6 +83,8 @@ int main(int argc, char** argv) {
             precisionName = argv[++i];
         else if (a == "--budget" && hasValue)
             budget = std::atof(argv[++i]);
+        else if (a == "--soak" && hasValue)
+            soakSeconds = std::atoi(argv[++i]);
         else if (a == "--detpixels" && hasValue)
             detpixels = std::atoi(argv[++i]);
         else if (a == "--device" && hasValue)
@@ -192,6 +209,23 @@ int main(int argc, char** argv) {
         for (std::size_t i = 0; i < restSlices.size() && i < 12; ++i)
             std::printf(" %.0f", restSlices[i]);
         std::printf("%s ms)\n", restSlices.size() > 12 ? " ..." : "");
+        if (soakSeconds > 0) {
+            const auto soakStart = Clock::now();
+            std::printf("soak: resident %.1f MiB at the start\n", residentMiB());
+            int minute = 0, i = changes;
+            for (; millisecondsSince(soakStart) < soakSeconds * 1000.0; ++i) {
+                bv::bench::randomChange(experiment, start, random, i);
+                render(true, nullptr);
+                if (millisecondsSince(soakStart) >= (minute + 1) * 60000.0) {
+                    ++minute;
+                    std::printf("soak: %d min, %d changes, resident %.1f MiB\n", minute,
+                                i - changes + 1, residentMiB());
+                    std::fflush(stdout);
+                }
+            }
+            std::printf("soak: %d changes in %.0f s, resident %.1f MiB at the end\n", i - changes,
+                        millisecondsSince(soakStart) / 1000.0, residentMiB());
+        }
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "braggview-bench-preview: %s\n", e.what());
