@@ -90,23 +90,30 @@ std::vector<ReciprocalNode> nearestNodes(const EwaldScene& scene, double sMax, s
     double s = sMax;
     if (volume > 0.0 && 4.0 / 3.0 * M_PI * s * s * s * volume > wanted)
         s = std::cbrt(wanted * 3.0 / (4.0 * M_PI * volume));
+    struct Found {
+        glm::ivec3 hkl;
+        double length;
+    };
+    std::vector<Found> found;
     for (;;) {
-        nodes.clear();
-        forEachNode(scene, s, [&](const glm::ivec3& hkl, const glm::dvec3&) {
-            nodes.push_back(scene.node(hkl));
+        found.clear();
+        forEachNode(scene, s, [&](const glm::ivec3& hkl, const glm::dvec3& r) {
+            found.push_back({hkl, glm::length(r)});
         });
-        if (nodes.size() >= limit || s >= sMax)
+        if (found.size() >= limit || s >= sMax)
             break;
         s = std::min(sMax, s * 1.26); // twice the volume
     }
-    std::sort(nodes.begin(), nodes.end(), [](const ReciprocalNode& x, const ReciprocalNode& y) {
-        const double lx = glm::length(x.r), ly = glm::length(y.r);
-        if (lx != ly)
-            return lx < ly;
+    std::sort(found.begin(), found.end(), [](const Found& x, const Found& y) {
+        if (x.length != y.length)
+            return x.length < y.length;
         return std::tie(x.hkl.x, x.hkl.y, x.hkl.z) < std::tie(y.hkl.x, y.hkl.y, y.hkl.z);
     });
-    if (nodes.size() > limit)
-        nodes.resize(limit);
+    if (found.size() > limit)
+        found.resize(limit);
+    nodes.reserve(found.size());
+    for (const Found& f : found)
+        nodes.push_back(scene.node(f.hkl));
     return nodes;
 }
 
@@ -188,8 +195,13 @@ ReciprocalNode EwaldScene::node(const glm::ivec3& hkl) const {
     n.diffracted = unitOrZero(k);
     // the shell on the node's side of the central sphere: outside it, the outermost source's
     // sphere is the one the node nears first; inside, the innermost
-    const glm::dvec2 shell = sources.empty() ? glm::dvec2(0.0) : shellAt(n.diffracted);
-    n.reach = latticeWidth + length * mosaicSpread + (n.excitation >= 0.0 ? shell.y : shell.x);
+    const double crystal = latticeWidth + length * mosaicSpread;
+    if (std::fabs(n.excitation) > crystal + shellBound) {
+        n.reach = crystal + shellBound; // out of reach whatever the shell is here
+    } else {
+        const glm::dvec2 shell = sources.empty() ? glm::dvec2(0.0) : shellAt(n.diffracted);
+        n.reach = crystal + (n.excitation >= 0.0 ? shell.y : shell.x);
+    }
     n.amplitude = 1.0;
     n.weight = 0.0;
     return n;
@@ -229,6 +241,14 @@ EwaldScene ewaldScene(const ResolvedExperiment& resolved, const StructureFactors
         scene.sources.push_back({source.direction / lambdaI, 1.0 / lambdaI});
     }
     scene.thickness = widestShell(scene);
+    // |t_i - R| <= |R_i - R| + 2 |d_i| along any direction (shellAt's t_i, d_i = k_i - k0:
+    // sqrt(R_i^2 - |d|^2 + (u.d)^2) lies between R_i - |d| and R_i for |d| <= R_i)
+    for (const SourceSphere& source : scene.sources)
+        scene.shellBound =
+            std::max(scene.shellBound, std::fabs(source.radius - scene.radius) +
+                                           2.0 * glm::length(scene.sphereCentre - source.centre));
+    if (scene.thickness == 0.0)
+        scene.shellBound = 0.0; // one source, or several alike
 
     // the detector's outline on the sphere, and the finest resolution it reaches (2θ is
     // largest on a flat rectangle's edge: its contours are conics about the beam)

@@ -39,7 +39,8 @@ struct ReciprocalNode {
                                 // the lattice factor's width 1/(N a) for the crystal's smallest
                                 // extent, plus |r| x mosaic spread, plus the sphere's thickness
                                 // where the node is: shellAt(diffracted), on the
-                                // node's side of the central sphere
+                                // node's side of the central sphere (a node farther than
+                                // any shell reaches: shellBound, out of reach either way)
     double amplitude = 0.0;     // |F| (the structure factors given, else 1)
     double weight = 0.0;        // 0..1 for drawing: |F| against the scene's largest |F| in view
     glm::dvec3 diffracted{0.0}; // unit direction of k0 + r (where its spot would be)
@@ -75,6 +76,7 @@ struct EwaldScene {
     double latticeWidth = 0.0;         // 1/(N a) for the crystal's smallest extent N a, 1/Angstrom
     double mosaicSpread = 0.0;         // rad
     std::vector<SourceSphere> sources; // every source's sphere; their spread is the thickness
+    double shellBound = 0.0; // no shellAt() side exceeds it, 1/Angstrom (0 for one source)
     // nearest to the origin first (ties in ascending h, k, l)
     std::vector<ReciprocalNode> nodes;
     // each panel's outline (nanoBragg's one detector: one), as sphere points, closed: the
