@@ -303,6 +303,15 @@ class TestEwaldScene : public QObject {
         for (const ReciprocalNode& node : sceneOf(kCubic, 0.0, 2.0).nodes)
             QCOMPARE(node.weight, 1.0);
     }
+
+    // The viewer may ask before an experiment is resolved (all zero, no wavelength): nothing
+    // to draw, and no crash (robustness.md A1 was such a case in the overlay).
+    void anUnresolvedExperimentHasNoNodes() {
+        const bv::ResolvedExperiment nothing;
+        const EwaldScene scene = bv::plan::ewaldScene(nothing, nullptr, 0.0, {});
+        QVERIFY(scene.nodes.empty());
+        QVERIFY(!scene.nearestNode({0.1, 0.0, 0.0}));
+    }
 };
 
 QTEST_APPLESS_MAIN(TestEwaldScene)
