@@ -96,7 +96,10 @@ std::optional<std::size_t> OrbitCamera::pick(const std::vector<glm::dvec3>& poin
             continue;
         const double pixels = glm::length(*at - cursor);
         const double depth = glm::length(points[i] - from);
-        if (pixels < bestPixels || (best && pixels == bestPixels && depth < bestDepth)) {
+        // dots within half a pixel of each other overlap: the one in front wins
+        const bool clearlyNearer = pixels < bestPixels - 0.5;
+        const bool asNear = pixels < bestPixels + 0.5 && (!best || depth < bestDepth);
+        if (pixels <= radiusPixels && (clearlyNearer || asNear)) {
             best = i;
             bestPixels = pixels;
             bestDepth = depth;

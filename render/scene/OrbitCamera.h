@@ -57,8 +57,8 @@ class OrbitCamera {
 
     // Window pixel of a point; nullopt when it is behind the eye or outside the depth range.
     std::optional<glm::dvec2> project(const glm::dvec3& point) const;
-    // The point whose projection lies nearest `cursor` within `radiusPixels`; ties go to the
-    // one nearer the eye. nullopt when none is that close.
+    // The point whose projection lies nearest `cursor` within `radiusPixels`; of points within
+    // half a pixel of the nearest, the one nearer the eye. nullopt when none is that close.
     std::optional<std::size_t> pick(const std::vector<glm::dvec3>& points, const glm::dvec2& cursor,
                                     double radiusPixels) const;
 
