@@ -26,14 +26,26 @@ void OrbitCamera::frame(const glm::dvec3& centre, double radius, const glm::dvec
     m_up = glm::normalize(up);
     // front made exactly perpendicular to up, so yaw circles stay level
     m_front = glm::normalize(front - m_up * glm::dot(front, m_up));
+    m_framedDistance = framingDistance();
+    m_resetYaw = yaw;
+    m_resetPitch = std::clamp(pitch, -kMaxPitch, kMaxPitch);
+    reset();
+}
+
+double OrbitCamera::framingDistance() const {
     // the ball touches the narrower of the two half-angles of the view
     const double halfHeight = glm::radians(m_fovDegrees) / 2.0;
     const double halfWidth =
         std::atan(std::tan(halfHeight) * static_cast<double>(m_width) / m_height);
-    m_framedDistance = m_radius / std::sin(std::min(halfHeight, halfWidth));
-    m_resetYaw = yaw;
-    m_resetPitch = std::clamp(pitch, -kMaxPitch, kMaxPitch);
-    reset();
+    return m_radius / std::sin(std::min(halfHeight, halfWidth));
+}
+
+void OrbitCamera::reframe(const glm::dvec3& centre, double radius) {
+    const double zoom = m_distance / m_framedDistance;
+    m_centre = centre;
+    m_radius = radius > 0.0 ? radius : 1.0;
+    m_framedDistance = framingDistance();
+    m_distance = m_framedDistance * zoom;
 }
 
 void OrbitCamera::reset() {

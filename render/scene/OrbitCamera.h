@@ -39,6 +39,10 @@ class OrbitCamera {
     void frame(const glm::dvec3& centre, double radius, const glm::dvec3& up,
                const glm::dvec3& front, double yaw = 0.0, double pitch = 0.0);
     void reset();
+    // Frames a new centre and radius (the scene changed, or the viewport did) keeping the
+    // angles and the zoom relative to the framing; reset() then returns to the new framing.
+    void reframe(const glm::dvec3& centre, double radius);
+    double radius() const { return m_radius; }
 
     // Turns the eye about the centre (rad); pitch stays within +-89 degrees so `up` stays up.
     void orbit(double deltaYaw, double deltaPitch);
@@ -63,6 +67,8 @@ class OrbitCamera {
                                     double radiusPixels) const;
 
   private:
+    double framingDistance() const;
+
     int m_width = 1, m_height = 1;
     double m_fovDegrees = 40.0;
     glm::dvec3 m_centre{0.0};

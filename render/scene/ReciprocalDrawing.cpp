@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+#include <vector>
 
 namespace bv::scene {
 
@@ -75,16 +77,25 @@ void drawSphere(SceneDrawing& d, const plan::EwaldScene& s) {
 }
 
 void drawNodes(SceneDrawing& d, const plan::EwaldScene& s) {
-    for (const plan::ReciprocalNode& node : s.nodes) {
-        const double near = closeness(node);
+    // without a depth test the later dot lies on top: the nodes nearest the sphere go last,
+    // so the ones that make spots are never hidden behind the faint far ones
+    std::vector<std::pair<double, std::size_t>> order;
+    order.reserve(s.nodes.size());
+    for (std::size_t i = 0; i < s.nodes.size(); ++i)
+        order.emplace_back(closeness(s.nodes[i]), i);
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (const auto& [near, index] : order) {
+        const plan::ReciprocalNode& node = s.nodes[index];
         float colour[4];
         for (int i = 0; i < 4; ++i)
             colour[i] =
                 static_cast<float>(SceneColours::farNode[i] +
                                    (SceneColours::inReach[i] - SceneColours::farNode[i]) * near);
-        // a node with no |F| stays visible as the smallest dot: the lattice is still there
-        const float size = static_cast<float>(
-            3.0 + 5.0 * std::sqrt(std::clamp(node.weight, 0.0, 1.0)) + 4.0 * near);
+        // far nodes are small and faint (a protein lattice has tens of thousands), nodes in
+        // reach large; |F| adds to both. A node with no |F| stays a dot: the lattice is there.
+        const double w = std::sqrt(std::clamp(node.weight, 0.0, 1.0));
+        const float size = static_cast<float>(1.5 + 1.5 * w + (3.0 + 4.0 * w) * near);
         d.points.push_back(vertex(node.r, colour, size));
     }
 }
@@ -118,15 +129,16 @@ SceneDrawing drawScene(const plan::EwaldScene& s, const SceneHighlights& h) {
     SceneDrawing d;
     drawSphere(d, s);
     const glm::dvec3 w = glm::normalize(s.beam);
-    // the incident beam: from -k0 (the sphere's centre) through the origin, with an arrowhead
+    // the incident beam: in through the sphere's rim, through its centre -k0 and the origin,
+    // with an arrowhead just past the origin
     const glm::dvec3 tip = w * (0.15 * s.radius);
-    segment(d, s.sphereCentre - w * (0.15 * s.radius), tip, SceneColours::beam);
+    segment(d, s.sphereCentre - w * (1.1 * s.radius), tip, SceneColours::beam);
     const glm::dvec3 side = perpendicular(w, s.spindle) * (0.03 * s.radius);
     const glm::dvec3 back = tip - w * (0.06 * s.radius);
     segment(d, tip, back + side, SceneColours::beam);
     segment(d, tip, back - side, SceneColours::beam);
     // the rotation axis through the origin
-    const glm::dvec3 axis = glm::normalize(s.spindle) * (0.6 * s.radius);
+    const glm::dvec3 axis = glm::normalize(s.spindle) * (1.1 * s.radius);
     segment(d, -axis, axis, SceneColours::spindle);
     for (const std::vector<glm::dvec3>& outline : s.detectorOutline)
         for (std::size_t i = 1; i < outline.size(); ++i)

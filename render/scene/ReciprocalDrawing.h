@@ -1,9 +1,10 @@
 #pragma once
 // ReciprocalDrawing: the Ewald construction of a plan::EwaldScene as points and lines for
 // SceneRenderer (docs/user-guide.md, "Reciprocal space"):
-//  - the reciprocal lattice nodes as round points: larger for a larger |F| (node.weight), and
-//    coloured by how close they are to the sphere against how far they still diffract
-//    (node.excitation against node.reach): nodes in reach bright orange, far ones dim blue;
+//  - the reciprocal lattice nodes as round points, coloured and sized by how close they are to
+//    the sphere against how far they still diffract (node.excitation against node.reach):
+//    nodes in reach large and bright orange, far ones small, faint and blue; a larger |F|
+//    (node.weight) makes both larger;
 //  - the Ewald sphere as latitude and longitude circles about the beam, the circle in the
 //    beam-spindle plane drawn twice more at radius +- thickness/2 when the sphere has a
 //    thickness (dispersion and divergence);
@@ -33,7 +34,7 @@ struct SceneHighlights {
 // Colours the view uses; the tests look for them in screenshots.
 struct SceneColours {
     static constexpr float inReach[4] = {1.0f, 0.62f, 0.12f, 1.0f};
-    static constexpr float farNode[4] = {0.45f, 0.58f, 0.95f, 0.55f};
+    static constexpr float farNode[4] = {0.45f, 0.58f, 0.95f, 0.35f};
     static constexpr float sphere[4] = {0.35f, 0.85f, 1.0f, 0.35f};
     static constexpr float beam[4] = {1.0f, 1.0f, 0.85f, 0.9f};
     static constexpr float spindle[4] = {0.4f, 0.95f, 0.4f, 0.8f};
