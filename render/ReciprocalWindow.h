@@ -53,7 +53,8 @@ class ReciprocalWindow : public QVulkanWindow {
     void zoomBy(double factor);
     void resetView();
 
-    // The node whose dot is under a window point (logical pixels), if any.
+    // The node whose dot is under a window point (logical pixels), if any; a node in reach
+    // (drawn on top) before any other.
     std::optional<std::size_t> nodeAt(QPointF point) const;
     // Where a node is drawn, in logical window pixels (nullopt: behind the eye).
     std::optional<QPointF> nodePosition(std::size_t node) const;
@@ -91,7 +92,9 @@ class ReciprocalWindow : public QVulkanWindow {
 
     plan::EwaldScene m_scene;
     bool m_hasScene = false;
-    std::vector<glm::dvec3> m_nodePositions; // for picking
+    std::vector<glm::dvec3> m_nodePositions;  // for picking
+    std::vector<glm::dvec3> m_reachPositions; // ... of the nodes in reach, picked first
+    std::vector<std::size_t> m_reachNodes;    // their indices
     scene::SceneHighlights m_highlights;
     scene::SceneDrawing m_drawing;
     scene::OrbitCamera m_camera;

@@ -82,7 +82,7 @@ void drawNodes(SceneDrawing& d, const plan::EwaldScene& s) {
     std::vector<std::pair<double, std::size_t>> order;
     order.reserve(s.nodes.size());
     for (std::size_t i = 0; i < s.nodes.size(); ++i)
-        order.emplace_back(closeness(s.nodes[i]), i);
+        order.emplace_back(emphasis(s.nodes[i]), i);
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     for (const auto& [near, index] : order) {
@@ -95,7 +95,7 @@ void drawNodes(SceneDrawing& d, const plan::EwaldScene& s) {
         // far nodes are small and faint (a protein lattice has tens of thousands), nodes in
         // reach large; |F| adds to both. A node with no |F| stays a dot: the lattice is there.
         const double w = std::sqrt(std::clamp(node.weight, 0.0, 1.0));
-        const float size = static_cast<float>(1.5 + 1.5 * w + (3.0 + 4.0 * w) * near);
+        const float size = static_cast<float>(1.5 + 1.0 * w + (2.0 + 3.0 * w) * near);
         d.points.push_back(vertex(node.r, colour, size));
     }
 }
@@ -118,6 +118,13 @@ SceneBounds sceneBounds(const plan::EwaldScene& s) {
     return b;
 }
 
+double emphasis(const plan::ReciprocalNode& node) {
+    if (node.inReach())
+        return 1.0;
+    const double c = closeness(node); // at most 0.5 out of reach
+    return c * c;
+}
+
 double closeness(const plan::ReciprocalNode& node) {
     if (!(node.reach > 0.0))
         return node.excitation == 0.0 ? 1.0 : 0.0;
@@ -132,7 +139,7 @@ SceneDrawing drawScene(const plan::EwaldScene& s, const SceneHighlights& h) {
     // the incident beam: in through the sphere's rim, through its centre -k0 and the origin,
     // with an arrowhead just past the origin
     const glm::dvec3 tip = w * (0.15 * s.radius);
-    segment(d, s.sphereCentre - w * (1.1 * s.radius), tip, SceneColours::beam);
+    segment(d, s.sphereCentre - w * s.radius, tip, SceneColours::beam);
     const glm::dvec3 side = perpendicular(w, s.spindle) * (0.03 * s.radius);
     const glm::dvec3 back = tip - w * (0.06 * s.radius);
     segment(d, tip, back + side, SceneColours::beam);
@@ -143,13 +150,14 @@ SceneDrawing drawScene(const plan::EwaldScene& s, const SceneHighlights& h) {
     for (const std::vector<glm::dvec3>& outline : s.detectorOutline)
         for (std::size_t i = 1; i < outline.size(); ++i)
             segment(d, outline[i - 1], outline[i], SceneColours::detector);
-    if (h.pinnedPoint)
-        segment(d, s.sphereCentre, *h.pinnedPoint, SceneColours::ray);
 
     drawNodes(d, s);
     d.points.push_back(vertex(glm::dvec3(0.0), SceneColours::beam, 7.0f)); // the origin
-    if (h.pinnedPoint)
+    if (h.pinnedPoint) { // on top of the nodes it passes
+        d.overlayLines.push_back(vertex(s.sphereCentre, SceneColours::ray));
+        d.overlayLines.push_back(vertex(*h.pinnedPoint, SceneColours::ray));
         d.points.push_back(vertex(*h.pinnedPoint, SceneColours::ray, 9.0f));
+    }
     if (h.pinnedNode && *h.pinnedNode < s.nodes.size())
         d.points.push_back(vertex(s.nodes[*h.pinnedNode].r, SceneColours::pinnedNode, 18.0f));
     if (h.hoveredNode && *h.hoveredNode < s.nodes.size())

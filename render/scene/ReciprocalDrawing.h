@@ -54,6 +54,9 @@ SceneBounds sceneBounds(const plan::EwaldScene& scene);
 // 0..1: 1 on the sphere, 0.5 at the edge of the node's reach, towards 0 beyond (a Gaussian in
 // excitation / reach, so a node in reach stands out against its neighbours).
 double closeness(const plan::ReciprocalNode& node);
+// How strongly a node is drawn, 0..1: 1 in reach (a spot), closeness squared beyond, so a
+// crystal's broad reach still shows which nodes make spots and which only come near.
+double emphasis(const plan::ReciprocalNode& node);
 
 // The drawing of `scene` with `highlights`; generation is left 0 for the caller to set.
 SceneDrawing drawScene(const plan::EwaldScene& scene, const SceneHighlights& highlights);

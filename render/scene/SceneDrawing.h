@@ -17,9 +17,10 @@ struct SceneVertex {
 static_assert(sizeof(SceneVertex) == 32, "scene.vert reads 32-byte vertices");
 
 struct SceneDrawing {
-    std::vector<SceneVertex> lines;  // pairs: each two vertices are one segment
-    std::vector<SceneVertex> points; // drawn after the lines, in order (later on top)
-    std::uint64_t generation = 0;    // changes whenever the content does
+    std::vector<SceneVertex> lines;        // pairs: each two vertices are one segment
+    std::vector<SceneVertex> points;       // drawn after the lines, in order (later on top)
+    std::vector<SceneVertex> overlayLines; // pairs, drawn last: highlights nothing may hide
+    std::uint64_t generation = 0;          // changes whenever the content does
 };
 
 } // namespace bv::scene

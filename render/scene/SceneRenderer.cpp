@@ -42,7 +42,9 @@ void SceneRenderer::setDrawing(SceneDrawing drawing) {
 void SceneRenderer::upload(Slot& slot) {
     const std::size_t lineBytes = m_drawing.lines.size() * sizeof(SceneVertex);
     const std::size_t pointBytes = m_drawing.points.size() * sizeof(SceneVertex);
-    const std::size_t bytes = std::max<std::size_t>(lineBytes + pointBytes, sizeof(SceneVertex));
+    const std::size_t overlayBytes = m_drawing.overlayLines.size() * sizeof(SceneVertex);
+    const std::size_t bytes =
+        std::max<std::size_t>(lineBytes + pointBytes + overlayBytes, sizeof(SceneVertex));
     if (slot.vertices.size() < bytes) // grows by half again, so a growing scene seldom reallocates
         slot.vertices = vk::Buffer(*m_device, static_cast<VkDeviceSize>(bytes + bytes / 2),
                                    VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, vk::MemoryUse::Upload,
@@ -51,6 +53,8 @@ void SceneRenderer::upload(Slot& slot) {
         slot.vertices.write(m_drawing.lines.data(), lineBytes, 0);
     if (pointBytes > 0)
         slot.vertices.write(m_drawing.points.data(), pointBytes, lineBytes);
+    if (overlayBytes > 0)
+        slot.vertices.write(m_drawing.overlayLines.data(), overlayBytes, lineBytes + pointBytes);
     slot.generation = m_drawing.generation;
     ++m_uploads;
 }
@@ -84,6 +88,11 @@ void SceneRenderer::record(VkCommandBuffer commands, std::uint32_t slotIndex, Vk
     if (points > 0) {
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, m_points.handle());
         vkCmdDraw(commands, points, 1, lines, 0); // the points follow the lines in the buffer
+    }
+    const auto overlay = static_cast<std::uint32_t>(m_drawing.overlayLines.size());
+    if (overlay > 0) {
+        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, m_lines.handle());
+        vkCmdDraw(commands, overlay, 1, lines + points, 0);
     }
 }
 

@@ -1,11 +1,11 @@
 #pragma once
-// SceneRenderer: draws a SceneDrawing (its lines, then its points as round dots on top) into
-// a render pass someone else begins: the reciprocal window's
+// SceneRenderer: draws a SceneDrawing (its lines, its points as round dots on top, then its
+// overlay lines) into a render pass someone else begins: the reciprocal window's
 // (render/ReciprocalWindow) or an offscreen one (OffscreenTarget, braggview-bench-reciprocal).
 //
-// Owns: the two pipelines (points: scene.vert + scene_point.frag as a point list; lines:
-// scene.vert + scene_line.frag as a line list), their layout, and one host-visible vertex
-// buffer per frame slot. Borrows: the vk::Device and the render pass, which must outlive it.
+// Owns: the two pipelines (points: scene.vert + scene_point.frag as a point list; lines and
+// overlay lines: scene.vert + scene_line.frag as a line list), their layout, and one
+// host-visible vertex buffer per frame slot. Borrows: the vk::Device and the render pass, which must outlive it.
 //
 // Frame slots: a window has several frames in flight, and a buffer a queued frame still reads
 // must not be rewritten. setDrawing() keeps the drawing; record(slot) uploads it into that

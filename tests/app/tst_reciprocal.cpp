@@ -32,7 +32,7 @@ namespace {
 
 // lambda 1 Angstrom: the sphere's radius is 1 1/Angstrom. A 40 A cubic cell seen to 2 A.
 const QString kExperiment = QStringLiteral(
-    "-cell 40 40 40 90 90 90 -N 6 -misset 5 10 15 -default_F 100 -lambda 1 -distance 100 "
+    "-cell 40 40 40 90 90 90 -N 20 -misset 5 10 15 -default_F 100 -lambda 1 -distance 100 "
     "-detpixels 256 -pixel 0.4 -seed 7 -precision fast");
 
 // Whether some pixel of `area` passes `test`.
@@ -58,8 +58,8 @@ class TestReciprocal : public QObject {
         view().requestUpdate();
         return QTest::qWaitFor([&] { return view().framesRendered() > before; }, 30000);
     }
-    // The node nearest the sphere against its reach whose spot lands inside the image and whose
-    // dot no other dot within a pixel hides.
+    // The node (not the origin) nearest the sphere against its reach whose spot lands inside the
+    // image and whose dot no other node in reach within a pixel hides.
     std::optional<std::size_t> clearNodeInReach() {
         const plan::EwaldScene& s = view().scene();
         const std::optional<app::PixelGeometry>& g = m_viewer.window->geometry();
@@ -69,12 +69,12 @@ class TestReciprocal : public QObject {
             const plan::ReciprocalNode& n = s.nodes[i];
             const std::optional<QPointF> spot = g->project(n.diffracted);
             const std::optional<QPointF> at = view().nodePosition(i);
-            if (!n.inReach() || !spot || !at || spot->x() < 8 || spot->y() < 8 ||
-                spot->x() > g->fastPixels() - 8 || spot->y() > g->slowPixels() - 8)
+            if (!n.inReach() || n.hkl == glm::ivec3(0) || !spot || !at || spot->x() < 8 ||
+                spot->y() < 8 || spot->x() > g->fastPixels() - 8 || spot->y() > g->slowPixels() - 8)
                 continue;
             bool clear = true;
             for (std::size_t j = 0; j < s.nodes.size() && clear; ++j)
-                if (j != i)
+                if (j != i && s.nodes[j].inReach()) // those are picked first
                     if (const std::optional<QPointF> other = view().nodePosition(j))
                         clear = QLineF(*at, *other).length() > 1.0;
             const double ratio = std::fabs(n.excitation) / n.reach;
