@@ -135,8 +135,15 @@ void ReciprocalWindow::setScene(plan::EwaldScene scene) {
     m_hasScene = true;
     m_nodePositions.clear();
     m_nodePositions.reserve(m_scene.nodes.size());
-    for (const plan::ReciprocalNode& node : m_scene.nodes)
-        m_nodePositions.push_back(node.r);
+    m_reachPositions.clear();
+    m_reachNodes.clear();
+    for (std::size_t i = 0; i < m_scene.nodes.size(); ++i) {
+        m_nodePositions.push_back(m_scene.nodes[i].r);
+        if (m_scene.nodes[i].inReach()) {
+            m_reachPositions.push_back(m_scene.nodes[i].r);
+            m_reachNodes.push_back(i);
+        }
+    }
     frameCamera();
     rebuildDrawing();
 }
@@ -207,8 +214,11 @@ void ReciprocalWindow::resetView() {
 
 std::optional<std::size_t> ReciprocalWindow::nodeAt(QPointF point) const {
     const double ratio = devicePixelRatio();
-    return m_camera.pick(m_nodePositions, {point.x() * ratio, point.y() * ratio},
-                         kPickRadius * ratio);
+    const glm::dvec2 cursor(point.x() * ratio, point.y() * ratio);
+    // the nodes in reach first: they are the ones drawn on top, and the ones that make spots
+    if (const auto hit = m_camera.pick(m_reachPositions, cursor, kPickRadius * ratio))
+        return m_reachNodes[*hit];
+    return m_camera.pick(m_nodePositions, cursor, kPickRadius * ratio);
 }
 
 std::optional<QPointF> ReciprocalWindow::nodePosition(std::size_t node) const {
