@@ -2,6 +2,7 @@
 
 #include "compute/core/Error.h"
 #include "compute/model/Rotation.h"
+#include "compute/plan/EwaldScene.h"
 
 #include <algorithm>
 #include <cmath>
@@ -27,8 +28,12 @@ PixelGeometry::PixelGeometry(const ResolvedExperiment& r) {
     m_c = r.cell.c;
     m_phi0 = r.phi0;
     m_oscillation = r.phi.range;
-    m_cells = r.cells;
-    m_mosaic = r.mosaicSpread;
+    // the Ewald construction needs the cell, beam, sources and detector; the structure
+    // factors it is not given (nor do they outlive the experiment) and the mosaic domains
+    // it does not use
+    m_resolved = r;
+    m_resolved.structureFactors = nullptr;
+    m_resolved.mosaicDomains.clear();
     m_curved = r.curved;
     m_imageFast = m_fastPixels;
     m_imageSlow = m_slowPixels;
@@ -85,12 +90,14 @@ std::optional<ImagePixel> PixelGeometry::pixelAt(QPointF point) const {
 }
 
 glm::dvec3 PixelGeometry::pixelPosition(QPointF imagePixelPoint) const {
-    const std::optional<ImagePixel> pixel = panelPixel(
-        static_cast<int>(std::floor(imagePixelPoint.x())), static_cast<int>(std::floor(imagePixelPoint.y())));
+    const std::optional<ImagePixel> pixel =
+        panelPixel(static_cast<int>(std::floor(imagePixelPoint.x())),
+                   static_cast<int>(std::floor(imagePixelPoint.y())));
     if (!m_view || !pixel)
         return positionAt(imagePixelPoint.x(), imagePixelPoint.y());
-    return m_view->position({pixel->panel, imagePixelPoint.x(),
-                             imagePixelPoint.y() - m_firstRows[static_cast<std::size_t>(pixel->panel)]});
+    return m_view->position(
+        {pixel->panel, imagePixelPoint.x(),
+         imagePixelPoint.y() - m_firstRows[static_cast<std::size_t>(pixel->panel)]});
 }
 
 QPointF PixelGeometry::centreOf(QPoint imagePixel) const {
@@ -143,19 +150,20 @@ PixelInfo PixelGeometry::at(double fast, double slow) const {
             info.fast = static_cast<int>(std::floor(hit->fast));
             info.slow = static_cast<int>(std::floor(hit->slow));
             info.panel = hit->panel;
-            info.panelName = QString::fromStdString(
-                m_view->panels()[static_cast<std::size_t>(hit->panel)].name);
+            info.panelName =
+                QString::fromStdString(m_view->panels()[static_cast<std::size_t>(hit->panel)].name);
             info.position = m_view->position(*hit); // on the panel, along the same ray
         }
     }
     const glm::dvec3 diffracted = unitOrZero(info.position);
     info.twoTheta = twoThetaAt(fast, slow);
     const double sinTheta = std::sin(info.twoTheta / 2.0);
-    info.dSpacing = sinTheta > 0.0 ? m_lambda / (2.0 * sinTheta)
-                                   : std::numeric_limits<double>::infinity();
+    info.dSpacing =
+        sinTheta > 0.0 ? m_lambda / (2.0 * sinTheta) : std::numeric_limits<double>::infinity();
     info.q = 4.0 * M_PI * sinTheta / m_lambda;
     const glm::dvec3 scattering = (diffracted - m_incident) / m_lambda; // 1/Angstrom
-    info.hkl = {glm::dot(cellAxis(0, m_phi0), scattering), glm::dot(cellAxis(1, m_phi0), scattering),
+    info.hkl = {glm::dot(cellAxis(0, m_phi0), scattering),
+                glm::dot(cellAxis(1, m_phi0), scattering),
                 glm::dot(cellAxis(2, m_phi0), scattering)};
     return info;
 }
@@ -180,7 +188,8 @@ std::vector<std::vector<QPointF>> PixelGeometry::ring(double dSpacing, int sampl
         return lines;
     const double twoTheta = 2.0 * std::asin(sinTheta);
     // a frame about the beam
-    const glm::dvec3 helper = std::fabs(m_incident.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0);
+    const glm::dvec3 helper =
+        std::fabs(m_incident.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0);
     const glm::dvec3 u = glm::normalize(glm::cross(m_incident, helper));
     const glm::dvec3 v = glm::cross(m_incident, u);
     const double reach = 10.0 * std::max(m_fastPixels, m_slowPixels);
@@ -207,7 +216,8 @@ std::vector<std::vector<QPointF>> PixelGeometry::ring(double dSpacing, int sampl
 double PixelGeometry::finestResolution() const {
     double finest = std::numeric_limits<double>::infinity();
     const double w = m_fastPixels, h = m_slowPixels;
-    const QPointF points[] = {{0, 0}, {w, 0}, {0, h}, {w, h}, {w / 2, 0}, {0, h / 2}, {w, h / 2}, {w / 2, h}};
+    const QPointF points[] = {{0, 0},     {w, 0},     {0, h},     {w, h},
+                              {w / 2, 0}, {0, h / 2}, {w, h / 2}, {w / 2, h}};
     for (const QPointF& p : points)
         finest = std::min(finest, at(p.x(), p.y()).dSpacing);
     return finest;
@@ -235,68 +245,37 @@ std::vector<PredictedSpot> PixelGeometry::predictedSpots(double scale, std::size
     const double finest = finestResolution();
     if (!std::isfinite(finest) || finest <= 0.0)
         return spots;
-    const double sMax = 1.0 / finest;
-    const double extent = std::min({m_cells.x * glm::length(m_a), m_cells.y * glm::length(m_b),
-                                    m_cells.z * glm::length(m_c)});
-    const double base = extent > 0.0 ? 1.0 / extent : 0.0;
-    const double hLimit = std::ceil(glm::length(m_a) * sMax);
-    const double kLimit = std::ceil(glm::length(m_b) * sMax);
-    const double lLimit = std::ceil(glm::length(m_c) * sMax);
-    // NaN before an experiment is resolved; the int conversion needs them in range
-    for (const double indexLimit : {hLimit, kLimit, lLimit})
-        if (!std::isfinite(indexLimit) || indexLimit < 0.0 || indexLimit > 1e6)
-            return spots;
-    if ((2.0 * hLimit + 1.0) * (2.0 * kLimit + 1.0) * (2.0 * lLimit + 1.0) > 2e7)
-        return spots; // a cell so large that the overlay would be a carpet anyway
-    const int hMax = static_cast<int>(hLimit);
-    const int kMax = static_cast<int>(kLimit);
-    const int lMax = static_cast<int>(lLimit);
-
+    // the Ewald construction at phi0, the middle and the end of the oscillation: its nodes
+    // are the reciprocal-space view's (plan::ewaldScene), enumerated once (plan::forEachNode)
+    plan::EwaldOptions options;
+    options.dMin = finest;
+    options.nodeLimit = 0; // the geometry alone: the nodes are visited below
+    options.outlineSamples = 0;
     const double phis[3] = {m_phi0, m_phi0 + m_oscillation / 2.0, m_phi0 + m_oscillation};
     const int phiCount = m_oscillation > 0.0 ? 3 : 1;
-    glm::dvec3 stars[3][3];
-    for (int t = 0; t < phiCount; ++t) {
-        const glm::dvec3 a = cellAxis(0, phis[t]), b = cellAxis(1, phis[t]), c = cellAxis(2, phis[t]);
-        const double volume = glm::dot(a, glm::cross(b, c));
-        stars[t][0] = glm::cross(b, c) / volume;
-        stars[t][1] = glm::cross(c, a) / volume;
-        stars[t][2] = glm::cross(a, b) / volume;
-    }
-    const glm::dvec3 k0 = m_incident / m_lambda;
-    const double radius = 1.0 / m_lambda;
-    for (int h = -hMax; h <= hMax; ++h)
-        for (int k = -kMax; k <= kMax; ++k)
-            for (int l = -lMax; l <= lMax; ++l) {
-                if (h == 0 && k == 0 && l == 0)
-                    continue;
-                double best = std::numeric_limits<double>::infinity();
-                glm::dvec3 bestVector{0.0};
-                double first = 0.0, last = 0.0, length = 0.0;
-                for (int t = 0; t < phiCount; ++t) {
-                    const glm::dvec3 r = double(h) * stars[t][0] + double(k) * stars[t][1] +
-                                         double(l) * stars[t][2];
-                    length = glm::length(r);
-                    const double error = glm::length(k0 + r) - radius;
-                    if (t == 0)
-                        first = error;
-                    last = error;
-                    if (std::fabs(error) < std::fabs(best)) {
-                        best = error;
-                        bestVector = k0 + r;
-                    }
-                }
-                if (length > sMax)
-                    continue;
-                const double reach = scale * (base + length * m_mosaic);
-                const bool crossed = phiCount > 1 && (first < 0.0) != (last < 0.0);
-                if (std::fabs(best) > reach && !crossed)
-                    continue;
-                const std::optional<QPointF> p = project(glm::normalize(bestVector));
-                if (!p || p->x() < 0.0 || p->y() < 0.0 || p->x() > m_fastPixels ||
-                    p->y() > m_slowPixels)
-                    continue;
-                spots.push_back({glm::ivec3(h, k, l), *p, 1.0 / length, crossed ? 0.0 : best});
-            }
+    std::vector<plan::EwaldScene> scenes;
+    for (int t = 0; t < phiCount; ++t)
+        scenes.push_back(plan::ewaldScene(m_resolved, nullptr, phis[t], options));
+    plan::forEachNode(scenes.front(), 1.0 / finest, [&](const glm::ivec3& hkl, const glm::dvec3&) {
+        plan::ReciprocalNode best;
+        best.excitation = std::numeric_limits<double>::infinity();
+        double first = 0.0, last = 0.0;
+        for (int t = 0; t < phiCount; ++t) {
+            const plan::ReciprocalNode node = scenes[static_cast<std::size_t>(t)].node(hkl);
+            if (t == 0)
+                first = node.excitation;
+            last = node.excitation;
+            if (std::fabs(node.excitation) < std::fabs(best.excitation))
+                best = node;
+        }
+        const bool crossed = phiCount > 1 && (first < 0.0) != (last < 0.0);
+        if (std::fabs(best.excitation) > scale * best.reach && !crossed)
+            return;
+        const std::optional<QPointF> p = project(best.diffracted);
+        if (!p || p->x() < 0.0 || p->y() < 0.0 || p->x() > m_fastPixels || p->y() > m_slowPixels)
+            return;
+        spots.push_back({hkl, *p, best.dSpacing, crossed ? 0.0 : best.excitation});
+    });
     std::sort(spots.begin(), spots.end(), [](const PredictedSpot& x, const PredictedSpot& y) {
         return std::fabs(x.excitation) < std::fabs(y.excitation);
     });

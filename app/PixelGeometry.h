@@ -49,14 +49,14 @@ struct ImagePixel {
 };
 
 struct PixelInfo {
-    int fast = 0, slow = 0;     // the pixel containing the point (on its panel, with panels)
-    int panel = -1;             // its panel; -1: nanoBragg's one detector
+    int fast = 0, slow = 0; // the pixel containing the point (on its panel, with panels)
+    int panel = -1;         // its panel; -1: nanoBragg's one detector
     QString panelName;
-    glm::dvec3 position{0.0};   // m, from the sample
-    double twoTheta = 0.0;      // rad
-    double dSpacing = 0.0;      // Angstrom (infinite at 2θ = 0)
-    double q = 0.0;             // 1/Angstrom, 4π sin θ / λ
-    glm::dvec3 hkl{0.0};        // fractional Miller indices
+    glm::dvec3 position{0.0}; // m, from the sample
+    double twoTheta = 0.0;    // rad
+    double dSpacing = 0.0;    // Angstrom (infinite at 2θ = 0)
+    double q = 0.0;           // 1/Angstrom, 4π sin θ / λ
+    glm::dvec3 hkl{0.0};      // fractional Miller indices
 };
 
 struct PredictedSpot {
@@ -116,13 +116,15 @@ class PixelGeometry {
 
     // Reciprocal-lattice nodes near the Ewald sphere at phi0, at the middle or the end of the
     // oscillation, or crossing it during the oscillation, that land on the detector; at most
-    // `limit`, nearest to the sphere first. "Near": within the node's reach, 1/(N·a) for the
-    // crystal's smallest extent N·a plus |r|·(mosaic spread) for a node at |r| = 1/d,
-    // times `scale`.
+    // `limit`, nearest to the sphere first. "Near": within the node's reach
+    // (plan::ReciprocalNode: 1/(N·a) for the crystal's smallest extent N·a plus |r|·(mosaic
+    // spread) for a node at |r| = 1/d, plus the shell the sources' spheres sweep there),
+    // times `scale`. The nodes are plan::ewaldScene()'s at those phis, the reciprocal-space
+    // view's.
     std::vector<PredictedSpot> predictedSpots(double scale = 1.0, std::size_t limit = 5000) const;
 
   private:
-    glm::dvec3 cellAxis(int axis, double phi) const; // Angstrom
+    glm::dvec3 cellAxis(int axis, double phi) const;       // Angstrom
     glm::dvec3 positionAt(double fast, double slow) const; // m, of an image point
     std::optional<ImagePixel> panelPixel(int imageFast, int imageSlow) const;
     glm::dvec3 pixelPosition(QPointF imagePixelPoint) const; // m, a point of the image's pixels
@@ -132,11 +134,10 @@ class PixelGeometry {
     glm::dvec3 m_pix0{0.0}, m_fdet{0.0}, m_sdet{0.0}, m_odet{0.0};
     glm::dvec3 m_incident{1.0, 0.0, 0.0};
     glm::dvec3 m_spindle{0.0, 0.0, 1.0};
-    double m_lambda = 1.0; // Angstrom
-    glm::dvec3 m_a{0.0}, m_b{0.0}, m_c{0.0}; // Angstrom, after the misset, before phi
+    double m_lambda = 1.0;                    // Angstrom
+    glm::dvec3 m_a{0.0}, m_b{0.0}, m_c{0.0};  // Angstrom, after the misset, before phi
     double m_phi0 = 0.0, m_oscillation = 0.0; // rad
-    glm::dvec3 m_cells{1.0};
-    double m_mosaic = 0.0; // rad
+    ResolvedExperiment m_resolved;            // for the Ewald construction (predictedSpots)
     bool m_curved = false;
     int m_imageFast = 0, m_imageSlow = 0;
     std::optional<DetectorProjection> m_view; // with panels
