@@ -94,6 +94,8 @@ ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
     connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (visible && m_stale)
             rebuild();
+        if (!visible)
+            onNodeHovered(-1); // no ring on the image for a view out of sight
     });
     m_phi->setText(phiText());
     updatePinned();
