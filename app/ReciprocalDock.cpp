@@ -178,10 +178,13 @@ QString ReciprocalDock::pinnedText() const {
         return tr("Click a pixel of the image to draw its scattered ray.");
     const plan::EwaldScene& s = m_view->scene();
     const glm::dvec3 f = s.fractionalHkl(*h.pinnedPoint);
-    QString text = tr("Pixel (%1, %2): S = 1/%3 Å, h k l = %4 %5 %6")
+    // |S| = 2 sin(theta) / lambda = 1/d; the readout's |q| = 4 pi sin(theta) / lambda = 2 pi |S|
+    const double length = glm::length(*h.pinnedPoint);
+    QString text = tr("Pixel (%1, %2): S = 1/%3 Å (|q| = %4 Å⁻¹), h k l = %5 %6 %7")
                        .arg(m_pinned->x())
                        .arg(m_pinned->y())
-                       .arg(1.0 / glm::length(*h.pinnedPoint), 0, 'f', 2)
+                       .arg(1.0 / length, 0, 'f', 2)
+                       .arg(2.0 * M_PI * length, 0, 'f', 3)
                        .arg(f.x, 0, 'f', 2)
                        .arg(f.y, 0, 'f', 2)
                        .arg(f.z, 0, 'f', 2);

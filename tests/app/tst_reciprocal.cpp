@@ -192,6 +192,10 @@ class TestReciprocal : public QObject {
         const QString hkl = QStringLiteral("%1 %2 %3").arg(n.hkl.x).arg(n.hkl.y).arg(n.hkl.z);
         QVERIFY2(dock().pinnedText().contains(QStringLiteral("Nearest node ") + hkl),
                  qPrintable(dock().pinnedText()));
+        // |q| two ways: 2 pi |S| in the dock, 4 pi sin(theta) / lambda in the readout
+        const double q = m_viewer.window->geometry()->atPixelCentre(pixel.x(), pixel.y()).q;
+        QVERIFY2(dock().pinnedText().contains(QStringLiteral("|q| = %1").arg(q, 0, 'f', 3)),
+                 qPrintable(dock().pinnedText()));
         sendMove(*view().nodePosition(*node), Qt::NoButton); // its spot ringed on the image too
         QVERIFY(waitViewFrame());
         QVERIFY(m_viewer.waitFrame());
