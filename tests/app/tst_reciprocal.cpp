@@ -14,7 +14,10 @@
 #include "app/Viewer.h"
 #include "render/ReciprocalWindow.h"
 
+#include <QAction>
 #include <QDoubleSpinBox>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMouseEvent>
 #include <QSignalSpy>
 #include <QTest>
@@ -94,7 +97,17 @@ class TestReciprocal : public QObject {
   private slots:
     void initTestCase() {
         QVERIFY(m_viewer.open(test::words(kExperiment), QSize(1920, 1080)));
-        dock().show();
+        // hidden until View > Reciprocal space opens it
+        QVERIFY(dock().isHidden());
+        QAction* open = nullptr;
+        for (QAction* menu : m_viewer.window->menuBar()->actions())
+            if (menu->menu() && menu->text() == QStringLiteral("&View"))
+                for (QAction* a : menu->menu()->actions())
+                    if (a->text() == QStringLiteral("Reciprocal space"))
+                        open = a;
+        QVERIFY(open);
+        open->trigger();
+        QVERIFY(dock().isVisible());
         m_viewer.window->resizeDocks({&dock()}, {560}, Qt::Horizontal);
         QVERIFY(m_viewer.waitFrame());
         m_viewer.window->imageWindow().fitToWindow();
