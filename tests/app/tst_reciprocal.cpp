@@ -36,7 +36,7 @@ namespace {
 // lambda 1 Angstrom: the sphere's radius is 1 1/Angstrom. A 40 A cubic cell seen to 2 A.
 const QString kExperiment = QStringLiteral(
     "-cell 40 40 40 90 90 90 -N 20 -misset 5 10 15 -default_F 100 -lambda 1 -distance 100 "
-    "-detpixels 256 -pixel 0.4 -seed 7 -precision fast");
+    "-detpixels 256 -pixel 0.4 -fluence 1e26 -seed 7 -precision fast");
 
 // Whether some pixel of `area` passes `test`.
 template <typename Test> bool anyPixel(const QImage& shot, const QRect& area, Test test) {
