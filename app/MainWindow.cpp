@@ -6,6 +6,7 @@
 #include "app/ParameterPanels.h"
 #include "app/PlotPanel.h"
 #include "app/ReadoutPanel.h"
+#include "app/ReciprocalDock.h"
 #include "app/SimulationController.h"
 #include "app/TracePanel.h"
 #include "compute/core/Error.h"
@@ -45,6 +46,12 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
     });
 
     buildDocks();
+    // the Ewald construction beside the image, between it and the parameters (the right
+    // column is the image's display and readout); hidden until View > Reciprocal space asks
+    // for it: a second Vulkan window costs a device and frames, on lavapipe CPU time
+    m_reciprocal = new ReciprocalDock(*this, instance);
+    addDockWidget(Qt::LeftDockWidgetArea, m_reciprocal, Qt::Horizontal);
+    m_reciprocal->hide();
     m_lessons = new LessonController(*this); // its dock joins the View menu's list
     buildMenus();
 
@@ -90,11 +97,13 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
         m_cursor = point;
         if (!m_pinned)
             updateReadout();
+        m_reciprocal->imageHovered(point);
     });
     connect(m_imageWindow, &render::ImageWindow::cursorLeft, this, [this] {
         m_cursor.reset();
         if (!m_pinned)
             updateReadout();
+        m_reciprocal->imageHovered(std::nullopt);
     });
     connect(m_imageWindow, &render::ImageWindow::pixelClicked, this, [this](QPointF point) {
         QPoint pixel(static_cast<int>(std::floor(point.x())), static_cast<int>(std::floor(point.y())));
@@ -214,6 +223,7 @@ void MainWindow::onImageReady() {
         m_geometry.reset();
     m_overlays.setGeometry(m_geometry);
     m_overlays.setPreview(m_controller->previewDescription()); // marked until the exact image
+    m_reciprocal->experimentChanged();
     const std::vector<float>& image = m_controller->image();
     if (!image.empty()) {
         const auto [lo, hi] = std::minmax_element(image.begin(), image.end());
@@ -296,6 +306,7 @@ void MainWindow::showReadoutAt(QPointF imagePoint) {
 void MainWindow::pinPixel(const std::optional<QPoint>& pixel) {
     m_pinned = pixel;
     m_overlays.setPinned(pixel);
+    m_reciprocal->setPinned(pixel);
     m_imageWindow->invalidateOverlay();
     updateReadout();
     m_tracePanel->setPixel(pixel);

@@ -42,6 +42,7 @@ class ExperimentDocument;
 class LessonController;
 class ParameterPanel;
 class PlotPanel;
+class ReciprocalDock;
 class ReadoutPanel;
 class SimulationController;
 class TracePanel;
@@ -77,6 +78,7 @@ class MainWindow : public QMainWindow {
     const Overlays& overlays() const { return m_overlays; }
     Overlays& overlays() { return m_overlays; } // then imageWindow().invalidateOverlay()
     LessonController& lessons() { return *m_lessons; } // the Lessons menu, the presentation
+    ReciprocalDock& reciprocalDock() { return *m_reciprocal; } // View > Reciprocal space
     const std::optional<PixelGeometry>& geometry() const { return m_geometry; }
 
     // Errors go to the status bar and stderr instead of a dialog (screenshot mode, tests).
@@ -146,6 +148,7 @@ class MainWindow : public QMainWindow {
     QDockWidget* m_traceDock = nullptr;
     PlotPanel* m_plots = nullptr;
     LessonController* m_lessons = nullptr;
+    ReciprocalDock* m_reciprocal = nullptr;
     QTabWidget* m_parameterTabs = nullptr;
     std::vector<ParameterPanel*> m_panels;
     QLabel* m_costWarning = nullptr;

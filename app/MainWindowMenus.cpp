@@ -5,6 +5,7 @@
 #include "app/ExperimentDocument.h"
 #include "app/Exporter.h"
 #include "app/LessonController.h"
+#include "app/ReciprocalDock.h"
 #include "app/SimulationController.h"
 #include "compute/cli/CommandLine.h"
 #include "render/ImageWindow.h"
@@ -138,6 +139,7 @@ void MainWindow::buildMenus() {
     m_playAction->setCheckable(true);
     m_playAction->setToolTip(tr("Rotate the crystal: each finished image advances phi by the step"));
     connect(m_playAction, &QAction::toggled, this, &MainWindow::setPhiAnimation);
+    m_reciprocal->setPlayAction(m_playAction); // the dock's Play/Pause is this action
     m_phiStep = new QDoubleSpinBox(tools);
     m_phiStep->setObjectName(QStringLiteral("phiStep"));
     m_phiStep->setRange(0.01, 90.0);

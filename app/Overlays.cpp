@@ -15,7 +15,8 @@ const QColor kRingColour(0, 150, 255);
 const QColor kSpotColour(230, 0, 200);
 const QColor kLineColour(0, 200, 80);
 const QColor kPinColour(255, 200, 0);
-const QColor kPreviewColour(230, 90, 0); // orange: not the exact image yet
+const QColor kPreviewColour(230, 90, 0);  // orange: not the exact image yet
+const QColor kMarkerColour(77, 255, 115); // the reciprocal view's hovered-node halo (SceneColours)
 // labels drawn only while this many spots are in view (more would be unreadable)
 constexpr int kMaxLabelledSpots = 400;
 
@@ -154,6 +155,15 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
         painter.setBrush(Qt::NoBrush);
         const QPointF centre = corner + QPointF(view.scale(), view.scale()) / 2.0;
         painter.drawRect(QRectF(centre - QPointF(size, size) / 2.0, QSizeF(size, size)));
+    }
+    if (m_marker) { // the reciprocal view's hovered node: a ring in that view's halo colour
+        const QPointF at = view.toView(m_marker->point);
+        const double radius = 9.0 * m_scale;
+        painter.setPen(QPen(kMarkerColour, 2.5 * m_scale));
+        painter.setBrush(Qt::NoBrush);
+        painter.drawEllipse(at, radius, radius);
+        drawLabel(painter, at + QPointF(radius + 2.0, -radius - 2.0), m_marker->label,
+                  kMarkerColour);
     }
     if (!m_preview.isEmpty()) {
         // on the view, not the image: it stays in sight however the image is zoomed

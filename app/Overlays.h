@@ -35,6 +35,15 @@ class Overlays {
     void setProfileLine(const std::optional<QLineF>& line) { m_line = line; }
     const std::optional<QLineF>& profileLine() const { return m_line; }
     void setPinned(const std::optional<QPoint>& pixel) { m_pinned = pixel; }
+    // A reciprocal-lattice node the reciprocal view points at (hovered there): where its spot
+    // would be (image point) and its label ("h k l"); nullopt: none.
+    struct Marker {
+        QPointF point;
+        QString label;
+        bool operator==(const Marker& o) const { return point == o.point && label == o.label; }
+    };
+    void setMarker(const std::optional<Marker>& marker) { m_marker = marker; }
+    const std::optional<Marker>& marker() const { return m_marker; }
     // Labels, lines and markers drawn `scale` times their size (the presentation mode's 2.5,
     // to be read across a room); 1 in the window and in exported PNGs.
     void setScale(double scale) { m_scale = scale; }
@@ -57,6 +66,7 @@ class Overlays {
     OverlaySettings m_settings;
     std::optional<QLineF> m_line;
     std::optional<QPoint> m_pinned;
+    std::optional<Marker> m_marker;
     double m_scale = 1.0;
     QString m_preview;
     std::optional<QPointF> m_beam;

@@ -5,9 +5,11 @@
 #include "app/LessonController.h"
 #include "app/MainWindow.h"
 #include "app/PresentationMode.h"
+#include "app/ReciprocalDock.h"
 #include "app/SimulationController.h"
 #include "compute/cli/CommandLine.h"
 #include "render/ImageWindow.h"
+#include "render/ReciprocalWindow.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -135,6 +137,16 @@ QImage grabMainWindow(MainWindow& window) {
         QPainter painter(&shot);
         const QRect target(container->mapTo(&window, QPoint(0, 0)), container->size());
         painter.drawImage(target, view);
+    }
+    // the reciprocal-space view, when its dock is open, is a Vulkan window of its own
+    ReciprocalDock& reciprocal = window.reciprocalDock();
+    if (reciprocal.isVisible()) {
+        const QImage scene = reciprocal.view().grabView();
+        if (!scene.isNull()) {
+            QPainter painter(&shot);
+            QWidget* box = reciprocal.viewContainer();
+            painter.drawImage(QRect(box->mapTo(&window, QPoint(0, 0)), box->size()), scene);
+        }
     }
     return shot;
 }

@@ -14,7 +14,7 @@ endif()
 
 set(BV_LAYERS
   compute/core compute/random compute/model compute/io compute/cli compute/plan compute/vk
-  compute/engine compute/products compute/headless render app)
+  compute/engine compute/products compute/headless render/scene render app)
 
 set(BV_LAYER_USES_compute/core "")
 set(BV_LAYER_USES_compute/random compute/core)
@@ -30,7 +30,11 @@ set(BV_LAYER_USES_compute/products
 set(BV_LAYER_USES_compute/headless
   compute/core compute/random compute/model compute/io compute/cli compute/plan compute/vk
   compute/engine compute/products)
-set(BV_LAYER_USES_render compute/core compute/vk)
+# The reciprocal view's drawing (camera, vertices, pipelines) is free of Qt: it builds and is
+# benchmarked where there is no Qt. It draws plan::EwaldScene, hence plan and what plan uses.
+set(BV_LAYER_USES_render/scene compute/core compute/random compute/model compute/plan compute/vk)
+set(BV_LAYER_USES_render compute/core compute/random compute/model compute/plan compute/vk
+    render/scene)
 set(BV_LAYER_USES_app ${BV_LAYERS})
 
 function(bv_layer_library layer out)
@@ -80,9 +84,22 @@ if(CMAKE_SCRIPT_MODE_FILE AND CMAKE_SCRIPT_MODE_FILE STREQUAL CMAKE_CURRENT_LIST
     file(GLOB_RECURSE sources LIST_DIRECTORIES false
          ${SOURCE_DIR}/${layer}/*.h ${SOURCE_DIR}/${layer}/*.cpp ${SOURCE_DIR}/${layer}/*.in)
     foreach(source IN LISTS sources)
+      # a file of a layer nested in this one (render/scene in render) is checked as that layer's
+      set(nested FALSE)
+      foreach(other IN LISTS BV_LAYERS)
+        string(LENGTH "${other}" other_length)
+        string(LENGTH "${layer}" layer_length)
+        string(FIND "${source}" "${SOURCE_DIR}/${other}/" at)
+        if(other_length GREATER layer_length AND at EQUAL 0)
+          set(nested TRUE)
+        endif()
+      endforeach()
+      if(nested)
+        continue()
+      endif()
       file(STRINGS ${source} includes REGEX "^[ \t]*#[ \t]*include[ \t]+\"(compute|render|app)/")
       foreach(line IN LISTS includes)
-        string(REGEX MATCH "\"((compute/[a-z_]+)|render|app)/" match "${line}")
+        string(REGEX MATCH "\"((compute/[a-z_]+)|render/scene|render|app)/" match "${line}")
         set(target_layer ${CMAKE_MATCH_1})
         if(target_layer STREQUAL layer OR target_layer IN_LIST BV_LAYER_USES_${layer})
           continue()

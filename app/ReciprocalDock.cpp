@@ -1,0 +1,216 @@
+#include "app/ReciprocalDock.h"
+
+#include "app/MainWindow.h"
+#include "app/SimulationController.h"
+#include "compute/core/Error.h"
+#include "compute/model/Units.h"
+#include "render/ImageWindow.h"
+#include "render/ReciprocalWindow.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QVulkanInstance>
+
+#include <glm/geometric.hpp>
+
+#include <cmath>
+
+namespace bv::app {
+
+namespace {
+
+QString hklText(const glm::ivec3& hkl) {
+    return QStringLiteral("%1 %2 %3").arg(hkl.x).arg(hkl.y).arg(hkl.z);
+}
+
+QString swatch(const float (&c)[4], const QString& text, bool dot) {
+    const QString colour = QStringLiteral("rgb(%1,%2,%3)")
+                               .arg(int(c[0] * 255))
+                               .arg(int(c[1] * 255))
+                               .arg(int(c[2] * 255));
+    return QStringLiteral("<span style='color:%1'>%2</span>&nbsp;%3")
+        .arg(colour, dot ? QStringLiteral("●") : QStringLiteral("━"), text);
+}
+
+} // namespace
+
+ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
+    : QDockWidget(tr("Reciprocal space"), &main), m_main(main) {
+    setObjectName(QStringLiteral("reciprocalDock"));
+    m_view = new render::ReciprocalWindow;
+    m_view->setVulkanInstance(instance);
+    m_container = QWidget::createWindowContainer(m_view, this);
+    m_container->setObjectName(QStringLiteral("reciprocalView"));
+    m_container->setMinimumSize(280, 240);
+    m_container->setFocusPolicy(Qt::StrongFocus);
+    m_container->setToolTip(tr("Drag: orbit. Wheel: zoom. Double-click or R: reset. "
+                               "Arrows orbit, + and - zoom. Hover a node: its spot on the image."));
+
+    m_play = new QToolButton(this);
+    m_play->setObjectName(QStringLiteral("reciprocalPlay"));
+    m_phi = new QLabel(this);
+    m_phi->setObjectName(QStringLiteral("reciprocalPhi"));
+    auto* reset = new QPushButton(tr("Reset view"), this);
+    connect(reset, &QPushButton::clicked, this, [this] { m_view->resetView(); });
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(m_play);
+    controls->addWidget(m_phi);
+    controls->addStretch(1);
+    controls->addWidget(reset);
+
+    using Colours = scene::SceneColours;
+    auto* legend = new QLabel(this);
+    legend->setWordWrap(true);
+    legend->setText(QStringList{
+        swatch(Colours::inReach, tr("in reach"), true), swatch(Colours::farNode, tr("far"), true),
+        swatch(Colours::sphere, tr("sphere"), false), swatch(Colours::beam, tr("beam"), false),
+        swatch(Colours::spindle, tr("spindle"), false),
+        swatch(Colours::detector, tr("detector"), false), swatch(Colours::ray, tr("ray"), false)}
+                        .join(QStringLiteral(" &nbsp; ")));
+    m_pinnedLabel = new QLabel(this);
+    m_pinnedLabel->setObjectName(QStringLiteral("reciprocalPinned"));
+    m_pinnedLabel->setWordWrap(true);
+    m_pinnedLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* area = new QWidget(this);
+    auto* layout = new QVBoxLayout(area);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_container, 1);
+    layout->addLayout(controls);
+    layout->addWidget(legend);
+    layout->addWidget(m_pinnedLabel);
+    setWidget(area);
+
+    // the same GPU as the image, chosen before this window first makes its device
+    connect(&m_main.imageWindow(), &render::ImageWindow::deviceReady, this, [this] {
+        if (!m_view->isValid())
+            m_view->useDeviceOf(m_main.imageWindow());
+    });
+    connect(m_view, &render::ReciprocalWindow::nodeHovered, this, &ReciprocalDock::onNodeHovered);
+    connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (visible && m_stale)
+            rebuild();
+        if (!visible)
+            onNodeHovered(-1); // no ring on the image for a view out of sight
+    });
+    m_phi->setText(phiText());
+    updatePinned();
+}
+
+void ReciprocalDock::setPlayAction(QAction* play) {
+    m_play->setDefaultAction(play); // checked, text and enabled follow the toolbar's
+}
+
+void ReciprocalDock::experimentChanged() {
+    m_stale = true;
+    if (isVisible())
+        rebuild();
+}
+
+void ReciprocalDock::rebuild() {
+    const ResolvedExperiment* resolved = m_main.controller().resolved();
+    if (!resolved)
+        return;
+    try {
+        m_view->setScene(
+            plan::ewaldScene(*resolved, resolved->structureFactors, resolved->phi0, {}));
+        m_stale = false;
+    } catch (const Error& e) {
+        m_pinnedLabel->setText(
+            tr("The Ewald construction cannot be drawn: %1").arg(QString::fromStdString(e.what())));
+        return;
+    }
+    m_phi->setText(phiText());
+    updatePinned(); // the ray's node moves with phi
+}
+
+std::optional<glm::dvec3> ReciprocalDock::spherePointOf(QPointF imagePoint) const {
+    const std::optional<PixelGeometry>& geometry = m_main.geometry();
+    if (!geometry || !m_view->hasScene())
+        return std::nullopt;
+    const glm::dvec3 position = geometry->at(imagePoint).position;
+    if (!(glm::length(position) > 0.0))
+        return std::nullopt;
+    return m_view->scene().spherePoint(glm::normalize(position));
+}
+
+void ReciprocalDock::imageHovered(const std::optional<QPointF>& imagePoint) {
+    if (!isVisible() || !m_view->hasScene())
+        return;
+    std::optional<std::size_t> node;
+    if (imagePoint)
+        if (const std::optional<glm::dvec3> s = spherePointOf(*imagePoint))
+            node = m_view->scene().nearestNode(*s);
+    m_view->setHoveredNode(node);
+}
+
+void ReciprocalDock::setPinned(const std::optional<QPoint>& pixel) {
+    m_pinned = pixel;
+    updatePinned();
+}
+
+void ReciprocalDock::updatePinned() {
+    scene::SceneHighlights highlights = m_view->highlights();
+    highlights.pinnedPoint.reset();
+    highlights.pinnedNode.reset();
+    const std::optional<PixelGeometry>& geometry = m_main.geometry();
+    if (m_pinned && geometry)
+        highlights.pinnedPoint = spherePointOf(geometry->centreOf(*m_pinned));
+    if (highlights.pinnedPoint)
+        highlights.pinnedNode = m_view->scene().nearestNode(*highlights.pinnedPoint);
+    m_view->setHighlights(highlights);
+    m_pinnedLabel->setText(pinnedText());
+}
+
+QString ReciprocalDock::phiText() const {
+    if (!m_view->hasScene())
+        return tr("φ —");
+    return tr("φ = %1°").arg(units::degreesFromRadians(m_view->scene().phi), 0, 'f', 1);
+}
+
+QString ReciprocalDock::pinnedText() const {
+    const scene::SceneHighlights& h = m_view->highlights();
+    if (!m_pinned || !h.pinnedPoint)
+        return tr("Click a pixel of the image to draw its scattered ray.");
+    const plan::EwaldScene& s = m_view->scene();
+    const glm::dvec3 f = s.fractionalHkl(*h.pinnedPoint);
+    // |S| = 2 sin(theta) / lambda = 1/d; the readout's |q| = 4 pi sin(theta) / lambda = 2 pi |S|
+    const double length = glm::length(*h.pinnedPoint);
+    QString text = tr("Pixel (%1, %2): S = 1/%3 Å (|q| = %4 Å⁻¹), h k l = %5 %6 %7")
+                       .arg(m_pinned->x())
+                       .arg(m_pinned->y())
+                       .arg(1.0 / length, 0, 'f', 2)
+                       .arg(2.0 * M_PI * length, 0, 'f', 3)
+                       .arg(f.x, 0, 'f', 2)
+                       .arg(f.y, 0, 'f', 2)
+                       .arg(f.z, 0, 'f', 2);
+    if (h.pinnedNode) {
+        const plan::ReciprocalNode& n = s.nodes[*h.pinnedNode];
+        text += tr("\nNearest node %1 (d = %2 Å), %3 1/Å from the sphere, %4")
+                    .arg(hklText(n.hkl))
+                    .arg(n.dSpacing, 0, 'f', 2)
+                    .arg(n.excitation, 0, 'g', 3)
+                    .arg(n.inReach() ? tr("in reach: a spot") : tr("out of reach"));
+    }
+    return text;
+}
+
+void ReciprocalDock::onNodeHovered(int node) {
+    std::optional<Overlays::Marker> marker;
+    const std::optional<PixelGeometry>& geometry = m_main.geometry();
+    if (node >= 0 && geometry) {
+        const plan::ReciprocalNode& n = m_view->scene().nodes[static_cast<std::size_t>(node)];
+        if (const std::optional<QPointF> at = geometry->project(n.diffracted))
+            marker = Overlays::Marker{*at, hklText(n.hkl)};
+    }
+    if (marker == m_main.overlays().marker())
+        return;
+    m_main.overlays().setMarker(marker);
+    m_main.imageWindow().invalidateOverlay();
+}
+
+} // namespace bv::app

@@ -1,0 +1,333 @@
+#include "render/ReciprocalWindow.h"
+
+#include "compute/vk/Device.h"
+#include "render/scene/SceneRenderer.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QVulkanFunctions>
+#include <QVulkanInstance>
+#include <QVulkanWindowRenderer>
+#include <QWheelEvent>
+
+#include <glm/geometric.hpp>
+
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+namespace bv::render {
+
+namespace {
+constexpr double kOrbitPerPixel = 0.008;          // rad per logical pixel of drag
+constexpr double kOrbitStep = 5.0 * M_PI / 180.0; // per arrow key
+constexpr double kWheelStep = 1.15;               // zoom per wheel notch (120 units)
+constexpr double kKeyZoom = 1.25;
+constexpr double kPickRadius = 8.0; // logical pixels
+// the starting view: turned and tilted a little from the side, so the sphere reads as a ball
+constexpr double kStartYaw = -0.45, kStartPitch = 0.3;
+constexpr float kBackground[4] = {0.055f, 0.063f, 0.09f, 1.0f};
+} // namespace
+
+// The renderer: SceneRenderer on a vk::Device that borrows the window's handles. Vulkan
+// failures inside QVulkanWindow's callbacks have no caller to go back to: they are logged and
+// the frame is drawn empty.
+class ReciprocalRenderer : public QVulkanWindowRenderer {
+  public:
+    explicit ReciprocalRenderer(ReciprocalWindow* window) : m_window(window) {}
+
+    void initResources() override {
+        try {
+            vk::BorrowedDevice borrowed;
+            borrowed.instance = m_window->vulkanInstance()->vkInstance();
+            borrowed.physicalDevice = m_window->physicalDevice();
+            borrowed.device = m_window->device();
+            borrowed.queueFamily = m_window->graphicsQueueFamilyIndex();
+            borrowed.queue = m_window->graphicsQueue();
+            m_device = std::make_unique<vk::Device>(borrowed);
+            m_renderer = std::make_unique<scene::SceneRenderer>(
+                *m_device,
+                scene::PipelineTarget{m_window->defaultRenderPass(), 0,
+                                      m_window->sampleCountFlagBits()},
+                static_cast<std::uint32_t>(m_window->concurrentFrameCount()));
+        } catch (const std::exception& e) {
+            qWarning("reciprocal view: %s", e.what());
+            m_renderer.reset();
+        }
+    }
+
+    void releaseResources() override {
+        m_renderer.reset();
+        m_device.reset();
+    }
+
+    void startNextFrame() override {
+        const QSize size = m_window->swapChainImageSize();
+        const VkCommandBuffer commands = m_window->currentCommandBuffer();
+        VkClearValue clear[3]{};
+        std::memcpy(clear[0].color.float32, kBackground, sizeof(kBackground));
+        clear[1].depthStencil = {1.0f, 0};
+        clear[2].color = clear[0].color;
+        VkRenderPassBeginInfo pass{};
+        pass.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
+        pass.renderPass = m_window->defaultRenderPass();
+        pass.framebuffer = m_window->currentFramebuffer();
+        pass.renderArea.extent = {static_cast<std::uint32_t>(size.width()),
+                                  static_cast<std::uint32_t>(size.height())};
+        pass.clearValueCount = m_window->sampleCountFlagBits() > VK_SAMPLE_COUNT_1_BIT ? 3 : 2;
+        pass.pClearValues = clear;
+        vkCmdBeginRenderPass(commands, &pass, VK_SUBPASS_CONTENTS_INLINE);
+        if (m_renderer && m_window->hasScene()) {
+            try {
+                if (m_renderer->drawing().generation != m_window->drawingGeneration())
+                    m_renderer->setDrawing(m_window->drawing());
+                m_renderer->record(commands, static_cast<std::uint32_t>(m_window->currentFrame()),
+                                   pass.renderArea.extent, m_window->camera().viewProjection(),
+                                   static_cast<float>(m_window->devicePixelRatio()));
+            } catch (const std::exception& e) {
+                qWarning("reciprocal view: %s", e.what());
+            }
+        }
+        vkCmdEndRenderPass(commands);
+        m_window->frameReady();
+        m_window->frameDone();
+    }
+
+  private:
+    ReciprocalWindow* m_window;
+    std::unique_ptr<vk::Device> m_device;
+    std::unique_ptr<scene::SceneRenderer> m_renderer;
+};
+
+ReciprocalWindow::ReciprocalWindow(QWindow* parent) : QVulkanWindow(parent) {
+    setPreferredColorFormats({VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_R8G8B8A8_UNORM});
+}
+
+QVulkanWindowRenderer* ReciprocalWindow::createRenderer() {
+    return new ReciprocalRenderer(this);
+}
+
+bool ReciprocalWindow::useDeviceOf(const QVulkanWindow& other) {
+    const VkPhysicalDeviceProperties* wanted = other.physicalDeviceProperties();
+    if (!wanted)
+        return false;
+    const QVector<VkPhysicalDeviceProperties> devices = availablePhysicalDevices();
+    for (int i = 0; i < devices.size(); ++i)
+        if (devices[i].vendorID == wanted->vendorID && devices[i].deviceID == wanted->deviceID &&
+            std::strcmp(devices[i].deviceName, wanted->deviceName) == 0) {
+            setPhysicalDeviceIndex(i);
+            return true;
+        }
+    return false;
+}
+
+void ReciprocalWindow::setScene(plan::EwaldScene scene) {
+    // the highlighted nodes stay the same h k l in the new scene (its order may differ)
+    auto same = [&](std::optional<std::size_t> index) -> std::optional<std::size_t> {
+        if (!index || *index >= m_scene.nodes.size())
+            return std::nullopt;
+        return scene.find(m_scene.nodes[*index].hkl);
+    };
+    m_highlights.hoveredNode = same(m_highlights.hoveredNode);
+    m_highlights.pinnedNode = same(m_highlights.pinnedNode);
+    m_scene = std::move(scene);
+    m_hasScene = true;
+    m_nodePositions.clear();
+    m_nodePositions.reserve(m_scene.nodes.size());
+    m_reachPositions.clear();
+    m_reachNodes.clear();
+    for (std::size_t i = 0; i < m_scene.nodes.size(); ++i) {
+        m_nodePositions.push_back(m_scene.nodes[i].r);
+        if (m_scene.nodes[i].inReach()) {
+            m_reachPositions.push_back(m_scene.nodes[i].r);
+            m_reachNodes.push_back(i);
+        }
+    }
+    frameCamera();
+    rebuildDrawing();
+}
+
+void ReciprocalWindow::setHighlights(const scene::SceneHighlights& highlights) {
+    if (highlights == m_highlights)
+        return;
+    m_highlights = highlights;
+    rebuildDrawing();
+}
+
+void ReciprocalWindow::setHoveredNode(std::optional<std::size_t> node) {
+    scene::SceneHighlights h = m_highlights;
+    h.hoveredNode = node;
+    setHighlights(h);
+}
+
+void ReciprocalWindow::rebuildDrawing() {
+    const std::uint64_t generation = m_drawing.generation + 1;
+    m_drawing = scene::drawScene(m_scene, m_highlights);
+    m_drawing.generation = generation;
+    requestUpdate();
+}
+
+void ReciprocalWindow::frameCamera() {
+    updateViewport();
+    const scene::SceneBounds bounds = scene::sceneBounds(m_scene);
+    if (m_framed) {
+        m_camera.reframe(bounds.centre, bounds.radius);
+        return;
+    }
+    // up: the spindle; at yaw 0 the beam runs left to right across the view
+    const glm::dvec3 up = glm::normalize(m_scene.spindle);
+    glm::dvec3 front = glm::cross(m_scene.beam, up);
+    if (glm::length(front) < 1e-6) // a beam along the spindle: any side will do
+        front = glm::cross(up, std::fabs(up.x) < 0.9 ? glm::dvec3(1, 0, 0) : glm::dvec3(0, 1, 0));
+    m_camera.frame(bounds.centre, bounds.radius, up, front, kStartYaw, kStartPitch);
+    m_framed = true;
+}
+
+void ReciprocalWindow::updateViewport() {
+    const QSize pixels =
+        swapChainImageSize().isEmpty() ? size() * devicePixelRatio() : swapChainImageSize();
+    if (pixels.width() == m_camera.width() && pixels.height() == m_camera.height())
+        return;
+    m_camera.setViewport(pixels.width(), pixels.height());
+    if (m_framed)
+        m_camera.reframe(m_camera.centre(), m_camera.radius());
+}
+
+void ReciprocalWindow::orbit(double deltaYaw, double deltaPitch) {
+    m_camera.orbit(deltaYaw, deltaPitch);
+    emit cameraChanged();
+    requestUpdate();
+}
+
+void ReciprocalWindow::zoomBy(double factor) {
+    m_camera.zoom(factor);
+    emit cameraChanged();
+    requestUpdate();
+}
+
+void ReciprocalWindow::resetView() {
+    m_camera.reset();
+    emit cameraChanged();
+    requestUpdate();
+}
+
+std::optional<std::size_t> ReciprocalWindow::nodeAt(QPointF point) const {
+    const double ratio = devicePixelRatio();
+    const glm::dvec2 cursor(point.x() * ratio, point.y() * ratio);
+    // the nodes in reach first: they are the ones drawn on top, and the ones that make spots
+    if (const auto hit = m_camera.pick(m_reachPositions, cursor, kPickRadius * ratio))
+        return m_reachNodes[*hit];
+    return m_camera.pick(m_nodePositions, cursor, kPickRadius * ratio);
+}
+
+std::optional<QPointF> ReciprocalWindow::nodePosition(std::size_t node) const {
+    if (node >= m_scene.nodes.size())
+        return std::nullopt;
+    const std::optional<glm::dvec2> at = m_camera.project(m_scene.nodes[node].r);
+    if (!at)
+        return std::nullopt;
+    const double ratio = devicePixelRatio();
+    return QPointF(at->x / ratio, at->y / ratio);
+}
+
+QImage ReciprocalWindow::grabView() {
+    QImage image = grab();
+    if (image.isNull())
+        return image;
+    // Qt 6.4 hands a B8G8R8A8 swap chain's bytes over as RGBA (render/ImageWindow.h)
+    if (colorFormat() == VK_FORMAT_B8G8R8A8_UNORM || colorFormat() == VK_FORMAT_B8G8R8A8_SRGB)
+        image = image.rgbSwapped();
+    return image.convertToFormat(QImage::Format_RGB32);
+}
+
+void ReciprocalWindow::frameDone() {
+    ++m_framesRendered;
+    emit frameRendered();
+}
+
+void ReciprocalWindow::hoverAt(QPointF point) {
+    const std::optional<std::size_t> node = nodeAt(point);
+    if (node == m_highlights.hoveredNode)
+        return;
+    setHoveredNode(node);
+    emit nodeHovered(node ? static_cast<int>(*node) : -1);
+}
+
+void ReciprocalWindow::mousePressEvent(QMouseEvent* event) {
+    if (event->button() != Qt::LeftButton)
+        return;
+    m_dragging = true;
+    m_lastPoint = event->position();
+}
+
+void ReciprocalWindow::mouseMoveEvent(QMouseEvent* event) {
+    if (m_dragging && (event->buttons() & Qt::LeftButton)) {
+        const QPointF delta = event->position() - m_lastPoint;
+        m_lastPoint = event->position();
+        // dragging right turns the scene right: the eye goes the other way
+        orbit(-delta.x() * kOrbitPerPixel, delta.y() * kOrbitPerPixel);
+        return;
+    }
+    hoverAt(event->position());
+}
+
+void ReciprocalWindow::mouseReleaseEvent(QMouseEvent* event) {
+    if (event->button() == Qt::LeftButton)
+        m_dragging = false;
+}
+
+void ReciprocalWindow::mouseDoubleClickEvent(QMouseEvent*) {
+    resetView();
+}
+
+void ReciprocalWindow::wheelEvent(QWheelEvent* event) {
+    const double notches = event->angleDelta().y() / 120.0;
+    if (notches != 0.0)
+        zoomBy(std::pow(kWheelStep, notches));
+}
+
+void ReciprocalWindow::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+    case Qt::Key_Left:
+        orbit(kOrbitStep, 0.0);
+        break;
+    case Qt::Key_Right:
+        orbit(-kOrbitStep, 0.0);
+        break;
+    case Qt::Key_Up:
+        orbit(0.0, kOrbitStep);
+        break;
+    case Qt::Key_Down:
+        orbit(0.0, -kOrbitStep);
+        break;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+        zoomBy(kKeyZoom);
+        break;
+    case Qt::Key_Minus:
+        zoomBy(1.0 / kKeyZoom);
+        break;
+    case Qt::Key_R:
+        resetView();
+        break;
+    default:
+        QVulkanWindow::keyPressEvent(event);
+    }
+}
+
+bool ReciprocalWindow::event(QEvent* event) {
+    if (event->type() == QEvent::Leave && m_highlights.hoveredNode) {
+        setHoveredNode(std::nullopt);
+        emit nodeHovered(-1);
+    }
+    return QVulkanWindow::event(event);
+}
+
+void ReciprocalWindow::resizeEvent(QResizeEvent* event) {
+    QVulkanWindow::resizeEvent(event);
+    if (m_hasScene)
+        updateViewport();
+}
+
+} // namespace bv::render

@@ -1,0 +1,64 @@
+#pragma once
+// ReciprocalDrawing: the Ewald construction of a plan::EwaldScene as points and lines for
+// SceneRenderer (docs/user-guide.md, "Reciprocal space"):
+//  - the reciprocal lattice nodes as round points, coloured and sized by how close they are to
+//    the sphere against how far they still diffract (node.excitation against node.reach):
+//    nodes in reach large and bright orange, far ones small, faint and blue; a larger |F|
+//    (node.weight) makes both larger;
+//  - the Ewald sphere as latitude and longitude circles about the beam, the circle in the
+//    beam-spindle plane drawn twice more at radius +- thickness/2 when the sphere has a
+//    thickness (dispersion and divergence);
+//  - the incident beam from the sphere's centre -k0 through the origin, the rotation axis
+//    through the origin, the detector's outline on the sphere;
+//  - highlights: the hovered node (a green halo), the pinned pixel's ray from the centre to its
+//    sphere point S (red) and the node nearest S (a white halo).
+
+#include "compute/plan/EwaldScene.h"
+#include "render/scene/SceneDrawing.h"
+
+#include <glm/vec3.hpp>
+
+#include <cstddef>
+#include <optional>
+
+namespace bv::scene {
+
+struct SceneHighlights {
+    std::optional<std::size_t> hoveredNode; // index into scene.nodes
+    std::optional<glm::dvec3> pinnedPoint;  // the pinned pixel's sphere point S (1/Angstrom)
+    std::optional<std::size_t> pinnedNode;  // the node nearest S
+    bool operator==(const SceneHighlights& o) const;
+    bool operator!=(const SceneHighlights& o) const { return !(*this == o); }
+};
+
+// Colours the view uses; the tests look for them in screenshots.
+struct SceneColours {
+    static constexpr float inReach[4] = {1.0f, 0.62f, 0.12f, 1.0f};
+    static constexpr float farNode[4] = {0.45f, 0.58f, 0.95f, 0.35f};
+    static constexpr float sphere[4] = {0.35f, 0.85f, 1.0f, 0.35f};
+    static constexpr float beam[4] = {1.0f, 1.0f, 0.85f, 0.9f};
+    static constexpr float spindle[4] = {0.4f, 0.95f, 0.4f, 0.8f};
+    static constexpr float detector[4] = {0.95f, 0.45f, 0.95f, 0.9f};
+    static constexpr float ray[4] = {1.0f, 0.25f, 0.25f, 1.0f};
+    static constexpr float hovered[4] = {0.3f, 1.0f, 0.45f, 0.6f};
+    static constexpr float pinnedNode[4] = {1.0f, 1.0f, 1.0f, 0.7f};
+};
+
+// The ball that holds the sphere and the nodes: where the camera looks and how far it backs off.
+struct SceneBounds {
+    glm::dvec3 centre{0.0};
+    double radius = 1.0;
+};
+SceneBounds sceneBounds(const plan::EwaldScene& scene);
+
+// 0..1: 1 on the sphere, 0.5 at the edge of the node's reach, towards 0 beyond (a Gaussian in
+// excitation / reach, so a node in reach stands out against its neighbours).
+double closeness(const plan::ReciprocalNode& node);
+// How strongly a node is drawn, 0..1: 1 in reach (a spot), closeness squared beyond, so a
+// crystal's broad reach still shows which nodes make spots and which only come near.
+double emphasis(const plan::ReciprocalNode& node);
+
+// The drawing of `scene` with `highlights`; generation is left 0 for the caller to set.
+SceneDrawing drawScene(const plan::EwaldScene& scene, const SceneHighlights& highlights);
+
+} // namespace bv::scene
