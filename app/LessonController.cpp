@@ -5,6 +5,7 @@
 #include "app/MainWindow.h"
 #include "app/ParameterPanels.h"
 #include "app/PresentationMode.h"
+#include "app/ReciprocalDock.h"
 #include "app/SimulationController.h"
 #include "compute/core/Error.h"
 #include "render/ImageWindow.h"
@@ -121,7 +122,8 @@ void LessonController::openLesson(int index) {
             parameters && !m_presentation->isActive())
             m_window.resizeDocks({parameters, m_dock}, {55, 45}, Qt::Vertical);
     }
-    focusField(0);
+    applyViews();
+    focusField(0); // after the views: the keys stay with the lesson's editor
 }
 
 void LessonController::openNext(int delta) {
@@ -138,6 +140,23 @@ void LessonController::closeLesson() {
     m_fields.clear();
     m_current = -1;
     m_dock->hide();
+    applyViews();
+}
+
+void LessonController::applyViews() {
+    const bool wanted =
+        m_current >= 0 &&
+        m_lessons[static_cast<std::size_t>(m_current)].views.contains(kReciprocalView);
+    ReciprocalDock& reciprocal = m_window.reciprocalDock();
+    if (wanted && reciprocal.isHidden()) {
+        reciprocal.show();
+        m_reciprocalByLesson = true;
+    } else if (!wanted && m_reciprocalByLesson) {
+        reciprocal.hide();
+        m_reciprocalByLesson = false;
+    }
+    if (m_presentation->isActive())
+        m_presentation->arrange(); // the docks share the screen anew
 }
 
 void LessonController::focusField(int index) {

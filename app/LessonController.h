@@ -4,6 +4,10 @@
 // bold label) in the Parameters dock, whose tab switches to the first of them, focused. The
 // presentation mode (PresentationMode.h) drives the same object with the keyboard: step the
 // focused value, move between the lesson's fields, go to the next lesson.
+//
+// A lesson that names views (Lesson::views: "reciprocal") shows them while it is open. The
+// Reciprocal space dock is shown if it was hidden, and hidden again by the next lesson without
+// it (or closing the lesson) only if a lesson had shown it: a dock the user opened stays.
 
 #include "app/Lessons.h"
 
@@ -59,6 +63,13 @@ class LessonController : public QObject {
     // Steps the focused value as its arrow keys do (a choice: the next item).
     void stepFocused(int steps, bool large);
 
+    // Shows or hides the views beside the image for the current lesson (see above).
+    void applyViews();
+    // Whether the Reciprocal space dock is open because a lesson asked for it (the
+    // presentation mode keeps this across its own showing and hiding of docks).
+    bool reciprocalShownByLesson() const { return m_reciprocalByLesson; }
+    void setReciprocalShownByLesson(bool byLesson) { m_reciprocalByLesson = byLesson; }
+
     LessonDock& dock() { return *m_dock; }
     PresentationMode& presentation() { return *m_presentation; }
 
@@ -72,6 +83,7 @@ class LessonController : public QObject {
     int m_current = -1;
     std::vector<LessonField> m_fields;
     int m_focused = 0;
+    bool m_reciprocalByLesson = false;
     LessonDock* m_dock = nullptr;
     PresentationMode* m_presentation = nullptr;
 };

@@ -17,6 +17,10 @@ struct Sizes {
 };
 constexpr Sizes kWindow{17, 13, 14};
 constexpr Sizes kPresentation{42, 32, 44};
+constexpr Sizes kPresentationShared{36, 28, 34}; // a third of 1920 px beside the Ewald view
+const Sizes& sizesFor(bool presentation, bool shared) {
+    return !presentation ? kWindow : shared ? kPresentationShared : kPresentation;
+}
 const QString kMarked = QStringLiteral("#e08a00"); // the marked fields' colour (LessonController)
 } // namespace
 
@@ -35,7 +39,7 @@ LessonDock::LessonDock(QWidget* parent) : QDockWidget(tr("Lesson"), parent) {
     new QVBoxLayout(m_valueArea);
     m_valueArea->layout()->setContentsMargins(0, 0, 0, 0);
     m_keys = new QLabel(tr("← → change the value (Shift: more) · Tab: next value · "
-                           "Page Down / N: next lesson · Esc: leave"),
+                           "Page Down / N: next lesson · Enter: play/pause φ · Esc: leave"),
                         area);
     m_keys->setObjectName(QStringLiteral("lessonKeys"));
     m_keys->setWordWrap(true);
@@ -61,7 +65,7 @@ void LessonDock::showValues(const QStringList& labels, const QStringList& values
         m_valueArea->layout()->addWidget(label);
         m_values.push_back(label);
     }
-    const int px = m_presentation ? kPresentation.value : kWindow.value;
+    const int px = sizesFor(m_presentation, m_shared).value;
     for (std::size_t i = 0; i < m_values.size(); ++i) {
         QLabel* label = m_values[i];
         const bool shown = i < static_cast<std::size_t>(labels.size());
@@ -96,8 +100,15 @@ void LessonDock::setPresentation(bool on) {
     applyFonts();
 }
 
+void LessonDock::setShared(bool shared) {
+    if (shared == m_shared)
+        return;
+    m_shared = shared;
+    applyFonts();
+}
+
 void LessonDock::applyFonts() {
-    const Sizes& s = m_presentation ? kPresentation : kWindow;
+    const Sizes& s = sizesFor(m_presentation, m_shared);
     m_title->setStyleSheet(
         QStringLiteral("QLabel { font-size: %1px; font-weight: bold; }").arg(s.title));
     QFont font = m_text->font();

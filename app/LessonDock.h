@@ -25,6 +25,10 @@ class LessonDock : public QDockWidget {
     // one line per field: its label and value ("Wavelength  1.0000 Å"); `focused` is marked
     void showValues(const QStringList& labels, const QStringList& values, int focused);
     void setPresentation(bool on);
+    // In the presentation mode beside another view (the Reciprocal space dock): a narrower
+    // column, so a little smaller type, still read whole without scrolling.
+    void setShared(bool shared);
+    bool shared() const { return m_shared; }
     bool presentation() const { return m_presentation; }
 
     const QLabel* title() const { return m_title; }
@@ -41,6 +45,7 @@ class LessonDock : public QDockWidget {
     QLabel* m_keys = nullptr;
     QString m_markdown;
     bool m_presentation = false;
+    bool m_shared = false;
 };
 
 } // namespace bv::app

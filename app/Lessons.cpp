@@ -47,6 +47,20 @@ std::vector<Lesson> readLessons(const QString& folder) {
                 entry.fail(fields[k], "fields[" + std::to_string(k) + "]", "an editor's name");
             lesson.fields << QString::fromStdString(fields[k].get<std::string>());
         }
+        if (entry.has("views")) {
+            const io::Json& views = entry.value("views");
+            if (!views.is_array())
+                entry.fail(views, "views", "an array of view names");
+            for (std::size_t k = 0; k < views.size(); ++k) {
+                const std::string key = "views[" + std::to_string(k) + "]";
+                if (!views[k].is_string() ||
+                    !kLessonViews.contains(QString::fromStdString(views[k].get<std::string>())))
+                    entry.fail(views[k], key,
+                               "a view's name: " +
+                                   kLessonViews.join(QStringLiteral(", ")).toStdString());
+                lesson.views << QString::fromStdString(views[k].get<std::string>());
+            }
+        }
         lesson.text = QString::fromStdString(
             readText(folder + QLatin1Char('/') + lesson.name + QStringLiteral(".md")));
         lessons.push_back(lesson);

@@ -4,7 +4,8 @@
 //
 //   lessons.json   the list, in menu order:
 //                  { "lessons": [ { "name": "bragg", "title": "Bragg's law and wavelength",
-//                                   "fields": ["wavelength"] }, ... ] }
+//                                   "fields": ["wavelength"],
+//                                   "views": ["reciprocal"] }, ... ] }
 //   <name>.json    the experiment and its view, a session file (app/Session.h)
 //   <name>.md      the text (Markdown)
 //
@@ -12,6 +13,10 @@
 // "shape"): a ParameterField, or a choice's combo box. The folder is compiled into the
 // program as the Qt resource :/lessons (app/CMakeLists.txt), so an installed binary or a
 // fresh build finds them without a path.
+//
+// "views" (optional) names the views beside the image the lesson explains its point with;
+// opening the lesson shows them (LessonController::applyViews). The one view so far:
+// "reciprocal", the Reciprocal space dock (the Ewald construction, app/ReciprocalDock.h).
 
 #include "app/Session.h"
 
@@ -27,8 +32,13 @@ struct Lesson {
     QString title;      // the menu's and the dock's
     QString text;       // Markdown
     QStringList fields; // the editors it is about, the first focused
+    QStringList views;  // the views it shows beside the image (kLessonViews), often none
     QString folder;     // where its files are (":/lessons" for the built-in ones)
 };
+
+// The views a lesson may name in "views".
+inline const QString kReciprocalView = QStringLiteral("reciprocal");
+inline const QStringList kLessonViews{kReciprocalView};
 
 // The built-in lessons' folder, a Qt resource.
 inline const QString kBuiltInLessons = QStringLiteral(":/lessons");

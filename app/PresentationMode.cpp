@@ -3,6 +3,7 @@
 #include "app/LessonController.h"
 #include "app/LessonDock.h"
 #include "app/MainWindow.h"
+#include "app/ReciprocalDock.h"
 #include "compute/core/Error.h"
 #include "render/ImageWindow.h"
 
@@ -59,24 +60,23 @@ void PresentationMode::enter() {
     for (QToolBar* bar : m_window.findChildren<QToolBar*>())
         bar->hide();
     LessonDock& dock = m_lessons.dock();
+    ReciprocalDock& reciprocal = m_window.reciprocalDock();
+    // every dock away but the lesson's; the lesson's views come back through applyViews(),
+    // which then counts them as the lesson's (leave() gives back what the user had)
+    m_reciprocalByLesson = m_lessons.reciprocalShownByLesson();
     for (QDockWidget* d : m_window.findChildren<QDockWidget*>())
         if (d != &dock)
             d->hide();
-    m_window.addDockWidget(Qt::RightDockWidgetArea, &dock); // moved there, if it was elsewhere
-    dock.setFloating(false);
-    dock.show();
+    m_lessons.setReciprocalShownByLesson(false);
     dock.setPresentation(true);
+    reciprocal.setPresentation(true);
     m_window.overlays().setScale(kOverlayScale);
     m_window.imageWindow().invalidateOverlay();
     m_window.showFullScreen();
     // without a window manager (Xvfb) full screen is only a hint: take the screen ourselves
     if (QScreen* screen = m_window.screen())
         m_window.setGeometry(screen->geometry());
-    // the image a square of the screen's height, the rest the lesson's
-    const int width = m_window.screen() ? m_window.screen()->geometry().width() : m_window.width();
-    const int height =
-        m_window.screen() ? m_window.screen()->geometry().height() : m_window.height();
-    m_window.resizeDocks({&dock}, {std::max(width - height, width / 3)}, Qt::Horizontal);
+    m_lessons.applyViews(); // arranges the docks
     m_lessons.focusField(m_lessons.focusedField());
     m_window.setFocus(Qt::OtherFocusReason);
     qApp->installEventFilter(this);
@@ -90,6 +90,8 @@ void PresentationMode::leave() {
     qApp->removeEventFilter(this);
     m_action->setChecked(false);
     m_lessons.dock().setPresentation(false);
+    m_lessons.dock().setShared(false);
+    m_window.reciprocalDock().setPresentation(false);
     m_window.overlays().setScale(1.0);
     m_window.imageWindow().invalidateOverlay();
     m_window.setWindowState(m_windowState);
@@ -98,7 +100,38 @@ void PresentationMode::leave() {
     m_window.restoreState(m_state);
     m_window.menuBar()->setVisible(m_menuBarVisible);
     m_window.statusBar()->setVisible(m_statusBarVisible);
+    // the docks as they were, then the current lesson's views (it may not be the one the
+    // presentation started on)
+    m_lessons.setReciprocalShownByLesson(m_reciprocalByLesson);
+    m_lessons.applyViews();
     m_lessons.focusField(m_lessons.focusedField());
+    fitLater();
+}
+
+void PresentationMode::arrange() {
+    LessonDock& dock = m_lessons.dock();
+    ReciprocalDock& reciprocal = m_window.reciprocalDock();
+    m_window.addDockWidget(Qt::RightDockWidgetArea, &dock); // moved there, if it was elsewhere
+    dock.setFloating(false);
+    dock.show();
+    const QRect screen =
+        m_window.screen() ? m_window.screen()->geometry() : m_window.QWidget::geometry();
+    dock.setShared(!reciprocal.isHidden());
+    if (reciprocal.isHidden()) {
+        // the image a square of the screen's height, the rest the lesson's
+        m_window.resizeDocks({&dock},
+                             {std::max(screen.width() - screen.height(), screen.width() / 3)},
+                             Qt::Horizontal);
+    } else {
+        // three columns: the image, the construction that explains it, the text (in its
+        // slightly smaller shared size, read whole without scrolling on 1920 x 1080)
+        m_window.addDockWidget(Qt::RightDockWidgetArea, &reciprocal);
+        reciprocal.setFloating(false);
+        m_window.splitDockWidget(&reciprocal, &dock, Qt::Horizontal);
+        const int text = std::max(screen.width() * 7 / 20, 400);
+        const int ewald = std::max(screen.width() * 3 / 10, 300);
+        m_window.resizeDocks({&reciprocal, &dock}, {ewald, text}, Qt::Horizontal);
+    }
     fitLater();
 }
 
@@ -153,6 +186,10 @@ bool PresentationMode::handleKey(int key, Qt::KeyboardModifiers modifiers) {
         case Qt::Key_P:
         case Qt::Key_Backspace:
             m_lessons.openNext(-1);
+            return true;
+        case Qt::Key_Return:
+        case Qt::Key_Enter:
+            m_window.setPhiAnimation(!m_window.phiAnimationPlaying());
             return true;
         default:
             return false;

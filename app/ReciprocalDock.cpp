@@ -54,7 +54,7 @@ ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
     m_play->setObjectName(QStringLiteral("reciprocalPlay"));
     m_phi = new QLabel(this);
     m_phi->setObjectName(QStringLiteral("reciprocalPhi"));
-    auto* reset = new QPushButton(tr("Reset view"), this);
+    auto* reset = m_reset = new QPushButton(tr("Reset view"), this);
     connect(reset, &QPushButton::clicked, this, [this] { m_view->resetView(); });
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_play);
@@ -63,7 +63,8 @@ ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
     controls->addWidget(reset);
 
     using Colours = scene::SceneColours;
-    auto* legend = new QLabel(this);
+    auto* legend = m_legend = new QLabel(this);
+    legend->setObjectName(QStringLiteral("reciprocalLegend"));
     legend->setWordWrap(true);
     legend->setText(QStringList{
         swatch(Colours::inReach, tr("in reach"), true), swatch(Colours::farNode, tr("far"), true),
@@ -103,6 +104,30 @@ ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
 
 void ReciprocalDock::setPlayAction(QAction* play) {
     m_play->setDefaultAction(play); // checked, text and enabled follow the toolbar's
+}
+
+void ReciprocalDock::setPresentation(bool on) {
+    m_presentation = on;
+    // no title bar on the projector (as LessonDock::setPresentation)
+    if (on && !titleBarWidget())
+        setTitleBarWidget(new QWidget(this));
+    else if (!on && titleBarWidget()) {
+        QWidget* empty = titleBarWidget();
+        setTitleBarWidget(nullptr);
+        delete empty;
+    }
+    // pixel sizes beside the Lesson dock's 32 px text: labels a little smaller than the text,
+    // the legend smaller again but readable at the back of a room; empty: the style's own
+    const QString label = on ? QStringLiteral("font-size: 26px;") : QString();
+    const QString small = on ? QStringLiteral("font-size: 22px;") : QString();
+    m_phi->setStyleSheet(label);
+    m_play->setStyleSheet(label);
+    m_reset->setStyleSheet(label);
+    m_legend->setStyleSheet(small);
+    m_pinnedLabel->setStyleSheet(small);
+    // the view never takes the focus from the lesson's value there (the keys are the
+    // presentation's whichever widget has it, but a focused view would look like the target)
+    m_container->setFocusPolicy(on ? Qt::NoFocus : Qt::StrongFocus);
 }
 
 void ReciprocalDock::experimentChanged() {

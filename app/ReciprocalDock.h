@@ -12,6 +12,9 @@
 //  - Play/Pause is the toolbar's phi animation (MainWindow::setPhiAnimation: each finished
 //    image advances phi0 by the step, through the document like any slider); the phi readout
 //    shows the scene's phi.
+//  - In the presentation mode (app/PresentationMode.h) its legend and labels grow to be read
+//    on a projector and the title bar goes, as the Lesson dock's; the view keeps its keys but
+//    the presentation's keys (arrows, Tab, Page Down, Enter) reach the lesson first.
 
 #include "compute/plan/EwaldScene.h"
 
@@ -23,6 +26,7 @@
 
 class QAction;
 class QLabel;
+class QPushButton;
 class QToolButton;
 class QVulkanInstance;
 
@@ -50,6 +54,10 @@ class ReciprocalDock : public QDockWidget {
     void imageHovered(const std::optional<QPointF>& imagePoint);
     void setPinned(const std::optional<QPoint>& pixel);
 
+    void setPresentation(bool on);
+    bool presentation() const { return m_presentation; }
+    const QLabel* legend() const { return m_legend; }
+
     // What the labels say (the tests read them)
     QString phiText() const;
     QString pinnedText() const;
@@ -68,6 +76,9 @@ class ReciprocalDock : public QDockWidget {
     QToolButton* m_play = nullptr;
     QLabel* m_phi = nullptr;
     QLabel* m_pinnedLabel = nullptr;
+    QLabel* m_legend = nullptr;
+    QPushButton* m_reset = nullptr;
+    bool m_presentation = false;
     bool m_stale = true; // the experiment changed while the dock was hidden
     std::optional<QPoint> m_pinned;
 };
