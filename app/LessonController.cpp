@@ -151,6 +151,11 @@ void LessonController::applyViews() {
     if (wanted && reciprocal.isHidden()) {
         reciprocal.show();
         m_reciprocalByLesson = true;
+        // its dock's least width shows the sphere too small to read: a quarter of the window
+        if (!m_presentation->isActive() && !reciprocal.isFloating())
+            m_window.resizeDocks({&reciprocal},
+                                 {std::max(reciprocal.width(), m_window.width() / 4)},
+                                 Qt::Horizontal);
     } else if (!wanted && m_reciprocalByLesson) {
         reciprocal.hide();
         m_reciprocalByLesson = false;

@@ -1,0 +1,305 @@
+// The lessons that explain their point with the Reciprocal space view (issue 15): Bragg's law,
+// mosaic spread and the rotation series name "views": ["reciprocal"] in lessons.json, and
+// opening one shows the dock; its Ewald sphere follows the lesson's field (radius 1/lambda);
+// a lesson without the view leaves the dock as the user had it. Presenting, the dock stands
+// between the image and the text in large type, and the keys stay the lesson's even with the
+// view focused (Enter plays phi). Saves the screenshots of docs/lessons/ with the view to
+// $BRAGGVIEW_SCREENSHOT_DIR (else screenshots/ beside this program).
+
+#include "GuiTestMain.h"
+#include "ScreenshotSupport.h"
+#include "ViewerHarness.h"
+#include "app/LessonController.h"
+#include "app/LessonDock.h"
+#include "app/Lessons.h"
+#include "app/ParameterField.h"
+#include "app/PresentationMode.h"
+#include "app/ReciprocalDock.h"
+#include "app/Viewer.h"
+#include "compute/core/Error.h"
+#include "render/ReciprocalWindow.h"
+
+#include <QAction>
+#include <QDockWidget>
+#include <QLabel>
+#include <QScrollBar>
+#include <QTemporaryDir>
+#include <QTextBrowser>
+
+#include <glm/geometric.hpp>
+
+#include <cmath>
+
+using namespace bv;
+using test::ViewerHarness;
+
+class TestLessonViews : public QObject {
+    Q_OBJECT
+
+    ViewerHarness m_viewer;
+
+    app::LessonController& lessons() { return m_viewer.window->lessons(); }
+    app::ReciprocalDock& reciprocal() { return m_viewer.window->reciprocalDock(); }
+    render::ReciprocalWindow& view() { return reciprocal().view(); }
+    void open(const QString& name) {
+        const auto& all = lessons().lessons();
+        for (std::size_t i = 0; i < all.size(); ++i)
+            if (all[i].name == name) {
+                lessons().openLesson(static_cast<int>(i));
+                QVERIFY(m_viewer.waitImage());
+                return;
+            }
+        QFAIL(qPrintable(QStringLiteral("no lesson ") + name));
+    }
+    bool waitViewFrame() {
+        const auto before = view().framesRendered();
+        view().requestUpdate();
+        return QTest::qWaitFor([&] { return view().framesRendered() > before; }, 30000);
+    }
+    QImage shoot(const QString& name) {
+        if (!m_viewer.waitImage() || !m_viewer.waitFrame() || !waitViewFrame())
+            return {};
+        QCoreApplication::processEvents(); // the lesson dock's values (queued)
+        const QImage shot = app::grabMainWindow(*m_viewer.window);
+        shot.save(test::screenshotFolder() + QLatin1Char('/') + name, "PNG");
+        return shot;
+    }
+    QRect areaOf(QWidget* w) {
+        return QRect(w->mapTo(m_viewer.window.get(), QPoint(0, 0)), w->size());
+    }
+    void setReciprocalByUser(bool shown) {
+        // View > Reciprocal space, as the user would
+        QAction* toggle = reciprocal().toggleViewAction();
+        if (toggle->isChecked() != shown)
+            toggle->trigger();
+        QCOMPARE(reciprocal().isHidden(), !shown);
+    }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(m_viewer.open(
+            test::words(QStringLiteral("-cell 40 40 40 90 90 90 -N 5 -default_F 100 -distance 100 "
+                                       "-detpixels 64 -pixel 0.5")),
+            QSize(1920, 1080)));
+        QVERIFY(reciprocal().isHidden()); // the window starts without it
+    }
+    void cleanup() { BV_VERIFY_NO_VALIDATION_MESSAGES(); }
+
+    void theLessonsNameTheirViews_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<bool>("reciprocal");
+        // the sphere's radius 1/lambda; the lattice turning through the sphere; mosaic arcs as
+        // more nodes in reach. The others' point is on the image alone.
+        QTest::newRow("Bragg's law") << "bragg" << true;
+        QTest::newRow("cell") << "cell" << false;
+        QTest::newRow("crystal size") << "crystal-size" << false;
+        QTest::newRow("mosaic spread") << "mosaic" << true;
+        QTest::newRow("detector") << "detector" << false;
+        QTest::newRow("rotation series") << "rotation" << true;
+    }
+    void theLessonsNameTheirViews() {
+        QFETCH(QString, name);
+        QFETCH(bool, reciprocal);
+        for (const app::Lesson& l : app::readLessons())
+            if (l.name == name)
+                QCOMPARE(l.views.contains(app::kReciprocalView), reciprocal);
+        // from no lesson and the dock closed, opening the lesson shows it or not
+        lessons().closeLesson();
+        QVERIFY(this->reciprocal().isHidden());
+        open(name);
+        QCOMPARE(this->reciprocal().isVisible(), reciprocal);
+        lessons().closeLesson();
+        QVERIFY(this->reciprocal().isHidden()); // the lesson's, closed with it
+    }
+
+    void anUnknownViewIsReported_data() {
+        QTest::addColumn<QByteArray>("views");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("not a list")
+            << QByteArray("\"reciprocal\"") << "lessons[0].views: expected an array of view names";
+        QTest::newRow("not a view") << QByteArray("[\"ewald\"]")
+                                    << "lessons[0].views[0]: expected a view's name: reciprocal";
+        QTest::newRow("not a name")
+            << QByteArray("[3]") << "lessons[0].views[0]: expected a view's name: reciprocal";
+    }
+    void anUnknownViewIsReported() {
+        QFETCH(QByteArray, views);
+        QFETCH(QString, message);
+        QTemporaryDir dir;
+        QFile list(dir.filePath(QStringLiteral("lessons.json")));
+        QVERIFY(list.open(QIODevice::WriteOnly));
+        list.write("{\"lessons\": [{\"name\": \"a\", \"title\": \"A\", \"fields\": [\"phi\"], "
+                   "\"views\": " +
+                   views + "}]}");
+        list.close();
+        try {
+            app::readLessons(dir.path());
+            QFAIL("no error");
+        } catch (const Error& e) {
+            const QString said = QString::fromUtf8(e.what());
+            QVERIFY2(said.contains(message) && said.contains(QStringLiteral("lessons.json")),
+                     e.what());
+        }
+    }
+
+    void theSphereFollowsTheWavelength_data() {
+        // the Bragg lesson's field: the sphere's radius is 1/lambda (1/Angstrom)
+        QTest::addColumn<double>("lambda");
+        QTest::addColumn<double>("radius");
+        QTest::newRow("1 A") << 1.0 << 1.0;
+        QTest::newRow("1.25 A") << 1.25 << 0.8;
+        QTest::newRow("2 A") << 2.0 << 0.5;
+        QTest::newRow("0.5 A") << 0.5 << 2.0;
+    }
+    void theSphereFollowsTheWavelength() {
+        QFETCH(double, lambda);
+        QFETCH(double, radius);
+        if (lessons().current() < 0 ||
+            lessons().lessons()[static_cast<std::size_t>(lessons().current())].name !=
+                QStringLiteral("bragg"))
+            open(QStringLiteral("bragg"));
+        QVERIFY(reciprocal().isVisible());
+        app::ParameterField* wavelength = lessons().fields().front().field;
+        QCOMPARE(lessons().fields().front().name, QStringLiteral("wavelength"));
+        wavelength->setValue(lambda);
+        QVERIFY(m_viewer.waitImage());
+        QTRY_VERIFY2(std::fabs(view().scene().radius - radius) < 1e-9,
+                     qPrintable(QString::number(view().scene().radius)));
+        // the sphere passes through the origin, its centre -k0 up the beam
+        const plan::EwaldScene& s = view().scene();
+        QVERIFY(std::fabs(glm::length(s.sphereCentre) - radius) < 1e-9);
+        QVERIFY(std::fabs(glm::dot(s.sphereCentre, s.beam) + radius) < 1e-9);
+    }
+
+    void theBraggLessonWithTheView() {
+        open(QStringLiteral("bragg")); // its wavelength back to 1 A
+        QVERIFY(std::fabs(view().scene().radius - 1.0) < 1e-9);
+        QTest::qWait(200); // the layout settles
+        m_viewer.window->imageWindow().fitToWindow();
+        const QImage shot = shoot(QStringLiteral("lesson-bragg-reciprocal.png"));
+        QVERIFY(!shot.isNull());
+        QVERIFY(test::coloursIn(shot, areaOf(reciprocal().viewContainer())) > 10);
+        // the keys stay with the lesson's field: the view did not take the focus
+        QWidget* focused = m_viewer.window->focusWidget();
+        app::ParameterField* wavelength = lessons().fields().front().field;
+        QVERIFY(focused && wavelength->isAncestorOf(focused));
+        QTest::keyClick(focused, Qt::Key_Up); // its step, 0.01 A
+        QCOMPARE(wavelength->value(), 1.01);
+        QVERIFY(m_viewer.waitImage());
+        QTRY_VERIFY(std::fabs(view().scene().radius - 1.0 / 1.01) < 1e-9);
+    }
+
+    void aLessonWithoutTheViewLeavesItAsItWas_data() {
+        QTest::addColumn<bool>("userOpened");
+        QTest::newRow("the user's open dock stays open") << true;
+        QTest::newRow("a closed dock closes again") << false;
+    }
+    void aLessonWithoutTheViewLeavesItAsItWas() {
+        QFETCH(bool, userOpened);
+        lessons().closeLesson();
+        setReciprocalByUser(userOpened);
+        open(QStringLiteral("cell"));
+        QCOMPARE(reciprocal().isHidden(), !userOpened); // untouched
+        open(QStringLiteral("bragg"));
+        QVERIFY(reciprocal().isVisible()); // the lesson's view either way
+        open(QStringLiteral("detector"));
+        QCOMPARE(reciprocal().isHidden(), !userOpened); // back as it was
+        open(QStringLiteral("rotation"));
+        QVERIFY(reciprocal().isVisible());
+        lessons().closeLesson();
+        QCOMPARE(reciprocal().isHidden(), !userOpened);
+        setReciprocalByUser(false);
+    }
+
+    void presentingShowsTheViewLarge() {
+        setReciprocalByUser(false);
+        open(QStringLiteral("rotation"));
+        const int windowLegend = QFontInfo(reciprocal().legend()->font()).pixelSize();
+        lessons().presentation().enter();
+        QVERIFY(lessons().presentation().isActive());
+        QTRY_COMPARE(m_viewer.window->size(), QSize(1920, 1080));
+        QVERIFY(reciprocal().isVisible());
+        QVERIFY(reciprocal().presentation());
+        QVERIFY(lessons().dock().shared());
+        QTest::qWait(200); // the layout settles, the image is fitted again
+        // larger type: the legend's at least 22 px (the window's is the style's, about 12)
+        const int legend = QFontInfo(reciprocal().legend()->font()).pixelSize();
+        QVERIFY2(legend >= 22 && legend > windowLegend,
+                 qPrintable(QStringLiteral("%1 against %2").arg(legend).arg(windowLegend)));
+        // three columns left to right: the image, the construction, the text read whole
+        const QRect image = areaOf(m_viewer.window->imageContainer());
+        const QRect ewald = areaOf(reciprocal().viewContainer());
+        const QRect text = areaOf(&lessons().dock());
+        QVERIFY(image.right() < ewald.left() && ewald.right() < text.left());
+        QVERIFY2(image.width() >= 500 && ewald.width() >= 500,
+                 qPrintable(QStringLiteral("%1, %2").arg(image.width()).arg(ewald.width())));
+        QVERIFY(!lessons().dock().text()->verticalScrollBar()->isVisible());
+        const QImage shot = shoot(QStringLiteral("presentation-rotation-reciprocal.png"));
+        QCOMPARE(shot.size(), QSize(1920, 1080));
+        QVERIFY(test::coloursIn(shot, ewald) > 10);
+    }
+
+    void theKeysStayTheLessonsWithTheViewFocused() {
+        QVERIFY(lessons().presentation().isActive());
+        app::ParameterField* phi = lessons().fields().front().field;
+        QCOMPARE(lessons().fields().front().name, QStringLiteral("phi"));
+        QCOMPARE(phi->value(), 0.0);
+        // the view cannot be given the focus by a click while presenting
+        QCOMPARE(reciprocal().viewContainer()->focusPolicy(), Qt::NoFocus);
+        // a key sent to the view itself: the presentation's, not the camera's (R would reset)
+        const glm::dvec3 eye = view().camera().eye();
+        QTest::keyClick(&view(), Qt::Key_Right); // phi's arrow step, 0.1 degree
+        QCOMPARE(phi->value(), 0.1);
+        QVERIFY(glm::length(view().camera().eye() - eye) < 1e-12);
+        QVERIFY(m_viewer.waitImage());
+        QTRY_VERIFY(std::fabs(view().scene().phi - 0.1 * M_PI / 180.0) < 1e-12);
+        // Enter plays phi and pauses it
+        QVERIFY(!m_viewer.window->phiAnimationPlaying());
+        QTest::keyClick(&view(), Qt::Key_Return);
+        QVERIFY(m_viewer.window->phiAnimationPlaying());
+        QVERIFY(QTest::qWaitFor([&] { return phi->value() >= 1.1 - 1e-9; }, 60000));
+        QTest::keyClick(m_viewer.window.get(), Qt::Key_Enter);
+        QVERIFY(!m_viewer.window->phiAnimationPlaying());
+        QVERIFY(m_viewer.waitImage());
+    }
+
+    void theNextLessonTakesItsViewAlong() {
+        // rotation is the last: Page Down goes round to Bragg (with the view), then the cell
+        // lesson (without): the text gets the width back in its full presentation size
+        QTest::keyClick(m_viewer.window.get(), Qt::Key_PageDown);
+        QVERIFY(m_viewer.waitImage());
+        QCOMPARE(lessons().current(), 0);
+        QVERIFY(reciprocal().isVisible());
+        QTest::keyClick(m_viewer.window.get(), Qt::Key_PageDown);
+        QVERIFY(m_viewer.waitImage());
+        QVERIFY(reciprocal().isHidden());
+        QVERIFY(!lessons().dock().shared());
+        QTest::keyClick(m_viewer.window.get(), Qt::Key_PageUp); // Bragg again
+        QVERIFY(m_viewer.waitImage());
+        QVERIFY(reciprocal().isVisible());
+        QVERIFY(lessons().dock().shared());
+        // leaving gives the window back, the lesson's view open for the lesson still open
+        QTest::keyClick(m_viewer.window.get(), Qt::Key_Escape);
+        QVERIFY(!lessons().presentation().isActive());
+        QVERIFY(!reciprocal().presentation());
+        QVERIFY(!lessons().dock().shared());
+        QVERIFY(reciprocal().isVisible());
+        open(QStringLiteral("cell")); // and it is still the lesson's: it closes
+        QVERIFY(reciprocal().isHidden());
+    }
+
+    void leavingOnALessonWithoutTheViewClosesIt() {
+        // presenting from Bragg (the view the lesson's), leaving on the cell lesson
+        open(QStringLiteral("bragg"));
+        QVERIFY(reciprocal().isVisible());
+        lessons().presentation().enter();
+        QTest::keyClick(m_viewer.window.get(), Qt::Key_PageDown);
+        QVERIFY(m_viewer.waitImage());
+        QTest::keyClick(m_viewer.window.get(), Qt::Key_Escape);
+        QVERIFY(!lessons().presentation().isActive());
+        QVERIFY(reciprocal().isHidden());
+    }
+};
+
+BV_GUI_TEST_MAIN_ON_SCREEN(TestLessonViews, "1920x1080x24")
+#include "tst_lessonviews.moc"
