@@ -149,12 +149,14 @@ void LessonController::applyViews() {
         m_lessons[static_cast<std::size_t>(m_current)].views.contains(kReciprocalView);
     ReciprocalDock& reciprocal = m_window.reciprocalDock();
     if (wanted && reciprocal.isHidden()) {
+        // its dock's least width shows the sphere too small to read: a quarter of the
+        // window, but at most 2/5 of the image's width before it (a small window keeps its image)
+        const int width =
+            std::min(m_window.width() / 4, m_window.imageContainer()->width() * 2 / 5);
         reciprocal.show();
         m_reciprocalByLesson = true;
-        // its dock's least width shows the sphere too small to read: a quarter of the window
         if (!m_presentation->isActive() && !reciprocal.isFloating())
-            m_window.resizeDocks({&reciprocal},
-                                 {std::max(reciprocal.width(), m_window.width() / 4)},
+            m_window.resizeDocks({&reciprocal}, {std::max(reciprocal.width(), width)},
                                  Qt::Horizontal);
     } else if (!wanted && m_reciprocalByLesson) {
         reciprocal.hide();

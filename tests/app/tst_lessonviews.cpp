@@ -1,5 +1,5 @@
-// The lessons that explain their point with the Reciprocal space view (issue 15): Bragg's law,
-// mosaic spread and the rotation series name "views": ["reciprocal"] in lessons.json, and
+// The lessons that explain their point with the Reciprocal space view (issue 15): Bragg's law
+// and the rotation series name "views": ["reciprocal"] in lessons.json, and
 // opening one shows the dock; its Ewald sphere follows the lesson's field (radius 1/lambda);
 // a lesson without the view leaves the dock as the user had it. Presenting, the dock stands
 // between the image and the text in large type, and the keys stay the lesson's even with the
@@ -61,7 +61,8 @@ class TestLessonViews : public QObject {
             return {};
         QCoreApplication::processEvents(); // the lesson dock's values (queued)
         const QImage shot = app::grabMainWindow(*m_viewer.window);
-        shot.save(test::screenshotFolder() + QLatin1Char('/') + name, "PNG");
+        if (!name.isEmpty())
+            shot.save(test::screenshotFolder() + QLatin1Char('/') + name, "PNG");
         return shot;
     }
     QRect areaOf(QWidget* w) {
@@ -88,12 +89,13 @@ class TestLessonViews : public QObject {
     void theLessonsNameTheirViews_data() {
         QTest::addColumn<QString>("name");
         QTest::addColumn<bool>("reciprocal");
-        // the sphere's radius 1/lambda; the lattice turning through the sphere; mosaic arcs as
-        // more nodes in reach. The others' point is on the image alone.
+        // the sphere's radius 1/lambda; the lattice turning through the sphere. The others'
+        // point is on the image alone (mosaic's wider reach reads too faintly in the dock's
+        // default frame to be worth the room: docs/user-guide.md)
         QTest::newRow("Bragg's law") << "bragg" << true;
         QTest::newRow("cell") << "cell" << false;
         QTest::newRow("crystal size") << "crystal-size" << false;
-        QTest::newRow("mosaic spread") << "mosaic" << true;
+        QTest::newRow("mosaic spread") << "mosaic" << false;
         QTest::newRow("detector") << "detector" << false;
         QTest::newRow("rotation series") << "rotation" << true;
     }
@@ -234,7 +236,8 @@ class TestLessonViews : public QObject {
         QVERIFY2(image.width() >= 500 && ewald.width() >= 500,
                  qPrintable(QStringLiteral("%1, %2").arg(image.width()).arg(ewald.width())));
         QVERIFY(!lessons().dock().text()->verticalScrollBar()->isVisible());
-        const QImage shot = shoot(QStringLiteral("presentation-rotation-reciprocal.png"));
+        const QImage shot = shoot(QString()); // tst_lessons saves this one
+
         QCOMPARE(shot.size(), QSize(1920, 1080));
         QVERIFY(test::coloursIn(shot, ewald) > 10);
     }
@@ -257,10 +260,13 @@ class TestLessonViews : public QObject {
         QVERIFY(!m_viewer.window->phiAnimationPlaying());
         QTest::keyClick(&view(), Qt::Key_Return);
         QVERIFY(m_viewer.window->phiAnimationPlaying());
-        QVERIFY(QTest::qWaitFor([&] { return phi->value() >= 1.1 - 1e-9; }, 60000));
+        QVERIFY(QTest::qWaitFor([&] { return phi->value() >= 4.1 - 1e-9; }, 60000));
         QTest::keyClick(m_viewer.window.get(), Qt::Key_Enter);
         QVERIFY(!m_viewer.window->phiAnimationPlaying());
         QVERIFY(m_viewer.waitImage());
+        // the lattice turned through the sphere: the screenshot of docs/lessons/rotation.md
+        QTRY_VERIFY(std::fabs(view().scene().phi * 180.0 / M_PI - phi->value()) < 1e-6);
+        QVERIFY(!shoot(QStringLiteral("presentation-rotation-played.png")).isNull());
     }
 
     void theNextLessonTakesItsViewAlong() {
