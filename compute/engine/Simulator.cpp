@@ -1,18 +1,21 @@
 #include "compute/engine/Simulator.h"
 
+#include "compute/core/Error.h"
 #include "compute/engine/DiffractionShaders.h"
 #include "compute/engine/GpuLayout.h"
 #include "compute/engine/SerialOrder.h"
-#include "compute/core/Error.h"
 #include "compute/plan/RunCost.h"
 #include "compute/vk/Check.h"
 #include "compute/vk/Device.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <future>
 #include <glm/geometric.hpp>
 #include <limits>
+#include <list>
 
 namespace bv::engine {
 
@@ -27,18 +30,31 @@ struct Simulator::DeviceBuffer {
 
 struct Simulator::Variant {
     vk::ComputePipeline pipeline;
+    bool specialised = false;
     // recorded once: one command buffer per slice slot (the first also clears the image and
     // starts the clock), then the readback copy; a run submits the active slots and the copy
     std::vector<vk::CommandBuffer> parts;
     bool recorded = false;
 };
 
+// The specialised pipelines, most recently used first, and the one being built on a worker
+// thread (at most one at a time: while values move, only the newest shape asked for is
+// built next).
+struct Simulator::Builds {
+    std::list<std::pair<VariantKey, std::unique_ptr<Variant>>> ready;
+    struct Pending {
+        VariantKey key;
+        std::future<vk::ComputePipeline> pipeline;
+        std::chrono::steady_clock::time_point started;
+    };
+    std::optional<Pending> building;
+    std::optional<VariantKey> wanted; // asked for while another was being built
+    std::vector<VariantKey> failed;   // builds that threw: those shapes stay generic
+};
+
 namespace {
 
-constexpr unsigned kSpecFlagCount = 13; // bits 0..1 shape, then one bit per flag
-constexpr unsigned kDminBit = kSpecFlagCount;
-constexpr unsigned kSerialGridExitBit = kSpecFlagCount + 1;
-constexpr unsigned kPanelsBit = kSpecFlagCount + 2;
+constexpr unsigned kSerialGridExitBit = shapeBit(SpecSerialGridExit);
 
 template <typename Real> GpuVec4<Real> vec4(const glm::dvec3& v, double w = 0.0) {
     return {static_cast<Real>(v.x), static_cast<Real>(v.y), static_cast<Real>(v.z),
@@ -85,6 +101,11 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
         m_options.workPerSlice = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
                                      ? std::uint64_t(1) << 26
                                      : std::uint64_t(1) << 28;
+    if (m_options.specialiseWork == 0)
+        m_options.specialiseWork = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
+                                       ? std::uint64_t(1) << 25
+                                       : std::uint64_t(1) << 30;
+    m_builds = std::make_unique<Builds>();
     const auto& limits = device.info().limits;
     if (m_options.localSizeX == 0 || m_options.localSizeY == 0 ||
         m_options.localSizeX * m_options.localSizeY > limits.maxComputeWorkGroupInvocations ||
@@ -129,11 +150,12 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
                                          {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingPanels, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
+                                         {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingCancel, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
     m_pipelineLayout = vk::PipelineLayout(device, {m_setLayout.handle()}, sizeof(GpuPush));
     m_descriptorPool = vk::DescriptorPool(
         device, 1,
-        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 12}});
+        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 13}});
     m_set = m_descriptorPool.allocate(m_setLayout);
     m_commandPool = vk::CommandPool(device);
     m_uploadCommands = vk::CommandBuffer(m_commandPool);
@@ -170,17 +192,22 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
         makeBuffer("the table of fresh units", storage, vk::MemoryUse::DeviceLocal);
     m_gridExit = makeBuffer("the search for the HKL grid's edge",
                             storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::DeviceLocal);
-    m_gridExitReadback =
-        std::make_unique<vk::Buffer>(device, sizeof(GpuGridExit<double>),
-                                     VK_BUFFER_USAGE_TRANSFER_DST_BIT, vk::MemoryUse::Readback,
-                                     "the readback of the HKL grid's edge");
+    m_gridExitReadback = std::make_unique<vk::Buffer>(
+        device, sizeof(GpuGridExit<double>), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+        vk::MemoryUse::Readback, "the readback of the HKL grid's edge");
     m_panels = makeBuffer("the detector's panels", storage, vk::MemoryUse::DeviceLocal);
     m_panelRows = makeBuffer("the panel of each image row", storage, vk::MemoryUse::DeviceLocal);
+    // host-visible and coherent: written by the host while the shader runs (requestCancel)
+    m_cancel =
+        std::make_unique<vk::Buffer>(device, sizeof(GpuCancel), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                     vk::MemoryUse::Upload, "the cancel word");
+    m_cancelWord = static_cast<volatile std::uint32_t*>(m_cancel->map());
+    *m_cancelWord = 0u;
     // every binding needs a buffer before the first plan arrives
     for (DeviceBuffer* b :
          {m_params.get(), m_orientations.get(), m_sources.get(), m_amplitudes.get(), m_mask.get(),
-          m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get(),
-          m_gridExit.get(), m_panels.get(), m_panelRows.get()})
+          m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get(), m_gridExit.get(),
+          m_panels.get(), m_panelRows.get()})
         b->buffer = vk::Buffer(device, 256, b->usage, b->use, b->label);
     writeDescriptors();
     timer.mark("layouts, pools, buffers");
@@ -188,6 +215,9 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
 }
 
 Simulator::~Simulator() {
+    // a background build uses this Simulator's module, layout and cache
+    if (m_builds && m_builds->building)
+        m_builds->building->pipeline.wait();
     // nothing may be in flight when the buffers go (run() waits, unless it was interrupted by
     // an exception)
     if (m_inFlight && m_fence.handle() != VK_NULL_HANDLE) {
@@ -216,11 +246,14 @@ void Simulator::writeDescriptors() {
           m_freshUnitsBuffer->buffer.handle()},
          {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_gridExit->buffer.handle()},
          {BindingPanels, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_panels->buffer.handle()},
-         {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_panelRows->buffer.handle()}});
+         {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_panelRows->buffer.handle()},
+         {BindingCancel, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_cancel->handle()}});
 }
 
 void Simulator::invalidateRecordings() {
-    for (auto& entry : m_variants)
+    if (m_generic)
+        m_generic->recorded = false;
+    for (auto& entry : m_builds->ready)
         entry.second->recorded = false;
 }
 
@@ -295,80 +328,232 @@ void Simulator::resize(int fast, int slow) {
 
 Simulator::VariantKey Simulator::variantKey(const plan::Plan& p) const {
     const bool table = p.structureFactors && p.structureFactors->hasTable();
-    const bool flags[kSpecFlagCount - 2] = {table && p.interpolate,
-                                            p.oversampleThick,
-                                            p.oversamplePolar,
-                                            p.oversampleOmega,
-                                            p.curved,
-                                            p.pointPixel,
-                                            p.polarization,
-                                            p.thickModelled,
-                                            p.waterPresent,
-                                            table,
-                                            p.mask && !p.mask->empty()};
-    std::uint32_t bits = static_cast<std::uint32_t>(p.shape) & 3u;
-    for (unsigned i = 0; i < kSpecFlagCount - 2; ++i)
-        bits |= (flags[i] ? 1u : 0u) << (2 + i);
-    bits |= (p.dmin > 0.0 ? 1u : 0u) << kDminBit;
-    bits |= (serialGridExit(p) ? 1u : 0u) << kSerialGridExitBit;
-    bits |= (p.panels.empty() ? 0u : 1u) << kPanelsBit;
-    return VariantKey{bits};
+    const std::pair<SpecId, bool> flags[] = {{SpecInterpolate, table && p.interpolate},
+                                             {SpecOversampleThick, p.oversampleThick},
+                                             {SpecOversamplePolar, p.oversamplePolar},
+                                             {SpecOversampleOmega, p.oversampleOmega},
+                                             {SpecCurved, p.curved},
+                                             {SpecPointPixel, p.pointPixel},
+                                             {SpecPolarization, p.polarization},
+                                             {SpecThickness, p.thickModelled},
+                                             {SpecWater, p.waterPresent},
+                                             {SpecTable, table},
+                                             {SpecMask, p.mask && !p.mask->empty()},
+                                             {SpecDmin, p.dmin > 0.0},
+                                             {SpecSerialGridExit, serialGridExit(p)},
+                                             {SpecPanels, !p.panels.empty()}};
+    VariantKey key;
+    key.bits = static_cast<std::uint32_t>(p.shape) & 3u;
+    for (const auto& [id, on] : flags)
+        key.bits |= (on ? 1u : 0u) << shapeBit(id);
+    key.oversample = p.oversample;
+    key.sources = static_cast<std::int32_t>(p.sources.size());
+    key.orientations = static_cast<std::int32_t>(p.orientations.size());
+    return key;
 }
 
-vk::SpecializationConstants Simulator::specializationConstants(const VariantKey& key) const {
-    auto bit = [&](unsigned i) { return ((key.bits >> i) & 1u) != 0; };
+vk::SpecializationConstants Simulator::specializationConstants(const VariantKey& key,
+                                                               bool specialised) const {
     vk::SpecializationConstants constants;
-    constants.add(SpecLocalSizeX, m_options.localSizeX)
-        .add(SpecLocalSizeY, m_options.localSizeY)
-        .add(SpecShape, static_cast<std::int32_t>(key.bits & 3u))
-        .add(SpecInterpolate, bit(2))
-        .add(SpecOversampleThick, bit(3))
-        .add(SpecOversamplePolar, bit(4))
-        .add(SpecOversampleOmega, bit(5))
-        .add(SpecCurved, bit(6))
-        .add(SpecPointPixel, bit(7))
-        .add(SpecPolarization, bit(8))
-        .add(SpecThickness, bit(9))
-        .add(SpecWater, bit(10))
-        .add(SpecTable, bit(11))
-        .add(SpecMask, bit(12))
-        .add(SpecDmin, bit(kDminBit))
-        .add(SpecSerialGridExit, bit(kSerialGridExitBit))
-        .add(SpecPanels, bit(kPanelsBit));
+    constants.add(SpecLocalSizeX, m_options.localSizeX).add(SpecLocalSizeY, m_options.localSizeY);
+    constants.add(SpecSpecialised, specialised);
+    if (!specialised)
+        return constants; // the shader's defaults stand; it reads the parameter block
+    constants.add(SpecShape, static_cast<std::int32_t>(key.bits & 3u));
+    for (std::uint32_t id = SpecInterpolate; id <= SpecPanels; ++id)
+        constants.add(id, ((key.bits >> shapeBit(SpecId(id))) & 1u) != 0);
+    constants.add(SpecOversample, key.oversample)
+        .add(SpecSourceCount, key.sources)
+        .add(SpecOrientationCount, key.orientations);
     return constants;
 }
 
 Simulator::KernelInputs Simulator::kernelInputs() const {
     if (!m_current)
         throw Error("nothing to trace: no plan was set (internal error)");
-    return {m_setLayout.handle(), m_set, m_currentKey.bits,
-            specializationConstants(m_currentKey), m_paramsInStorage};
+    // the generic constants: one trace pipeline serves every plan (it reads the shape from the
+    // parameter block), and its numbers are the specialised pipeline's bit for bit
+    return {m_setLayout.handle(), m_set, 0u, specializationConstants(m_currentKey, false),
+            m_paramsInStorage};
 }
 
-Simulator::Variant& Simulator::variant(const VariantKey& key) {
-    auto found = m_variants.find(key);
-    if (found != m_variants.end())
-        return *found->second;
-
-    const vk::SpecializationConstants constants = specializationConstants(key);
-    auto v = std::make_unique<Variant>();
-    m_planTimer.restart();
-    v->pipeline = vk::ComputePipeline(m_device, m_module, m_pipelineLayout, constants, &m_cache);
-    for (int part = 0; part <= m_options.maxSlices; ++part)
-        v->parts.emplace_back(m_commandPool);
-    m_planTimer.mark("pipeline");
+void Simulator::saveCache(const vk::ComputePipeline& built) {
     // rewritten only when the build added to the driver's data: a warm start writes nothing
     // (and where the driver says the cache served the pipeline, its data is not even read)
     try {
-        m_cacheSaved = v->pipeline.cacheUse() != vk::ComputePipeline::CacheUse::Hit &&
-                       m_cache.saveIfChanged();
+        m_cacheSaved =
+            built.cacheUse() != vk::ComputePipeline::CacheUse::Hit && m_cache.saveIfChanged();
     } catch (const Error& e) {
         m_warnings.push_back(std::string("pipeline cache not saved: ") + e.what());
     }
+}
+
+Simulator::Variant& Simulator::genericVariant() {
+    if (m_generic)
+        return *m_generic;
+    m_planTimer.restart();
+    auto v = std::make_unique<Variant>();
+    v->pipeline = vk::ComputePipeline(m_device, m_module, m_pipelineLayout,
+                                      specializationConstants({}, false), &m_cache);
+    ++m_pipelinesBuilt;
+    for (int part = 0; part <= m_options.maxSlices; ++part)
+        v->parts.emplace_back(m_commandPool);
+    m_planTimer.mark("generic pipeline");
+    saveCache(v->pipeline);
     m_planTimer.mark("pipeline cache save");
-    Variant& result = *v;
-    m_variants.emplace(key, std::move(v));
-    return result;
+    m_generic = std::move(v);
+    return *m_generic;
+}
+
+Simulator::Variant& Simulator::keepSpecialised(const VariantKey& key,
+                                               vk::ComputePipeline pipeline) {
+    auto v = std::make_unique<Variant>();
+    v->pipeline = std::move(pipeline);
+    v->specialised = true;
+    for (int part = 0; part <= m_options.maxSlices; ++part)
+        v->parts.emplace_back(m_commandPool);
+    ++m_pipelinesBuilt;
+    saveCache(v->pipeline);
+    auto& ready = m_builds->ready;
+    ready.emplace_front(key, std::move(v));
+    // the least recently used goes (never the one running: it is at the front or generic);
+    // its command buffers are not in flight (a submission is made only after the one before
+    // has finished, and only the current variant's)
+    while (static_cast<int>(ready.size()) > kSpecialisedPipelines) {
+        auto last = std::prev(ready.end());
+        if (last->second.get() == m_current)
+            break;
+        ready.erase(last);
+    }
+    return *ready.front().second;
+}
+
+void Simulator::takeFinishedBuild() {
+    auto& building = m_builds->building;
+    if (!building ||
+        building->pipeline.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
+    const VariantKey key = building->key;
+    try {
+        vk::ComputePipeline pipeline = building->pipeline.get();
+        m_lastBuildMilliseconds = std::chrono::duration<double, std::milli>(
+                                      std::chrono::steady_clock::now() - building->started)
+                                      .count();
+        building.reset();
+        keepSpecialised(key, std::move(pipeline));
+    } catch (const std::exception& e) {
+        building.reset();
+        m_builds->failed.push_back(key);
+        m_warnings.push_back(std::string("a specialised pipeline could not be built, the "
+                                         "generic one runs instead: ") +
+                             e.what());
+    }
+    if (m_builds->wanted) {
+        const VariantKey next = *m_builds->wanted;
+        m_builds->wanted.reset();
+        requestBackgroundBuild(next);
+    }
+}
+
+Simulator::Variant* Simulator::readySpecialised(const VariantKey& key) {
+    takeFinishedBuild();
+    auto& ready = m_builds->ready;
+    for (auto it = ready.begin(); it != ready.end(); ++it)
+        if (it->first == key) {
+            ready.splice(ready.begin(), ready, it); // most recently used
+            return ready.front().second.get();
+        }
+    return nullptr;
+}
+
+void Simulator::requestBackgroundBuild(const VariantKey& key) {
+    for (const VariantKey& failed : m_builds->failed)
+        if (failed == key)
+            return;
+    for (const auto& entry : m_builds->ready)
+        if (entry.first == key)
+            return;
+    auto& building = m_builds->building;
+    if (building) {
+        if (building->key != key)
+            m_builds->wanted = key; // after this one; a newer wish replaces an older
+        return;
+    }
+    // the worker uses only objects that live as long as this Simulator (whose destructor
+    // waits for it) and Vulkan calls that are safe beside the owner's (pipeline creation; the
+    // pipeline cache is internally synchronised)
+    building = Builds::Pending{key, {}, std::chrono::steady_clock::now()};
+    building->pipeline =
+        std::async(std::launch::async, [this, constants = specializationConstants(key, true)] {
+            return vk::ComputePipeline(m_device, m_module, m_pipelineLayout, constants, &m_cache);
+        });
+}
+
+Simulator::Variant& Simulator::buildSpecialisedNow(const VariantKey& key) {
+    auto& building = m_builds->building;
+    if (building && building->key == key) {
+        building->pipeline.wait(); // already on its way
+        takeFinishedBuild();
+        if (Variant* v = readySpecialised(key))
+            return *v;
+        return genericVariant(); // the build failed (a warning says so)
+    }
+    m_planTimer.restart();
+    const auto start = std::chrono::steady_clock::now();
+    vk::ComputePipeline pipeline(m_device, m_module, m_pipelineLayout,
+                                 specializationConstants(key, true), &m_cache);
+    m_lastBuildMilliseconds =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    m_planTimer.mark("specialised pipeline");
+    Variant& v = keepSpecialised(key, std::move(pipeline));
+    m_planTimer.mark("pipeline cache save");
+    return v;
+}
+
+void Simulator::waitForBackgroundBuild() {
+    while (m_builds->building) {
+        m_builds->building->pipeline.wait();
+        takeFinishedBuild(); // may start the wanted one
+    }
+}
+
+bool Simulator::specialised() const {
+    return m_current && m_current->specialised;
+}
+
+int Simulator::pipelinesHeld() const {
+    return (m_generic ? 1 : 0) + static_cast<int>(m_builds->ready.size());
+}
+
+Simulator::Variant* Simulator::choosePipeline(const plan::Plan& p) {
+    using Mode = SimulatorOptions::Specialisation;
+    if (Variant* v = readySpecialised(m_currentKey))
+        return v;
+    Mode mode = m_options.specialisation;
+    if (!m_options.shaderCode.empty())
+        mode = Mode::Wait; // a benchmark's shader variant may not have the generic path
+    if (mode == Mode::Automatic) {
+        const std::uint64_t work = static_cast<std::uint64_t>(p.fastPixels) *
+                                   static_cast<std::uint64_t>(p.slowPixels) * m_stepsPerPixel;
+        mode = work >= m_options.specialiseWork ? Mode::Wait : Mode::Generic;
+    }
+    if (mode == Mode::Wait)
+        return &buildSpecialisedNow(m_currentKey);
+    if (mode == Mode::Background)
+        requestBackgroundBuild(m_currentKey);
+    return &genericVariant();
+}
+
+void Simulator::switchToSpecialisedIfReady() {
+    if (!m_current || m_current->specialised ||
+        m_options.specialisation == SimulatorOptions::Specialisation::Generic)
+        return;
+    Variant* v = readySpecialised(m_currentKey);
+    if (!v)
+        return;
+    if (!v->recorded)
+        record(*v);
+    m_current = v; // the slices left continue the same sums: the image does not change
 }
 
 void Simulator::record(Variant& v) {
@@ -406,7 +591,8 @@ void Simulator::record(Variant& v) {
         cmd.bindCompute(v.pipeline, m_pipelineLayout, m_set);
         const GpuPush push{slot};
         cmd.pushConstants(m_pipelineLayout, &push, sizeof(push));
-        vkCmdDispatchIndirect(cmd.handle(), m_slices->buffer.handle(), slot * sizeof(GpuSliceEntry));
+        vkCmdDispatchIndirect(cmd.handle(), m_slices->buffer.handle(),
+                              slot * sizeof(GpuSliceEntry));
         if (m_timer)
             m_timer->writeTimestamp(cmd, slot + 1, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT);
         cmd.end();
@@ -514,6 +700,7 @@ template <typename Real> void Simulator::uploadParams(const plan::Plan& p) {
     g.sourceCount = static_cast<std::int32_t>(p.sources.size());
     g.orientationCount = static_cast<std::int32_t>(p.orientations.size());
     g.freshRows = m_freshRows;
+    g.shape = variantKey(p).bits; // what the generic pipeline reads instead of constants
     if (f && f->hasTable()) {
         g.hMin = f->hMin;
         g.hMax = f->hMax;
@@ -752,7 +939,7 @@ void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
     m_planTimer.mark("upload");
 
     m_currentKey = variantKey(p);
-    m_current = &variant(m_currentKey);
+    m_current = choosePipeline(p);
     if (!m_current->recorded) {
         m_planTimer.restart();
         record(*m_current);
@@ -792,6 +979,7 @@ int Simulator::finishedSlices() const {
 }
 
 void Simulator::submitParts(int first, int end) {
+    switchToSpecialisedIfReady();
     // parts first..end-1 of the run's sequence: the active slices, then the copy
     std::vector<VkCommandBuffer> buffers;
     for (int i = first; i < end; ++i) {
@@ -804,7 +992,8 @@ void Simulator::submitParts(int first, int end) {
     info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
     info.commandBufferCount = static_cast<std::uint32_t>(buffers.size());
     info.pCommandBuffers = buffers.data();
-    vk::check(vkQueueSubmit(m_device.queue(), 1, &info, m_fence.handle()), "submitting work to the GPU");
+    vk::check(vkQueueSubmit(m_device.queue(), 1, &info, m_fence.handle()),
+              "submitting work to the GPU");
     m_nextPart = end;
     ++m_submissions;
     m_inFlight = true;
@@ -817,6 +1006,7 @@ void Simulator::start() {
         throw Error("the simulation is already running (internal error)");
     m_submissions = 0;
     m_lastGridExit.reset();
+    clearCancel();
     submitParts(0, 1);
 }
 
@@ -860,6 +1050,16 @@ void Simulator::readGridExit() {
                                                        : gridExitFrom<float>(head, m_fast);
 }
 
+void Simulator::clearCancel() {
+    *m_cancelWord = 0u; // made visible to the device by the submission that follows
+    m_cancelled.store(false);
+}
+
+void Simulator::requestCancel() {
+    m_cancelled.store(true);
+    *m_cancelWord = 1u; // host-coherent: the shader's next read of the word sees it
+}
+
 void Simulator::cancel() {
     if (!m_inFlight)
         return;
@@ -878,6 +1078,7 @@ void Simulator::run(const Progress& progress) {
     // one submission per slice (the last one with the copy), so that no single submission
     // holds the GPU for longer than a slice; progress is reported as slices finish
     m_submissions = 0;
+    clearCancel();
     const int total = m_activeSlices;
     for (int slice = 0; slice < total; ++slice) {
         submitParts(slice, slice + 1 == total ? partCount() : slice + 1);
