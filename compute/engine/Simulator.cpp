@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <future>
 #include <glm/geometric.hpp>
@@ -102,9 +103,19 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
                                      ? std::uint64_t(1) << 26
                                      : std::uint64_t(1) << 28;
     if (m_options.specialiseWork == 0)
-        m_options.specialiseWork = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
-                                       ? std::uint64_t(1) << 25
-                                       : std::uint64_t(1) << 30;
+        m_options.specialiseWork =
+            device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : std::uint64_t(1) << 30;
+    // BRAGGVIEW_PIPELINE=generic|specialised overrides Automatic (the parity suite runs both)
+    if (const char* forced = std::getenv("BRAGGVIEW_PIPELINE");
+        forced && m_options.specialisation == SimulatorOptions::Specialisation::Automatic) {
+        const std::string value = forced;
+        if (value == "generic")
+            m_options.specialisation = SimulatorOptions::Specialisation::Generic;
+        else if (value == "specialised")
+            m_options.specialisation = SimulatorOptions::Specialisation::Wait;
+        else if (!value.empty())
+            throw Error("BRAGGVIEW_PIPELINE: expected generic or specialised, not " + value);
+    }
     m_builds = std::make_unique<Builds>();
     const auto& limits = device.info().limits;
     if (m_options.localSizeX == 0 || m_options.localSizeY == 0 ||

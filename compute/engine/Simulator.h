@@ -123,10 +123,11 @@ struct SimulatorOptions {
     //   Automatic:  Wait for a plan of at least specialiseWork pixel-steps, else Generic
     enum class Specialisation { Generic, Background, Wait, Automatic };
     Specialisation specialisation = Specialisation::Automatic;
-    // pixel-steps from which Automatic waits for a specialised pipeline. 0: by the device,
-    // 2^25 on a CPU device (lavapipe: about 0.3 s of generic work against a compile of about
-    // 0.2 s, docs/performance.md), 2^30 on a GPU (a compile of 50-200 ms repays itself only
-    // in runs of seconds)
+    // pixel-steps from which Automatic waits for a specialised pipeline. 0: by the device:
+    // always (1) on a CPU device: lavapipe compiles the specialised pipeline faster (~60 ms)
+    // than the generic one (~300 ms), at the first dispatch, and runs it 5x faster; 2^30 on a
+    // GPU, whose driver compiles at creation (a guess, not measured here: no GPU).
+    // BRAGGVIEW_PIPELINE=generic|specialised in the environment overrides Automatic.
     std::uint64_t specialiseWork = 0;
 };
 
