@@ -217,8 +217,10 @@ void SimulationController::schedule() {
 }
 
 bool SimulationController::interruptible() const {
-    // any run: its image would be superseded, and the shader stops at once
-    return m_simulator != nullptr;
+    // not a preview, nor a run expected within the preview budget: their images are what a
+    // movement shows (cancelled by every next value, a drag would show nothing)
+    const std::optional<double> ms = m_rate.milliseconds(m_runCost);
+    return !m_runningPreview && (!ms || m_previewBudget <= 0.0 || *ms > m_previewBudget);
 }
 
 void SimulationController::fail(const QString& message) {

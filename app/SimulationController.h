@@ -21,10 +21,12 @@
 // and never one being written, and it waits for no slice. The next slice is submitted once
 // that frame was submitted (or after kFrameWaitMilliseconds, when no frame comes).
 //
-// Interruption: a change during a run cancels it at once: the shader reads a cancel word at
-// every unit of each pixel's loop and stops, also inside a long slice or the last one
-// (Simulator::requestCancel), the slices not yet submitted never run, the partial image is
-// discarded (never shown) and the newest state starts as soon as the slice on the GPU ends.
+// Interruption: a change during a run longer than the preview budget cancels it at once: the
+// shader reads a cancel word at every unit of each pixel's loop and stops, also inside a long
+// slice or the last one (Simulator::requestCancel), the slices not yet submitted never run,
+// the partial image is discarded (never shown) and the newest state starts as soon as the
+// slice on the GPU ends. Previews and runs within the budget finish: their images are what a
+// movement shows.
 //
 // Preview (issue 14): while values change in quick succession (a change arrives while a run
 // is in flight, while a preview is shown, or less than kMovingMilliseconds after the change

@@ -4,7 +4,7 @@
 //
 //   braggview-bench [--repeats N] [--precision fast|precise|both] [--json FILE] [--device D]
 //                   [--shader FILE.spv] [--label TEXT] [--local-size WxH] [--slice-work N]
-//                   [--statistics] [--pipeline generic|specialised|both]
+//                   [--statistics] [--pipeline generic|specialised|both] [--cancel-after MS]
 //                   (--case NAME ... | -- <nanoBragg arguments>)
 //   braggview-bench --shape-soak N [--precision fast|precise] [-- <nanoBragg arguments>]
 //   braggview-bench --list
@@ -16,7 +16,10 @@
 // where it implements VK_KHR_pipeline_executable_properties. --pipeline runs the generic
 // pipeline (shape read from the parameter block), the one specialised to the case's shape
 // (the default; its build time is printed as "compile"), or both, one after the other
-// (Simulator.h, docs/performance.md "Pipelines per shape"). --shape-soak runs N plans of
+// (Simulator.h, docs/performance.md "Pipelines per shape"). --cancel-after MS starts each
+// timed run, calls requestCancel() MS ms later and times from there to the run's end (the
+// run's slices forced into one, so the request lands inside it); "cancel" is that latency's
+// median. --shape-soak runs N plans of
 // changing shape (oversample 1..5 x mosaic domains 1..7 x sources 1..3, a new pipeline for each
 // of the 105 shapes it meets first, then ones let go and built again) on one Simulator that
 // builds them as the viewer does (at once on a CPU device, in the background on a GPU), and
@@ -43,6 +46,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -62,6 +66,7 @@ struct Setup {
     std::uint64_t workPerSlice = 0; // 0: the Simulator's default
     bool statistics = false;
     bool specialised = true;
+    double cancelAfter = -1; // ms; < 0: no cancel measurement
 };
 
 std::vector<std::uint32_t> readSpirv(const std::string& path) {
@@ -85,6 +90,7 @@ struct Result {
     Stats gpu, wall;
     double firstRunWall = 0;
     double compileMilliseconds = 0; // the specialised pipeline's build (0: generic)
+    Stats cancel;                   // requestCancel() -> run finished, ms
     std::vector<std::string> statistics;
 };
 
@@ -104,6 +110,8 @@ Result runCase(const bv::vk::Device& device, const std::string& name, const std:
     options.localSizeY = setup.localSizeY;
     if (setup.workPerSlice > 0)
         options.workPerSlice = setup.workPerSlice;
+    if (setup.cancelAfter >= 0)
+        options.workPerSlice = std::uint64_t(1) << 62; // one slice: cancel inside it
     options.specialisation = setup.specialised
                                  ? bv::engine::SimulatorOptions::Specialisation::Wait
                                  : bv::engine::SimulatorOptions::Specialisation::Generic;
@@ -134,6 +142,20 @@ Result runCase(const bv::vk::Device& device, const std::string& name, const std:
         gpu.push_back(simulator.gpuMilliseconds());
     }
     out.dispatches = simulator.sliceCount();
+    if (setup.cancelAfter >= 0) {
+        std::vector<double> latency;
+        for (int i = 0; i < repeats; ++i) {
+            simulator.start();
+            std::this_thread::sleep_for(
+                std::chrono::duration<double, std::milli>(setup.cancelAfter));
+            const auto request = Clock::now();
+            simulator.requestCancel();
+            simulator.cancel(); // waits for the slice on the device, now stopping
+            latency.push_back(
+                std::chrono::duration<double, std::milli>(Clock::now() - request).count());
+        }
+        out.cancel = stats(latency);
+    }
     out.gpu = stats(gpu);
     out.wall = stats(wall);
     return out;
@@ -274,6 +296,8 @@ int main(int argc, char** argv) {
                 if (pipelineText != "generic" && pipelineText != "specialised" &&
                     pipelineText != "both")
                     throw bv::Error("--pipeline: expected generic, specialised or both");
+            } else if (a == "--cancel-after") {
+                setup.cancelAfter = std::stod(value());
             } else if (a == "--shape-soak") {
                 soakRuns = std::stoi(value());
             } else if (a == "--statistics") {
@@ -344,6 +368,10 @@ int main(int argc, char** argv) {
                                 r.dispatches, specialised ? "specialised" : "generic");
                     if (specialised)
                         std::printf(" (compile %.1f ms)", r.compileMilliseconds);
+                    if (s.cancelAfter >= 0)
+                        std::printf("; cancelled %.0f ms in: stopped %.1f ms later (median; "
+                                    "%.1f-%.1f)",
+                                    s.cancelAfter, r.cancel.median, r.cancel.min, r.cancel.max);
                     std::printf("\n");
                     if (setup.statistics)
                         for (const std::string& statistic : r.statistics)
