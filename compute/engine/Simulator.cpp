@@ -103,8 +103,7 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
                                      ? std::uint64_t(1) << 26
                                      : std::uint64_t(1) << 28;
     if (m_options.specialiseWork == 0)
-        m_options.specialiseWork =
-            device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 1 : std::uint64_t(1) << 30;
+        m_options.specialiseWork = 1; // always (SimulatorOptions::specialiseWork says why)
     // BRAGGVIEW_PIPELINE=generic|specialised overrides Automatic (the parity suite runs both)
     if (const char* forced = std::getenv("BRAGGVIEW_PIPELINE");
         forced && m_options.specialisation == SimulatorOptions::Specialisation::Automatic) {

@@ -123,10 +123,12 @@ struct SimulatorOptions {
     //   Automatic:  Wait for a plan of at least specialiseWork pixel-steps, else Generic
     enum class Specialisation { Generic, Background, Wait, Automatic };
     Specialisation specialisation = Specialisation::Automatic;
-    // pixel-steps from which Automatic waits for a specialised pipeline. 0: by the device:
-    // always (1) on a CPU device: lavapipe compiles the specialised pipeline faster (~60 ms)
-    // than the generic one (~300 ms), at the first dispatch, and runs it 5x faster; 2^30 on a
-    // GPU, whose driver compiles at creation (a guess, not measured here: no GPU).
+    // pixel-steps from which Automatic waits for a specialised pipeline; 0: always. On lavapipe
+    // the specialised pipeline compiles faster than the generic one (~60 against ~300 ms, at
+    // the first dispatch) and runs 4.9-5.3x faster, so it pays for every run; on a GPU it is
+    // what ran before there was a generic pipeline (one per flag set, compiled in setPlan), the
+    // pipeline cache on disk serves it again, and the generic one's speed there is not
+    // measured (docs/performance.md, "Pipelines per shape").
     // BRAGGVIEW_PIPELINE=generic|specialised in the environment overrides Automatic.
     std::uint64_t specialiseWork = 0;
 };

@@ -478,6 +478,29 @@ class TestSimulator : public QObject {
         QCOMPARE(simulator.pipelinesHeld(), 1 + Simulator::kSpecialisedPipelines);
     }
 
+    // Automatic: a specialised pipeline for a plan of at least specialiseWork pixel-steps
+    // (48 x 48 pixels x 1 step here), the generic one below
+    void automaticSpecialisesFromItsThreshold_data() {
+        QTest::addColumn<qulonglong>("threshold");
+        QTest::addColumn<bool>("specialised");
+        QTest::newRow("by default: always") << qulonglong(0) << true;
+        QTest::newRow("one pixel-step") << qulonglong(1) << true;
+        QTest::newRow("exactly the plan's work") << qulonglong(48 * 48) << true;
+        QTest::newRow("one more") << qulonglong(48 * 48 + 1) << false;
+    }
+    void automaticSpecialisesFromItsThreshold() {
+        QFETCH(qulonglong, threshold);
+        QFETCH(bool, specialised);
+        SimulatorOptions o = options(Precision::Fast);
+        o.specialisation = SimulatorOptions::Specialisation::Automatic;
+        o.specialiseWork = threshold;
+        Simulator simulator(*m_device, o);
+        const Case c(cubic());
+        simulator.setPlan(c.plan, c.loop);
+        QCOMPARE(simulator.stepsPerPixel(), std::uint64_t(1));
+        QCOMPARE(simulator.specialised(), specialised);
+    }
+
     // requestCancel() stops a run inside its one long slice: the shader reads the word at the
     // top of every unit, the pixels not yet done are left unwritten, and the next run is whole.
     void cancelStopsInsideASlice() {
