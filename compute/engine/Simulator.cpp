@@ -1044,6 +1044,8 @@ void Simulator::finish() {
     m_partsDone = m_nextPart;
     readTimestamps();
     readGridExit();
+    if (m_cancelled.load())
+        m_lastGridExit.reset(); // the search stopped part way: what it found means nothing
 }
 
 std::size_t Simulator::gridExitHeaderBytes() const {
