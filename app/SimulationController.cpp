@@ -133,6 +133,12 @@ void SimulationController::buildSimulator() {
         engine::SimulatorOptions options;
         options.precision = m_document.precision();
         options.workPerSlice = m_workPerSlice;
+        // a pipeline per shape, never compiled on this thread: GPU drivers compile at creation
+        // (in the background here); lavapipe creates in ~10 ms and compiles on its queue at the
+        // first dispatch, where the generic one is slower (docs/performance.md)
+        options.specialisation = m_device->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
+                                     ? engine::SimulatorOptions::Specialisation::Wait
+                                     : engine::SimulatorOptions::Specialisation::Background;
         m_simulator = std::make_unique<engine::Simulator>(*m_device, options);
         m_defaultWorkPerSlice = m_simulator->workPerSlice();
     } catch (const std::exception& e) {
@@ -195,8 +201,15 @@ void SimulationController::schedule() {
     if (m_engineStopped || !m_simulator)
         return;
     if (m_inFlight) {
-        if (interruptible())
-            m_interruptPending = true; // poll() cancels it when the slice on the GPU is done
+        if (interruptible() && !m_interruptPending) {
+            // the shader stops within a unit of each pixel's loop, also inside a long slice
+            // (Simulator::requestCancel); poll() sees the slice end and starts the newest state
+            m_lastInterruption = {
+                std::min(m_simulator->lastSubmissionCount(), m_simulator->sliceCount()),
+                m_simulator->sliceCount()};
+            m_simulator->requestCancel();
+            m_interruptPending = true;
+        }
         return;
     }
     if (!m_startAfterFrame)
@@ -204,8 +217,10 @@ void SimulationController::schedule() {
 }
 
 bool SimulationController::interruptible() const {
-    const int total = m_simulator->sliceCount();
-    return total > 1 && m_simulator->lastSubmissionCount() < total;
+    // not a preview, nor a run expected within the preview budget: their images are what a
+    // movement shows (cancelled by every next value, a drag would show nothing)
+    const std::optional<double> ms = m_rate.milliseconds(m_runCost);
+    return !m_runningPreview && (!ms || m_previewBudget <= 0.0 || *ms > m_previewBudget);
 }
 
 void SimulationController::fail(const QString& message) {
@@ -413,9 +428,7 @@ void SimulationController::onFrameRendered() {
 
 void SimulationController::interrupt() {
     m_interruptPending = false;
-    m_lastInterruption = {std::min(m_simulator->lastSubmissionCount(), m_simulator->sliceCount()),
-                          m_simulator->sliceCount()};
-    m_simulator->cancel(); // waits for the slice on the GPU (done, normally) and no more
+    m_simulator->cancel(); // the slice on the GPU is done (it stopped early); no more
     m_inFlight = false;
     m_poll.stop();
     m_running.reset();

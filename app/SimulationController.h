@@ -21,10 +21,12 @@
 // and never one being written, and it waits for no slice. The next slice is submitted once
 // that frame was submitted (or after kFrameWaitMilliseconds, when no frame comes).
 //
-// Interruption: a change during such a run cancels it at the end of the slice on the GPU
-// (Simulator::cancel(); the slices not yet submitted never run) and the newest state starts
-// at once. A run whose last slice is already submitted is let finish, as is a run of one
-// slice (cancelling it would wait as long as finishing it).
+// Interruption: a change during a run longer than the preview budget cancels it at once: the
+// shader reads a cancel word at every unit of each pixel's loop and stops, also inside a long
+// slice or the last one (Simulator::requestCancel), the slices not yet submitted never run,
+// the partial image is discarded (never shown) and the newest state starts as soon as the
+// slice on the GPU ends. Previews and runs within the budget finish: their images are what a
+// movement shows.
 //
 // Preview (issue 14): while values change in quick succession (a change arrives while a run
 // is in flight, while a preview is shown, or less than kMovingMilliseconds after the change
@@ -139,9 +141,10 @@ class SimulationController : public QObject {
     double lastWallMilliseconds() const { return m_wallMilliseconds; }
     int completedRuns() const { return m_completedRuns; }
     int skippedStates() const { return m_skippedStates; } // values superseded while in flight
-    // runs cancelled between slices for a newer state
+    // runs cancelled for a newer state
     int interruptedRuns() const { return m_interruptedRuns; }
-    // of the last interrupted run: the slices submitted, of the slices in its plan
+    // of the last interrupted run: the slices submitted when the newer state came, of the
+    // slices in its plan
     struct Interruption {
         int submittedSlices = 0;
         int plannedSlices = 0;
@@ -195,7 +198,7 @@ class SimulationController : public QObject {
     bool finishRun(); // false when it failed (reported)
     void fail(const QString& message);
     void stopEngine(const QString& message);
-    // whether a change should cancel the run in flight (a slice not yet submitted)
+    // whether a change should cancel the run in flight
     bool interruptible() const;
     void interrupt();
     void showPartialImage();
@@ -235,7 +238,7 @@ class SimulationController : public QObject {
     products::GeneratorState m_runningGenerator;
     std::string m_runningLog;
     std::vector<std::uint8_t> m_runningSkipped;
-    bool m_interruptPending = false; // cancel the run in flight when its slice is done
+    bool m_interruptPending = false; // cancel requested: end the run when its slice stops
     bool m_waitingForFrame = false;  // a partial image's frame: the next slice waits for it
     QElapsedTimer m_frameClock;
     int m_shownSlices = 0;        // slices of the run in flight whose partial image was drawn

@@ -174,11 +174,11 @@ void main() {
     const real3 fdet = frame.fdet;
     const real3 sdet = frame.sdet;
     const real3 odet = frame.odet;
-    const int oversample = P.oversample;
+    const int oversample = kOversample;
     const real subpixel = frame.subpixelSize;
     const int row = frame.row; // spixel on the panel
-    const uint orientationCount = uint(P.orientationCount);
-    const uint sourceCount = uint(P.sourceCount);
+    const uint orientationCount = uint(kOrientationCount);
+    const uint sourceCount = uint(kSourceCount);
     const uint sides = uint(oversample);
 
     real I;
@@ -203,6 +203,8 @@ void main() {
     uint unit = step / orientationCount;  // (layer, subS, subF, source)
     uint first = step % orientationCount; // first orientation of this unit in the slice
     while (step < range.end) {
+        if (cancelRequested != 0u)
+            return; // the run is cancelled (its image is discarded)
         if (search && uint(index) > gridExit.exitPixel)
             return; // an earlier pixel leaves the grid: this one's steps do not matter
         const uint source = unit % sourceCount;

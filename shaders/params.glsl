@@ -33,27 +33,61 @@ const real kTophatRadiusSquared = 0.3969;
 #endif
 
 // ---- specialization constants (GpuLayout.h: SpecId) ----
+// Two kinds of pipeline are built from this one source (docs/performance.md, "Pipelines per
+// shape"). The generic one (kSpecialised false) reads the plan's shape, flags and loop counts
+// from the parameter block (P.shape, P.oversample, P.sourceCount, P.orientationCount): it is
+// built once and runs any plan. A specialised one (kSpecialised true) has them as the
+// constants below, so the compiler folds the flags' branches away and divides by known loop
+// counts; lavapipe's LLVM is 1.x faster with them. Both compute the same operations in the
+// same order on the same values: their images are the same bit for bit (tst_simulator,
+// genericAndSpecialisedAgree; docs/numerics/specialisation.md).
+// Use the names without "Constant" (the macros below), which pick the one in force.
 layout(local_size_x_id = 0, local_size_y_id = 1) in;
-layout(constant_id = 2) const int kShape = 0; // 0 square, 1 round, 2 gauss, 3 tophat
-layout(constant_id = 3) const bool kInterpolate = false;    // tricubic F(hkl)
-layout(constant_id = 4) const bool kOversampleThick = false;
-layout(constant_id = 5) const bool kOversamplePolar = false;
-layout(constant_id = 6) const bool kOversampleOmega = false;
-layout(constant_id = 7) const bool kCurved = false;
-layout(constant_id = 8) const bool kPointPixel = false;
-layout(constant_id = 9) const bool kPolarization = true;    // false: -nopolar
-layout(constant_id = 10) const bool kThickness = false;     // sensor thickness > 0
-layout(constant_id = 11) const bool kWater = false;         // water background present
-layout(constant_id = 12) const bool kTable = false;         // an F(hkl) table exists
-layout(constant_id = 13) const bool kMask = false;          // a pixel mask exists
-layout(constant_id = 14) const bool kDmin = false;          // dmin > 0
+layout(constant_id = 2) const int kShapeConstant = 0; // 0 square, 1 round, 2 gauss, 3 tophat
+layout(constant_id = 3) const bool kInterpolateConstant = false;    // tricubic F(hkl)
+layout(constant_id = 4) const bool kOversampleThickConstant = false;
+layout(constant_id = 5) const bool kOversamplePolarConstant = false;
+layout(constant_id = 6) const bool kOversampleOmegaConstant = false;
+layout(constant_id = 7) const bool kCurvedConstant = false;
+layout(constant_id = 8) const bool kPointPixelConstant = false;
+layout(constant_id = 9) const bool kPolarizationConstant = true;    // false: -nopolar
+layout(constant_id = 10) const bool kThicknessConstant = false;     // sensor thickness > 0
+layout(constant_id = 11) const bool kWaterConstant = false;         // water background present
+layout(constant_id = 12) const bool kTableConstant = false;         // an F(hkl) table exists
+layout(constant_id = 13) const bool kMaskConstant = false;          // a pixel mask exists
+layout(constant_id = 14) const bool kDminConstant = false;          // dmin > 0
 // with kInterpolate: the reference's rule at the grid's edge (the first step, in its serial
 // loop order, whose neighbourhood leaves the grid turns interpolation off for every later
 // step); false: nearest value only for the steps whose neighbourhood leaves it
-layout(constant_id = 15) const bool kSerialGridExit = false;
+layout(constant_id = 15) const bool kSerialGridExitConstant = false;
 // a detector of several panels (the tables Panels and PanelRows); false: the one flat
 // detector of the parameter block (pix0, fdet, sdet, odet), nanoBragg's
-layout(constant_id = 16) const bool kPanels = false;
+layout(constant_id = 16) const bool kPanelsConstant = false;
+layout(constant_id = 17) const bool kSpecialised = false;
+layout(constant_id = 18) const int kOversampleConstant = 1;       // sub-pixels per edge
+layout(constant_id = 19) const int kSourceCountConstant = 1;
+layout(constant_id = 20) const int kOrientationCountConstant = 1; // phi steps x mosaic domains
+
+// the flag of P.shape's bit (GpuLayout.h: shapeBit, the constant's id - 1)
+#define BV_SHAPE_FLAG(constant, bit) (kSpecialised ? constant : ((P.shape >> (bit)) & 1u) != 0u)
+#define kShape (kSpecialised ? kShapeConstant : int(P.shape & 3u))
+#define kInterpolate BV_SHAPE_FLAG(kInterpolateConstant, 2)
+#define kOversampleThick BV_SHAPE_FLAG(kOversampleThickConstant, 3)
+#define kOversamplePolar BV_SHAPE_FLAG(kOversamplePolarConstant, 4)
+#define kOversampleOmega BV_SHAPE_FLAG(kOversampleOmegaConstant, 5)
+#define kCurved BV_SHAPE_FLAG(kCurvedConstant, 6)
+#define kPointPixel BV_SHAPE_FLAG(kPointPixelConstant, 7)
+#define kPolarization BV_SHAPE_FLAG(kPolarizationConstant, 8)
+#define kThickness BV_SHAPE_FLAG(kThicknessConstant, 9)
+#define kWater BV_SHAPE_FLAG(kWaterConstant, 10)
+#define kTable BV_SHAPE_FLAG(kTableConstant, 11)
+#define kMask BV_SHAPE_FLAG(kMaskConstant, 12)
+#define kDmin BV_SHAPE_FLAG(kDminConstant, 13)
+#define kSerialGridExit BV_SHAPE_FLAG(kSerialGridExitConstant, 14)
+#define kPanels BV_SHAPE_FLAG(kPanelsConstant, 15)
+#define kOversample (kSpecialised ? kOversampleConstant : P.oversample)
+#define kSourceCount (kSpecialised ? kSourceCountConstant : P.sourceCount)
+#define kOrientationCount (kSpecialised ? kOrientationCountConstant : P.orientationCount)
 
 const int kShapeSquare = 0;
 const int kShapeRound = 1;
@@ -116,7 +150,7 @@ layout(std140, set = 0, binding = 0) uniform Params {
     // the phi carry-over (compute/engine/SerialOrder.h): a fresh unit (freshUnits) reads
     // freshRows rows from the end of the orientation table instead of its first freshRows
     int freshRows;
-    int unused0;
+    uint shape; // the generic pipeline's shape and flags (above: BV_SHAPE_FLAG)
     int unused1;
     int unused2;
 } P;
@@ -206,6 +240,15 @@ struct DetectorPanel {
 };
 layout(std430, set = 0, binding = 10) readonly buffer Panels { DetectorPanel panels[]; };
 layout(std430, set = 0, binding = 11) readonly buffer PanelRows { uint panelOfRow[]; };
+
+// Set to 1 by the host to stop the run in flight at once (Simulator::requestCancel; 0 when a
+// run starts): every pixel reads it at the top of each unit of its loop and, when set, returns
+// without writing its state or the image. The run's image and state are then garbage, and the
+// Simulator says so (wasCancelled). Host-visible, host-coherent memory; volatile, so that each
+// read goes to memory and a write by the host during the dispatch is seen.
+layout(std430, set = 0, binding = 12) volatile coherent readonly buffer Cancel {
+    uint cancelRequested;
+};
 
 // which slot of the slice table this dispatch runs
 layout(push_constant) uniform Push {

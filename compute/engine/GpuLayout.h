@@ -25,7 +25,10 @@ template <typename Real> struct GpuParams {
     std::int32_t sourceCount = 0, orientationCount = 0, hMin = 0, hMax = -1;
     std::int32_t kMin = 0, kMax = -1, lMin = 0, lMax = -1;
     std::int32_t freshRows = 0; // the phi carry-over (SerialOrder.h)
-    std::int32_t unused0 = 0, unused1 = 0, unused2 = 0;
+    // the plan's shape and flags (shapeBit) for the generic pipeline, which reads them here
+    // instead of from specialization constants (params.glsl, kSpecialised)
+    std::uint32_t shape = 0;
+    std::int32_t unused1 = 0, unused2 = 0;
 };
 
 // struct Orientation (std430): a, b, c as real4
@@ -102,7 +105,7 @@ enum TraceStatus : std::uint32_t { // trace.glsl: kTrace*
     TraceMasked = 3,
 };
 constexpr std::uint32_t kTraceLatticeZero = 1; // GpuTraceStep::flags
-enum TraceInside : std::int32_t { // GpuTrace::inside bits (trace.glsl: kTraceInside*)
+enum TraceInside : std::int32_t {              // GpuTrace::inside bits (trace.glsl: kTraceInside*)
     TraceInsideCapture = 1,
     TraceInsidePolar = 2,
     TraceInsideOmega = 4,
@@ -138,6 +141,28 @@ enum SpecId : std::uint32_t {
     SpecDmin = 14,
     SpecSerialGridExit = 15,
     SpecPanels = 16,
+    // false: the generic pipeline, which reads ids 2..16 and 18..20 from the parameter block
+    // (GpuParams::shape, oversample, sourceCount, orientationCount) and is built once; true: a
+    // pipeline specialised to one shape, whose loop counts and flags the compiler sees as
+    // constants (docs/performance.md, "Pipelines per shape")
+    SpecSpecialised = 17,
+    SpecOversample = 18,
+    SpecSourceCount = 19,
+    SpecOrientationCount = 20,
+};
+
+// The bit of GpuParams::shape (and of the Simulator's variant key) that holds the flag of
+// specialization constant `id` (SpecInterpolate .. SpecPanels); bits 0-1 hold SpecShape.
+constexpr unsigned shapeBit(SpecId id) {
+    return static_cast<unsigned>(id) - 1u;
+}
+static_assert(shapeBit(SpecInterpolate) == 2 && shapeBit(SpecPanels) == 15);
+
+// The cancel word (binding 12, shaders/params.glsl): the host writes 1 to stop a run in
+// flight at once (Simulator::requestCancel); every run starts with 0.
+struct GpuCancel {
+    std::uint32_t requested = 0;
+    std::uint32_t unused[3] = {0, 0, 0};
 };
 
 // descriptor bindings of set 0
@@ -154,6 +179,7 @@ enum Binding : std::uint32_t {
     BindingGridExit = 9,
     BindingPanels = 10,
     BindingPanelRows = 11,
+    BindingCancel = 12,
 };
 
 namespace layout_checks {
@@ -183,7 +209,7 @@ template <typename Real> constexpr bool paramsLayoutMatches() {
            offsetof(P, hMax) == ints + 44 && offsetof(P, kMin) == ints + 48 &&
            offsetof(P, kMax) == ints + 52 && offsetof(P, lMin) == ints + 56 &&
            offsetof(P, lMax) == ints + 60 && offsetof(P, freshRows) == ints + 64 &&
-           sizeof(P) == ints + 80;
+           offsetof(P, shape) == ints + 68 && sizeof(P) == ints + 80;
 }
 
 static_assert(paramsLayoutMatches<double>(), "GpuParams<double> differs from params.glsl (std140)");
@@ -203,7 +229,7 @@ static_assert(offsetof(GpuSliceEntry, groupsX) == 0 && offsetof(GpuSliceEntry, g
 static_assert(sizeof(GpuPush) == 4);
 static_assert(offsetof(GpuSliceEntry, search) == 24);
 static_assert(sizeof(GpuGridExit<double>) == 48 && offsetof(GpuGridExit<double>, exitPixel) == 32 &&
-              sizeof(GpuGridExit<float>) == 32 && offsetof(GpuGridExit<float>, exitPixel) == 16,
+                  sizeof(GpuGridExit<float>) == 32 && offsetof(GpuGridExit<float>, exitPixel) == 16,
               "GpuGridExit differs from params.glsl (std430): a real4, four uints, then the array");
 template <typename Real> constexpr bool traceLayoutMatches() {
     constexpr std::size_t v = 4 * sizeof(Real);

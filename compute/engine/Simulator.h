@@ -8,9 +8,8 @@
 //   simulator.run();                   // submits the recorded commands and waits
 //   std::vector<float> photons = simulator.image();
 //
-// Resources: buffers for one detector size (a new size reallocates them); one pipeline per
-// variant (the plan's specialization constants: shape, flags, ...), kept for reuse; one
-// command buffer per variant, recorded ONCE and then only re-submitted. A recording is
+// Resources: buffers for one detector size (a new size reallocates them); pipelines (below),
+// each with its command buffers, recorded ONCE and then only re-submitted. A recording is
 // redone only when the detector size changes, a table outgrows its buffer (capacities grow
 // by doubling) or a plan first needs the state buffer of sliced runs; recordCount() counts
 // them.
@@ -26,6 +25,21 @@
 // be stopped between slices; setPlan fills a slice table, so a plan that needs a different
 // cut does not need a new recording. After each slice the image holds the sum so far, scaled
 // like the final one (a viewer may show it refining).
+//
+// Pipelines (docs/performance.md, "Pipelines per shape"): the generic one runs any plan,
+// reading the plan's shape (flags, lattice shape, loop counts: oversample, sources,
+// orientations) from the parameter block; a specialised one has them as specialization
+// constants, which makes it faster (much so on lavapipe, whose LLVM then divides by known
+// counts and drops the flags' branches) but costs a compile per shape. The last
+// kSpecialisedPipelines specialised ones are kept (least recently used goes first, so memory
+// stays flat however many shapes pass). SimulatorOptions::specialisation says when one is
+// built: in the background, the run using the generic pipeline until it is ready and switching
+// to it at the next slice (the viewer); at once, blocking setPlan (runs long enough to repay the
+// compile); or never. The images are the same bit for bit either way.
+//
+// Cancelling: requestCancel() (any thread) sets a word the shader reads at the top of each
+// unit of every pixel's loop, so a run stops within a unit's work, also inside a long slice;
+// its image is then garbage (wasCancelled()) and the next start() clears the word.
 //
 // Precision::Precise needs shaderFloat64; on a device without it the Simulator runs the fast
 // shader and says so in notice().
@@ -44,10 +58,10 @@
 #include "compute/vk/QueryPool.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <glm/vec3.hpp>
-#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -101,6 +115,22 @@ struct SimulatorOptions {
     // shader variants (braggview-bench --shader); it must declare the same interface and use
     // the same precision (tables are laid out for it). Empty: the built-in shader.
     std::vector<std::uint32_t> shaderCode;
+    // When a pipeline specialised to the plan's shape is built (see the top of this file):
+    //   Generic:    never; the generic pipeline runs everything
+    //   Background: on a worker thread; runs use the generic pipeline until it is ready (the
+    //               viewer: setPlan never waits for a compile)
+    //   Wait:       in setPlan, which waits for it (one pipeline per shape, as a batch wants)
+    //   Automatic:  Wait for a plan of at least specialiseWork pixel-steps, else Generic
+    enum class Specialisation { Generic, Background, Wait, Automatic };
+    Specialisation specialisation = Specialisation::Automatic;
+    // pixel-steps from which Automatic waits for a specialised pipeline; 0: always. On lavapipe
+    // the specialised pipeline compiles faster than the generic one (~60 against ~300 ms, at
+    // the first dispatch) and runs 4.9-5.3x faster, so it pays for every run; on a GPU it is
+    // what ran before there was a generic pipeline (one per flag set, compiled in setPlan), the
+    // pipeline cache on disk serves it again, and the generic one's speed there is not
+    // measured (docs/performance.md, "Pipelines per shape").
+    // BRAGGVIEW_PIPELINE=generic|specialised in the environment overrides Automatic.
+    std::uint64_t specialiseWork = 0;
 };
 
 class Simulator {
@@ -153,6 +183,12 @@ class Simulator {
     int finishedSlices() const;
     void finish();
     void cancel();
+    // Stops the run in flight within a unit of each pixel's loop (a word the shader reads),
+    // also in the middle of a slice. Any thread may call it; the owner then calls cancel() (or
+    // finish()), which no longer waits for the rest of the slice. The run's image is garbage:
+    // wasCancelled() is true until the next start() or run().
+    void requestCancel();
+    bool wasCancelled() const { return m_cancelled.load(); }
     // submissions made by the last run (slices + the readback copy when it ran to the end)
     int lastSubmissionCount() const { return m_submissions; }
 
@@ -182,7 +218,18 @@ class Simulator {
     const std::vector<double>& dispatchMilliseconds() const { return m_dispatchMilliseconds; }
 
     int recordCount() const { return m_recordCount; }
-    int pipelineCount() const { return static_cast<int>(m_variants.size()); }
+    // pipelines built so far (generic and specialised, including those let go since)
+    int pipelineCount() const { return m_pipelinesBuilt; }
+    // pipelines held now (the generic one and at most kSpecialisedPipelines specialised ones)
+    int pipelinesHeld() const;
+    static constexpr int kSpecialisedPipelines = 8;
+    // whether the current plan runs on a pipeline specialised to its shape (false: the
+    // generic one, until the background build is done)
+    bool specialised() const;
+    // Waits for the background build of a specialised pipeline, if one runs (tests, benches).
+    void waitForBackgroundBuild();
+    // wall time of the last specialised pipeline build, in ms (0: none yet)
+    double lastBuildMilliseconds() const { return m_lastBuildMilliseconds; }
     // bytes of pipeline cache read from disk when this Simulator started (0: a cold start)
     std::size_t pipelineCacheLoadedBytes() const { return m_cache.loadedBytes(); }
     // Whether the pipeline cache served the pipeline of the current plan's variant (from the
@@ -219,16 +266,36 @@ class Simulator {
   private:
     struct Variant;
     struct VariantKey {
-        std::uint32_t bits = 0; // the specialization constants, packed
-        bool operator<(const VariantKey& other) const { return bits < other.bits; }
+        std::uint32_t bits = 0; // the shape and flags (GpuLayout.h: shapeBit)
+        std::int32_t oversample = 1, sources = 1, orientations = 1;
+        bool operator==(const VariantKey& o) const {
+            return bits == o.bits && oversample == o.oversample && sources == o.sources &&
+                   orientations == o.orientations;
+        }
+        bool operator!=(const VariantKey& o) const { return !(*this == o); }
     };
+    struct Builds;       // the specialised pipelines and the one being built
     struct DeviceBuffer; // a GPU buffer and its capacity
 
     void checkPlan(const plan::Plan& plan) const;
     void resize(int fast, int slow);
     VariantKey variantKey(const plan::Plan& plan) const;
-    vk::SpecializationConstants specializationConstants(const VariantKey& key) const;
-    Variant& variant(const VariantKey& key);
+    vk::SpecializationConstants specializationConstants(const VariantKey& key,
+                                                        bool specialised) const;
+    Variant& genericVariant();
+    // the specialised variant of key when it is built (taking in a finished background build
+    // first), else null
+    Variant* readySpecialised(const VariantKey& key);
+    Variant& buildSpecialisedNow(const VariantKey& key);
+    void requestBackgroundBuild(const VariantKey& key);
+    void takeFinishedBuild();
+    Variant& keepSpecialised(const VariantKey& key, vk::ComputePipeline pipeline);
+    void saveCache(const vk::ComputePipeline& built);
+    // at a slice boundary: a run on the generic pipeline goes on with the specialised one
+    // when it has become ready
+    void switchToSpecialisedIfReady();
+    Variant* choosePipeline(const plan::Plan& plan);
+    void clearCancel();
     void record(Variant& variant);
     void invalidateRecordings();
     void writeDescriptors();
@@ -281,10 +348,16 @@ class Simulator {
     };
     std::vector<PendingCopy> m_pendingCopies;
 
-    std::map<VariantKey, std::unique_ptr<Variant>> m_variants;
+    std::unique_ptr<Variant> m_generic;
+    std::unique_ptr<Builds> m_builds;
     Variant* m_current = nullptr;
-    VariantKey m_currentKey;
+    VariantKey m_currentKey; // the current plan's shape (whichever pipeline runs it)
     int m_recordCount = 0;
+    int m_pipelinesBuilt = 0;
+    double m_lastBuildMilliseconds = 0.0;
+    std::unique_ptr<vk::Buffer> m_cancel;           // GpuCancel, host-visible and coherent
+    volatile std::uint32_t* m_cancelWord = nullptr; // its mapping
+    std::atomic<bool> m_cancelled{false};
 
     int m_fast = 0, m_slow = 0;
     int m_activeSlices = 0;

@@ -119,6 +119,39 @@ class TestPreview : public QObject {
         }
     }
 
+    // A run of ONE slice (which no slice boundary could stop) is stopped by a new value inside
+    // that slice: the shader's cancel word. The newest value's image is then the headless one.
+    void aNewValueStopsARunInsideItsOnlySlice() {
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kHeavy)));
+        v.controller().setWorkPerSlice(std::uint64_t(1) << 40); // one slice on any device
+        QVERIFY(v.waitImage()); // a new Simulator: its rate measured again
+        QVERIFY(v.controller().expectedMilliseconds().has_value());
+        v.controller().setPreviewBudget(*v.controller().expectedMilliseconds() / 10.0);
+        QTest::qWait(300); // past the moving window: the next change runs the exact setting
+        bool changed = false;
+        const int interruptedBefore = v.controller().interruptedRuns();
+        const QMetaObject::Connection watcher = connect(
+            &v.controller(), &app::SimulationController::runStarted, this,
+            [&] {
+                if (changed)
+                    return;
+                changed = true; // the exact run of 0.120 is on the device: a newer value
+                v.document().edit([](Experiment& e) { e.detector.distance = 0.130; });
+            },
+            Qt::QueuedConnection);
+        v.document().edit([](Experiment& e) { e.detector.distance = 0.120; });
+        QVERIFY(v.waitImage());
+        disconnect(watcher);
+        QVERIFY(changed);
+        QCOMPARE(v.controller().interruptedRuns(), interruptedBefore + 1);
+        QCOMPARE(v.controller().lastInterruption().plannedSlices, 1);
+        QCOMPARE(v.controller().lastInterruption().submittedSlices, 1); // inside it
+        QCOMPARE(v.controller().resolved()->detector.distance, 0.130);
+        QVERIFY(!v.controller().isPreview());
+        QVERIFY(headlessImage(v) == v.image());
+    }
+
     void aNewValueInterruptsTheExactRunAfterAPreview() {
         // slices of 2^20 pixel-steps (about ten for the exact run, whatever the device's speed)
         ViewerHarness v;

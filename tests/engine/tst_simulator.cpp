@@ -5,9 +5,9 @@
 // fallback; the pipeline cache on disk; progress and timestamps. There is no skip: a machine
 // without a Vulkan device fails here.
 
+#include "compute/core/Error.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
-#include "compute/core/Error.h"
 #include "compute/model/Units.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/vk/Device.h"
@@ -247,7 +247,8 @@ class TestSimulator : public QObject {
         QCOMPARE(std::string(bv::engine::precisionName(Precision::Precise)),
                  std::string("precise"));
         QVERIFY(bv::engine::precisionFromName("fast") == Precision::Fast);
-        QVERIFY(bv::engine::precisionFromName("double") == Precision::Precise); // the reference's word
+        QVERIFY(bv::engine::precisionFromName("double") ==
+                Precision::Precise); // the reference's word
         QVERIFY(!bv::engine::precisionFromName("quad"));
     }
 
@@ -407,11 +408,142 @@ class TestSimulator : public QObject {
         QVERIFY(std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0);
     }
 
+    // The generic pipeline (flags and loop counts read from the parameter block) and the one
+    // specialised to the plan's shape (the same as constants) give the same image bit for bit,
+    // in every variant of the shader's paths; so does a run that switches from one to the other
+    // between slices.
+    void genericAndSpecialisedAgree_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("precision");
+        for (const QString& name : kVariants) {
+            QTest::newRow(qPrintable(name + " precise")) << name << int(Precision::Precise);
+            QTest::newRow(qPrintable(name + " fast")) << name << int(Precision::Fast);
+        }
+    }
+    void genericAndSpecialisedAgree() {
+        QFETCH(QString, name);
+        QFETCH(int, precision);
+        const Case c(variant(name));
+        auto image = [&](SimulatorOptions::Specialisation mode, bool switchMidRun) {
+            SimulatorOptions o = options(Precision(precision));
+            o.specialisation = mode;
+            o.maxSlices = 4;
+            o.workPerSlice = 1; // as many slices as there are slots
+            Simulator simulator(*m_device, o);
+            simulator.setPlan(c.plan, c.loop);
+            if (!switchMidRun) {
+                simulator.run();
+                return std::make_pair(simulator.image(), simulator.specialised());
+            }
+            const bool startedGeneric = !simulator.specialised(); // its own on its way
+            simulator.start(); // the first slice on the generic pipeline (its build is slower)
+            simulator.waitForBackgroundBuild();
+            simulator.finish(); // the slices left run on the specialised pipeline
+            return std::make_pair(simulator.image(), startedGeneric && simulator.specialised());
+        };
+        using Mode = SimulatorOptions::Specialisation;
+        const auto generic = image(Mode::Generic, false);
+        const auto specialised = image(Mode::Wait, false);
+        const auto switched = image(Mode::Background, true);
+        QVERIFY(!generic.second);
+        QVERIFY(specialised.second);
+        QVERIFY(switched.second);
+        QCOMPARE(generic.first.size(), specialised.first.size());
+        QVERIFY(std::memcmp(generic.first.data(), specialised.first.data(),
+                            generic.first.size() * sizeof(float)) == 0);
+        QVERIFY(std::memcmp(generic.first.data(), switched.first.data(),
+                            generic.first.size() * sizeof(float)) == 0);
+    }
+
+    // A viewer's setPlan never waits for a compile: the generic pipeline runs until the shape's
+    // own is built; the specialised pipelines kept are bounded (the least recently used go).
+    void specialisedPipelinesAreBuiltInTheBackgroundAndBounded() {
+        SimulatorOptions o = options(Precision::Fast);
+        o.specialisation = SimulatorOptions::Specialisation::Background;
+        Simulator simulator(*m_device, o);
+        bv::Experiment e = cubic();
+        const int shapes = Simulator::kSpecialisedPipelines + 3;
+        for (int i = 1; i <= shapes; ++i) {
+            e.sampling.oversample = i; // a loop count: a new shape each time
+            const Case c(e);
+            simulator.setPlan(c.plan, c.loop);
+            QVERIFY(!simulator.specialised()); // never built before: the generic pipeline
+            simulator.run();
+            simulator.waitForBackgroundBuild();
+            simulator.setPlan(c.plan, c.loop); // the same shape again: its own pipeline now
+            QVERIFY(simulator.specialised());
+            QVERIFY(simulator.pipelinesHeld() <= 1 + Simulator::kSpecialisedPipelines);
+        }
+        QCOMPARE(simulator.pipelineCount(), 1 + shapes);
+        QCOMPARE(simulator.pipelinesHeld(), 1 + Simulator::kSpecialisedPipelines);
+    }
+
+    // Automatic: a specialised pipeline for a plan of at least specialiseWork pixel-steps
+    // (48 x 48 pixels x 1 step here), the generic one below
+    void automaticSpecialisesFromItsThreshold_data() {
+        QTest::addColumn<qulonglong>("threshold");
+        QTest::addColumn<bool>("specialised");
+        QTest::newRow("by default: always") << qulonglong(0) << true;
+        QTest::newRow("one pixel-step") << qulonglong(1) << true;
+        QTest::newRow("exactly the plan's work") << qulonglong(48 * 48) << true;
+        QTest::newRow("one more") << qulonglong(48 * 48 + 1) << false;
+    }
+    void automaticSpecialisesFromItsThreshold() {
+        QFETCH(qulonglong, threshold);
+        QFETCH(bool, specialised);
+        SimulatorOptions o = options(Precision::Fast);
+        o.specialisation = SimulatorOptions::Specialisation::Automatic;
+        o.specialiseWork = threshold;
+        Simulator simulator(*m_device, o);
+        const Case c(cubic());
+        simulator.setPlan(c.plan, c.loop);
+        QCOMPARE(simulator.stepsPerPixel(), std::uint64_t(1));
+        QCOMPARE(simulator.specialised(), specialised);
+    }
+
+    // requestCancel() stops a run inside its one long slice: the shader reads the word at the
+    // top of every unit, the pixels not yet done are left unwritten, and the next run is whole.
+    void cancelStopsInsideASlice() {
+        bv::Experiment e = cubic();
+        e.detector.setPixels(128, 128);
+        e.sampling.oversample = 4;
+        e.crystal.mosaicSpread = radiansFromDegrees(0.3);
+        e.crystal.mosaicDomains = 200; // 128^2 x 16 x 200 = 52 M pixel-steps, in one slice
+        const Case c(e);
+        SimulatorOptions o = options(Precision::Fast);
+        o.specialisation = SimulatorOptions::Specialisation::Generic;
+        o.workPerSlice = std::uint64_t(1) << 40;
+        Simulator simulator(*m_device, o);
+        simulator.setPlan(c.plan, c.loop);
+        QCOMPARE(simulator.sliceCount(), 1);
+        simulator.start();
+        QVERIFY(!simulator.wasCancelled());
+        simulator.requestCancel(); // from another thread, as a viewer's GUI thread would
+        std::thread([&] { simulator.requestCancel(); }).join();
+        QVERIFY(simulator.wasCancelled());
+        simulator.finish(); // the slice ends early; its copy still runs
+        QVERIFY(simulator.wasCancelled());
+        const std::vector<float> cut = simulator.image();
+        const long unwritten = std::count(cut.begin(), cut.end(), 0.0f);
+        QVERIFY2(unwritten > 0, "every pixel was written: the run was not stopped");
+
+        simulator.run(); // the word is cleared: the whole image
+        QVERIFY(!simulator.wasCancelled());
+        const std::vector<float> whole = simulator.image();
+        QCOMPARE(std::count(whole.begin(), whole.end(), 0.0f), 0L);
+        Simulator fresh(*m_device, o);
+        fresh.setPlan(c.plan, c.loop);
+        fresh.run();
+        QVERIFY(fresh.image() == whole);
+    }
+
     // The command buffer is recorded once per detector size and pipeline variant; parameter
     // changes only rewrite buffers.
     void recordsOncePerSizeAndVariant() {
         bv::Experiment e = cubic();
-        Simulator simulator(*m_device, options(Precision::Precise));
+        SimulatorOptions o = options(Precision::Precise);
+        o.specialisation = SimulatorOptions::Specialisation::Wait; // a pipeline per shape
+        Simulator simulator(*m_device, o);
         auto set = [&](const bv::Experiment& x) {
             const Case c(x);
             simulator.setPlan(c.plan, c.loop);
@@ -449,7 +581,9 @@ class TestSimulator : public QObject {
         e.crystal.phi = {radiansFromDegrees(1), {}, 2};
         e.crystal.mosaicSpread = radiansFromDegrees(0.2);
         e.crystal.mosaicDomains = 3;
-        Simulator simulator(*m_device, options(Precision::Fast));
+        SimulatorOptions o = options(Precision::Fast);
+        o.specialisation = SimulatorOptions::Specialisation::Wait;
+        Simulator simulator(*m_device, o);
         auto render = [&](const bv::Experiment& x) {
             const Case c(x);
             simulator.setPlan(c.plan, c.loop);
@@ -462,7 +596,8 @@ class TestSimulator : public QObject {
             {"distance", [](bv::Experiment& x) { x.detector.distance *= 1.1; }},
             {"wavelength", [](bv::Experiment& x) { x.beam.wavelength *= 1.05; }},
             {"cell", [](bv::Experiment& x) { x.crystal.cell->a *= 1.03; }},
-            {"misset", [](bv::Experiment& x) {
+            {"misset",
+             [](bv::Experiment& x) {
                  x.crystal.misset = bv::MissetKind::Angles;
                  x.crystal.missetAngles.y += radiansFromDegrees(2);
              }},
@@ -641,7 +776,8 @@ class TestSimulator : public QObject {
 
         simulator.run(); // the next run starts over and completes the image
         QCOMPARE(simulator.image(), complete);
-        QVERIFY2(m_device->validationMessages().empty(), joined(m_device->validationMessages()).c_str());
+        QVERIFY2(m_device->validationMessages().empty(),
+                 joined(m_device->validationMessages()).c_str());
     }
 
     void rejectsWhatItCannotRun() {
