@@ -6,6 +6,7 @@
 #include "compute/core/Error.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/plan/Plan.h"
+#include "compute/plan/Preview.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/vk/Device.h"
 #include "render/ImageWindow.h"
@@ -50,6 +51,13 @@ SimulationController::~SimulationController() {
 
 QString SimulationController::deviceDescription() const {
     return m_device ? QString::fromStdString(m_device->description()) : QString();
+}
+
+double SimulationController::previewBudget() const {
+    if (m_budgetOverride)
+        return *m_budgetOverride;
+    return plan::previewBudgetMilliseconds(!m_device ||
+                                           m_device->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU);
 }
 
 bool SimulationController::isComplete() const {
@@ -220,7 +228,8 @@ bool SimulationController::interruptible() const {
     // not a preview, nor a run expected within the preview budget: their images are what a
     // movement shows (cancelled by every next value, a drag would show nothing)
     const std::optional<double> ms = m_rate.milliseconds(m_runCost);
-    return !m_runningPreview && (!ms || m_previewBudget <= 0.0 || *ms > m_previewBudget);
+    const double budget = previewBudget();
+    return !m_runningPreview && (!ms || budget <= 0.0 || *ms > budget);
 }
 
 void SimulationController::fail(const QString& message) {
@@ -305,24 +314,23 @@ plan::Plan SimulationController::choosePlan(const ResolvedExperiment& resolved,
     m_runCost = m_currentCost;
     m_runningPreview = false;
     m_runningPreviewText.clear();
-    const bool moving = m_moving && !m_refineNext;
-    const std::optional<double> rate = m_rate.stepsPerMillisecond();
-    // slices of about kSliceMilliseconds: a new value stops an exact run at the end of one
-    // (a single change may be the first of a movement); never longer than the default
-    std::uint64_t slice = m_defaultWorkPerSlice;
-    if (m_previewBudget > 0.0 && rate && m_workPerSlice == 0)
-        slice = std::clamp<std::uint64_t>(static_cast<std::uint64_t>(*rate * kSliceMilliseconds), 1,
-                                          slice);
-    m_simulator->setWorkPerSlice(slice);
-    m_slicedByRate = slice < m_defaultWorkPerSlice;
-    const std::optional<double> ms = m_rate.milliseconds(m_currentCost);
-    if (!moving || m_previewBudget <= 0.0 || !rate || !ms || *ms <= m_previewBudget)
+    // the decision itself is plan::chooseRun (braggview-bench-preview runs the same)
+    plan::RunSituation situation;
+    situation.exact = plan::samplingCounts(resolved);
+    situation.pixels = m_currentCost.pixels;
+    situation.stepsPerMillisecond = m_rate.stepsPerMillisecond();
+    situation.moving = m_moving && !m_refineNext;
+    situation.budgetMilliseconds = previewBudget();
+    situation.sliceMilliseconds = kSliceMilliseconds;
+    situation.defaultWorkPerSlice = m_defaultWorkPerSlice;
+    situation.fixedWorkPerSlice = m_workPerSlice;
+    const plan::RunChoice choice = plan::chooseRun(situation);
+    m_simulator->setWorkPerSlice(choice.workPerSlice);
+    m_slicedByRate = choice.slicedByRate;
+    if (!choice.preview(situation.exact))
         return exact;
-    const plan::SamplingCounts all = plan::samplingCounts(resolved);
-    const plan::SamplingCounts light =
-        plan::previewCounts(all, m_currentCost.pixels, *rate, m_previewBudget);
-    if (light == all)
-        return exact;
+    const plan::SamplingCounts& all = situation.exact;
+    const plan::SamplingCounts& light = choice.counts;
     reduced = plan::reduceSampling(resolved, light);
     plan::Plan preview = plan::makePlan(*reduced, experiment.mask);
     m_runCost = plan::runCost(preview);

@@ -98,11 +98,12 @@ class SimulationController : public QObject {
     int previewRuns() const { return m_previewRuns; }
     bool isPreviewRunning() const { return m_inFlight && m_runningPreview; }
     // The time a preview may take on the GPU at the measured rate (ms); a setting expected to
-    // take longer is previewed while values move. 0: no previews, and runs cut as at rest
-    // (the viewer as it was before previews; braggview-bench-viewer --no-preview).
-    void setPreviewBudget(double milliseconds) { m_previewBudget = milliseconds; }
-    double previewBudget() const { return m_previewBudget; }
-    static constexpr double kPreviewBudgetMilliseconds = 100.0;
+    // take longer is previewed while values move: plan::previewBudgetMilliseconds() of the
+    // device (a 60 Hz frame on a GPU, 100 ms on a CPU device) unless set here. 0: no previews,
+    // and runs cut as at rest (the viewer as it was before previews; braggview-bench-viewer
+    // --no-preview).
+    void setPreviewBudget(double milliseconds) { m_budgetOverride = milliseconds; }
+    double previewBudget() const;
     // a change this soon after the one before is part of a movement
     static constexpr int kMovingMilliseconds = 250;
     // the GPU time of one slice at the measured rate: longer than the budget, so that a
@@ -222,7 +223,7 @@ class SimulationController : public QObject {
     plan::RateEstimate m_rate;      // the device's steps per ms, from complete runs
     plan::RunCost m_currentCost;    // the exact setting's work of the run in flight (or last)
     plan::RunCost m_runCost;        // the work of the run in flight: a preview's is less
-    double m_previewBudget = kPreviewBudgetMilliseconds;
+    std::optional<double> m_budgetOverride; // setPreviewBudget()
     QElapsedTimer m_changeClock;   // since the last change of the document
     bool m_moving = false;         // the last change was part of a movement
     bool m_refineNext = false;     // a preview is shown and no value waits: the exact run next
