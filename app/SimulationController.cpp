@@ -141,12 +141,7 @@ void SimulationController::buildSimulator() {
         engine::SimulatorOptions options;
         options.precision = m_document.precision();
         options.workPerSlice = m_workPerSlice;
-        // a pipeline per shape, never compiled on this thread: GPU drivers compile at creation
-        // (in the background here); lavapipe creates in ~10 ms and compiles on its queue at the
-        // first dispatch, where the generic one is slower (docs/performance.md)
-        options.specialisation = m_device->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
-                                     ? engine::SimulatorOptions::Specialisation::Wait
-                                     : engine::SimulatorOptions::Specialisation::Background;
+        options.specialisation = engine::interactiveSpecialisation(*m_device);
         m_simulator = std::make_unique<engine::Simulator>(*m_device, options);
         m_defaultWorkPerSlice = m_simulator->workPerSlice();
     } catch (const std::exception& e) {

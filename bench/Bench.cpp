@@ -174,11 +174,9 @@ void shapeSoak(const bv::vk::Device& device, int runs, bv::engine::Precision pre
                const std::string& args) {
     bv::engine::SimulatorOptions options;
     options.precision = precision;
-    // as the viewer (app/SimulationController.cpp): waiting on CPU devices, whose compile
-    // happens at the first dispatch, in the background on GPUs
+    // as the viewer (app/SimulationController.cpp)
     const bool cpu = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    options.specialisation = cpu ? bv::engine::SimulatorOptions::Specialisation::Wait
-                                 : bv::engine::SimulatorOptions::Specialisation::Background;
+    options.specialisation = bv::engine::interactiveSpecialisation(device);
     std::printf("pipelines built %s, as the viewer does on this device\n",
                 cpu ? "at once" : "in the background");
     bv::engine::Simulator simulator(device, options);

@@ -123,6 +123,7 @@ int main(int argc, char** argv) {
             budget = bv::plan::previewBudgetMilliseconds(cpuDevice);
         bv::engine::SimulatorOptions options;
         options.precision = *precision;
+        options.specialisation = bv::engine::interactiveSpecialisation(vulkan); // as the viewer
         bv::engine::Simulator simulator(vulkan, options);
         const std::uint64_t defaultSlice = simulator.workPerSlice();
 

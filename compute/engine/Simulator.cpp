@@ -456,4 +456,10 @@ std::vector<float> Simulator::image() const {
     return std::vector<float>(mapped, mapped + count);
 }
 
+SimulatorOptions::Specialisation interactiveSpecialisation(const vk::Device& device) {
+    return device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
+               ? SimulatorOptions::Specialisation::Wait
+               : SimulatorOptions::Specialisation::Background;
+}
+
 } // namespace bv::engine

@@ -133,6 +133,12 @@ struct SimulatorOptions {
     std::uint64_t specialiseWork = 0;
 };
 
+// How an interactive caller (the viewer, and the benchmarks that stand for it) gets its
+// pipelines per shape, never compiled on its own thread: GPU drivers compile at creation, so
+// in the background; lavapipe creates in ~10 ms and compiles on its queue at the first
+// dispatch, where the generic pipeline is slower, so it waits (docs/performance.md).
+SimulatorOptions::Specialisation interactiveSpecialisation(const vk::Device& device);
+
 class Simulator {
   public:
     explicit Simulator(const vk::Device& device, const SimulatorOptions& options = {});
