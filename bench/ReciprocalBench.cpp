@@ -124,6 +124,7 @@ int main(int argc, char** argv) {
 
         bv::vk::DeviceOptions options;
         options.deviceOverride = device;
+        options.graphicsQueue = true;
         bv::vk::Device vulkan(options);
         if (!(vulkan.info().queueFamilies[vulkan.queueFamily()].flags & VK_QUEUE_GRAPHICS_BIT))
             throw bv::Error("the queue braggview chose on " + vulkan.description() +

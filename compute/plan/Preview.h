@@ -10,7 +10,9 @@
 //         simulator.setPlan(plan::makePlan(plan::reduceSampling(resolved, light), mask));
 //
 // Only the sampling of the loops each pixel sums over is reduced, in this fixed order, each
-// loop down to one before the next is touched, the last one reduced just as far as needed:
+// loop down to one before the next is touched, the last one reduced just as far as needed
+// (to a count of the ladder 1, 2, 3, 4, 6, 8, 12, 16, ..., so that a drag's counts repeat and
+// their pipelines are built once):
 //   1. sub-pixels per pixel edge (oversample), 2. mosaic domains, 3. phi steps,
 //   4. sources (divergence and dispersion), 5. sensor layers.
 // What is reduced keeps its extent (the same oscillation, the same sensor thickness, domains

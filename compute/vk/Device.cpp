@@ -105,6 +105,13 @@ Device::Device(const DeviceOptions& options) {
     m_physicalDevice = physicalDevices[choice.deviceIndex];
     m_info = infos[choice.deviceIndex];
     m_queueFamily = choice.queueFamily;
+    if (options.graphicsQueue) {
+        const Expected<std::uint32_t> drawing = chooseGraphicsQueueFamily(m_info);
+        if (!drawing)
+            throw Error("Vulkan device " + describeDevice(m_info) +
+                        " cannot be used to draw: " + drawing.error());
+        m_queueFamily = drawing.value();
+    }
 
     const float priority = 1.0f;
     VkDeviceQueueCreateInfo queueInfo{};

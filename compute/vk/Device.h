@@ -30,6 +30,9 @@ struct DeviceOptions {
     // enable VK_KHR_pipeline_executable_properties where the driver has it, so that pipelines
     // built with statistics capture can report registers and the like (braggview-bench)
     bool pipelineStatistics = false;
+    // a queue that can also draw (a graphics family): for an offscreen renderer such as
+    // braggview-bench-reciprocal; compute work prefers a dedicated compute family
+    bool graphicsQueue = false;
 };
 
 struct BorrowedDevice {

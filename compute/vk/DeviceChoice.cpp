@@ -171,6 +171,25 @@ Expected<std::uint32_t> chooseComputeQueueFamily(const DeviceInfo& device) {
     return best;
 }
 
+Expected<std::uint32_t> chooseGraphicsQueueFamily(const DeviceInfo& device) {
+    const VkQueueFlags both = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+    int bestScore = -1;
+    std::uint32_t best = 0;
+    for (std::uint32_t i = 0; i < device.queueFamilies.size(); ++i) {
+        const QueueFamilyInfo& family = device.queueFamilies[i];
+        if ((family.flags & both) != both || family.queueCount == 0)
+            continue;
+        const int score = family.timestampValidBits > 0 ? 1 : 0;
+        if (score > bestScore) {
+            bestScore = score;
+            best = i;
+        }
+    }
+    if (bestScore < 0)
+        return fail("it has no queue family that can draw and compute");
+    return best;
+}
+
 Expected<DeviceChoice> chooseDevice(const std::vector<DeviceInfo>& devices,
                                     const DeviceOverride& choice, std::uint32_t minApiVersion) {
     if (devices.empty())

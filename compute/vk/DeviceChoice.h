@@ -110,6 +110,9 @@ chooseAllDevices(const std::vector<DeviceInfo>& devices,
 // The queue family for compute work: it must support compute; a family with timestamps is
 // preferred, then one without graphics (a dedicated compute queue), then the lowest index.
 Expected<std::uint32_t> chooseComputeQueueFamily(const DeviceInfo& device);
+// The queue family for drawing and compute: both bits; timestamps preferred, then the
+// lowest index.
+Expected<std::uint32_t> chooseGraphicsQueueFamily(const DeviceInfo& device);
 
 struct DeviceChoice {
     std::size_t deviceIndex = 0;

@@ -59,9 +59,15 @@ class TestPreview : public QObject {
         // 3^2 x 8 = 72 > 40 afforded; oversample 2: 4 x 8 = 32 fits
         QTest::newRow("fewer sub-pixels")
             << counts(3, 8, 1, 1, 1) << qulonglong(1000) << 1000.0 << 40.0 << counts(2, 8, 1, 1, 1);
-        // 5 afforded: oversample 1 leaves 8 domains = 8 > 5; 5 domains fit
+        // 5 afforded: oversample 1 leaves 8 domains = 8 > 5; 5 would fit, the ladder's 4 is taken
         QTest::newRow("then domains")
-            << counts(3, 8, 1, 1, 1) << qulonglong(1000) << 1000.0 << 5.0 << counts(1, 5, 1, 1, 1);
+            << counts(3, 8, 1, 1, 1) << qulonglong(1000) << 1000.0 << 5.0 << counts(1, 4, 1, 1, 1);
+        // 100 domains, 11 afforded: the ladder below 11 is 8 (1, 2, 3, 4, 6, 8, 12, ...)
+        QTest::newRow("domains on the ladder")
+            << counts(1, 100, 1, 1, 1) << qulonglong(10) << 11.0 << 10.0 << counts(1, 8, 1, 1, 1);
+        // 24 afforded of 100: 24 is on the ladder (3 x 8)
+        QTest::newRow("a rung of three")
+            << counts(1, 100, 1, 1, 1) << qulonglong(10) << 24.0 << 10.0 << counts(1, 24, 1, 1, 1);
         // the demo's 512^2 pixels at 5e4 steps/ms in 100 ms: 5e6 / 262144 = 19.07 a pixel;
         // oversample 2 x 8 domains = 32 does not fit, oversample 1 x 8 does
         QTest::newRow("512^2, 8 domains") << counts(2, 8, 1, 1, 1) << qulonglong(512 * 512) << 5e4

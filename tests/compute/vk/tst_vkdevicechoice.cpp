@@ -300,6 +300,35 @@ class TestVkDeviceChoice : public QObject {
             QCOMPARE(family.value(), std::uint32_t(expected));
     }
 
+    // An offscreen renderer (the reciprocal view's bench) needs a family that draws: the H100
+    // lists graphics+compute first and a dedicated compute family after it, which compute
+    // work prefers.
+    void chooseGraphicsQueueFamily_data() {
+        QTest::addColumn<std::vector<DeviceInfo>>("devices"); // one device
+        QTest::addColumn<int>("expected");
+        const auto families = [](std::vector<QueueFamilyInfo> list) {
+            return std::vector<DeviceInfo>{
+                device("GPU", VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU, std::move(list))};
+        };
+        QTest::newRow("graphics+compute first")
+            << families({{graphicsCompute, 16, 64}, {VK_QUEUE_COMPUTE_BIT, 8, 64}}) << 0;
+        QTest::newRow("graphics+compute after compute")
+            << families({{VK_QUEUE_COMPUTE_BIT, 8, 64}, {graphicsCompute, 16, 64}}) << 1;
+        QTest::newRow("timestamps preferred")
+            << families({{graphicsCompute, 1, 0}, {graphicsCompute, 1, 64}}) << 1;
+        QTest::newRow("compute only") << families({{VK_QUEUE_COMPUTE_BIT, 8, 64}}) << -1;
+    }
+
+    void chooseGraphicsQueueFamily() {
+        QFETCH(std::vector<DeviceInfo>, devices);
+        QFETCH(int, expected);
+        const Expected<std::uint32_t> family = bv::vk::chooseGraphicsQueueFamily(devices.at(0));
+        if (expected < 0)
+            QVERIFY(!family);
+        else
+            QCOMPARE(family.value(), std::uint32_t(expected));
+    }
+
     void chooseMemoryType_data() {
         QTest::addColumn<MemoryInfo>("memory");
         QTest::addColumn<MemoryUse>("use");
