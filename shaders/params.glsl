@@ -245,9 +245,8 @@ layout(std430, set = 0, binding = 11) readonly buffer PanelRows { uint panelOfRo
 // run starts): every pixel reads it at the top of each unit of its loop and, when set, returns
 // without writing its state or the image. The run's image and state are then garbage, and the
 // Simulator says so (wasCancelled). Host-visible, host-coherent memory; volatile, so that each
-// read goes to memory and a write by the host during the dispatch is seen. Not readonly: on
-// the H100 a readonly volatile word was never seen to change (a run cancelled 100 ms in ran
-// its whole 640 ms), as if read through the non-coherent read-only cache.
+// read goes to memory and a write by the host during the dispatch is seen. The word lives in
+// device-local host-visible memory where there is such (vk::MemoryUse::HostSignal).
 layout(std430, set = 0, binding = 12) volatile coherent buffer Cancel {
     uint cancelRequested;
 };

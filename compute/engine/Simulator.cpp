@@ -153,7 +153,7 @@ Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
     // host-visible and coherent: written by the host while the shader runs (requestCancel)
     m_cancel =
         std::make_unique<vk::Buffer>(device, sizeof(GpuCancel), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                     vk::MemoryUse::Upload, "the cancel word");
+                                     vk::MemoryUse::HostSignal, "the cancel word");
     m_cancelWord = static_cast<volatile std::uint32_t*>(m_cancel->map());
     *m_cancelWord = 0u;
     // every binding needs a buffer before the first plan arrives
@@ -377,7 +377,11 @@ void Simulator::clearCancel() {
 
 void Simulator::requestCancel() {
     m_cancelled.store(true);
-    *m_cancelWord = 1u; // host-coherent: the shader's next read of the word sees it
+    *m_cancelWord = 1u; // host-coherent: the shader's next read of the word sees it...
+    // ...once it has left the CPU: a GPU's host-visible memory is often write-combined (the
+    // H100's is), and a lone store can wait in a write-combining buffer; a full fence drains
+    // it (mfence on x86)
+    std::atomic_thread_fence(std::memory_order_seq_cst);
 }
 
 void Simulator::cancel() {

@@ -247,6 +247,10 @@ Expected<std::uint32_t> chooseMemoryType(const MemoryInfo& memory, std::uint32_t
         required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
         preferred = VK_MEMORY_PROPERTY_HOST_CACHED_BIT;
         break;
+    case MemoryUse::HostSignal:
+        required = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+        preferred = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+        break;
     }
     // Protected and AMD device-coherent memory are for special purposes, never picked here.
     const VkMemoryPropertyFlags avoided =
@@ -269,9 +273,10 @@ Expected<std::uint32_t> chooseMemoryType(const MemoryInfo& memory, std::uint32_t
     if (index != std::numeric_limits<std::uint32_t>::max())
         return index;
 
-    const char* what = use == MemoryUse::DeviceLocal ? "GPU memory"
-                       : use == MemoryUse::Upload    ? "host-visible, coherent memory for uploads"
-                                                     : "host-visible, coherent memory for readback";
+    const char* what = use == MemoryUse::DeviceLocal  ? "GPU memory"
+                       : use == MemoryUse::Upload     ? "host-visible, coherent memory for uploads"
+                       : use == MemoryUse::HostSignal ? "host-visible, coherent memory for a flag"
+                                                      : "host-visible, coherent memory for readback";
     return fail("the GPU has no suitable " + std::string(what) + " for " +
                 std::to_string(mebibytes(size)) + " MiB (no memory type of the " +
                 std::to_string(memory.types.size()) + " fits); update the GPU driver");

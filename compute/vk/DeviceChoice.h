@@ -128,6 +128,9 @@ enum class MemoryUse {
     DeviceLocal, // big GPU-side buffers: device-local preferred, any other type as fallback
     Upload,      // host writes, GPU reads: host-visible + host-coherent
     Readback,    // GPU writes, host reads: host-visible + host-coherent, host-cached preferred
+    HostSignal,  // a word the host writes while a shader reads it (a cancel flag): host-visible
+                 // + host-coherent, device-local preferred (where the GPU reads it from its own
+                 // memory, not a copy of system memory cached on its side)
 };
 
 // The memory type for a resource whose VkMemoryRequirements allow `allowedTypes` and need
