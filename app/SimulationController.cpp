@@ -316,12 +316,10 @@ plan::Plan SimulationController::choosePlan(const ResolvedExperiment& resolved,
     situation.stepsPerMillisecond = m_rate.stepsPerMillisecond();
     situation.moving = m_moving && !m_refineNext;
     situation.budgetMilliseconds = previewBudget();
-    situation.sliceMilliseconds = kSliceMilliseconds;
     situation.defaultWorkPerSlice = m_defaultWorkPerSlice;
     situation.fixedWorkPerSlice = m_workPerSlice;
     const plan::RunChoice choice = plan::chooseRun(situation);
     m_simulator->setWorkPerSlice(choice.workPerSlice);
-    m_slicedByRate = choice.slicedByRate;
     if (!choice.preview(situation.exact))
         return exact;
     const plan::SamplingCounts& all = situation.exact;
@@ -365,10 +363,10 @@ void SimulationController::poll() {
                 m_reportedSlices = done;
                 emit progress(done, total);
             }
-            // a partial image at most every kPartialFrameMilliseconds from the run's start
-            // (each frame holds the next slice back; CPU devices render on the cores that
-            // compute), the first after the first slice when the slices are not the rate's
-            const bool frameDue = (m_shownSlices == 0 && !m_slicedByRate) ||
+            // a partial image after the first slice, then at most every
+            // kPartialFrameMilliseconds (each frame holds the next slice back; CPU devices
+            // render on the cores that compute)
+            const bool frameDue = m_shownSlices == 0 ||
                                   m_partialClock.elapsed() >= kPartialFrameMilliseconds;
             if (done > m_shownSlices && done < total && frameDue) {
                 m_shownSlices = done;
@@ -470,13 +468,11 @@ bool SimulationController::finishRun() {
     }
     m_wallMilliseconds = static_cast<double>(m_runClock.nsecsElapsed()) / 1e6;
     m_gpuMilliseconds = m_simulator->gpuMilliseconds();
-    // A complete run: the device's rate. Not a run cut by the rate into several slices: its
-    // GPU time spans the gaps between them (a round trip through this thread each), which
-    // would lower the rate and cut the next run finer still (measured: 5 slices, then 11).
-    // Nor the run right after a cancelled one: on lavapipe its GPU time came out at 0.03 ms
-    // for a run of 43 ms wall (a preview after an interrupted exact run; the Simulator's
-    // timestamps after cancel() are not understood yet): an outlier a thousand times fast.
-    if ((!m_slicedByRate || m_simulator->sliceCount() == 1) && !m_afterCancel)
+    // A complete run: the device's rate. Not the run right after a cancelled one: on lavapipe
+    // its GPU time came out at 0.03 ms for a run of 43 ms wall (a preview after an
+    // interrupted exact run; the Simulator's timestamps after cancel() are not understood
+    // yet): an outlier a thousand times fast.
+    if (!m_afterCancel)
         m_rate.add(m_runCost, m_gpuMilliseconds);
     m_afterCancel = false;
     m_previewShown = m_runningPreview;

@@ -35,12 +35,12 @@
 // (plan::previewCounts: fewer sub-pixels, then domains, phi steps, sources, layers) and
 // marks the image as a preview (isPreview(), previewDescription()). When a preview is done
 // and no newer value is waiting, the exact setting runs at once and refines on screen as
-// above; its image is the headless one, bit for bit. Once the rate is known, runs are cut
-// into slices of about kSliceMilliseconds at that rate (instead of the device's default, ~1 s
-// on lavapipe), so a new value stops an exact run soon; a preview, within the budget, is one
-// slice and runs to its end (a movement's values, 16 ms apart, would otherwise stop every
-// preview before its image). Partial images are drawn at most every kPartialFrameMilliseconds
-// (each frame holds the next slice back). isComplete() is false while a preview is shown:
+// above; its image is the headless one, bit for bit. A new value stops a run expected to take
+// longer than the budget at once, inside its slice (the shader's cancel word); a preview, or
+// a run within the budget, runs to its end (a movement's values, 16 ms apart, would otherwise
+// stop every one before its image). Runs keep the device's slices (plan::chooseRun); partial
+// images are drawn at most every kPartialFrameMilliseconds (each frame holds the next slice
+// back). isComplete() is false while a preview is shown:
 // exports, the pixel trace and the tests wait for the exact image.
 //
 // Errors: a value resolve() refuses or a plan the device cannot run is reported by failed()
@@ -99,16 +99,12 @@ class SimulationController : public QObject {
     bool isPreviewRunning() const { return m_inFlight && m_runningPreview; }
     // The time a preview may take on the GPU at the measured rate (ms); a setting expected to
     // take longer is previewed while values move: plan::previewBudgetMilliseconds() of the
-    // device (a 60 Hz frame on a GPU, 100 ms on a CPU device) unless set here. 0: no previews,
-    // and runs cut as at rest (the viewer as it was before previews; braggview-bench-viewer
-    // --no-preview).
+    // device (a 60 Hz frame on a GPU, 60 ms on a CPU device) unless set here. 0: no previews
+    // (the viewer as it was before previews; braggview-bench-viewer --no-preview).
     void setPreviewBudget(double milliseconds) { m_budgetOverride = milliseconds; }
     double previewBudget() const;
     // a change this soon after the one before is part of a movement
     static constexpr int kMovingMilliseconds = 250;
-    // the GPU time of one slice at the measured rate: longer than the budget, so that a
-    // preview is one slice; each slice costs a round trip through the GUI thread
-    static constexpr double kSliceMilliseconds = 250.0;
     // the shortest time between two partial images of a run
     static constexpr int kPartialFrameMilliseconds = 500;
     // Processes events until isComplete() or a failure; false on failure or timeout.
@@ -233,7 +229,6 @@ class SimulationController : public QObject {
     QString m_previewText;
     int m_previewRuns = 0;
     std::uint64_t m_defaultWorkPerSlice = 0; // the Simulator's own slice size
-    bool m_slicedByRate = false; // the run in flight is cut by the rate (kSliceMilliseconds)
     bool m_afterCancel = false;  // the run in flight started right after a cancelled one
     std::optional<ResolvedExperiment> m_running; // resolved state of the run in flight
     products::GeneratorState m_runningGenerator;

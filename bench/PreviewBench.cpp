@@ -3,9 +3,8 @@
 // runs it, through the same decision (plan::chooseRun): each moving change runs the counts
 // chosen for the budget at the rate measured so far, and its time from the change to the
 // finished image on the device is recorded (the viewer draws that buffer where it lies).
-// After the drag the value rests: the exact image runs in slices of the rate's
-// kSliceMilliseconds, and the time to each slice (each refinement the viewer shows) and to
-// the exact image are printed.
+// After the drag the value rests: the exact image runs in the device's slices, and the time
+// to each slice (each refinement the viewer shows) and to the exact image are printed.
 //
 //   braggview-bench-preview [--changes N] [--precision fast|precise] [--budget MS]
 //                           [--detpixels N] [--soak SECONDS] [--device D]
@@ -55,8 +54,6 @@ int usage() {
                          "(--case NAME [-- <more arguments>] | -- <nanoBragg arguments>)\n");
     return 2;
 }
-
-constexpr double kSliceMilliseconds = 250.0; // app/SimulationController::kSliceMilliseconds
 
 // resident memory of this process, MiB (Linux)
 double residentMiB() {
@@ -146,7 +143,6 @@ int main(int argc, char** argv) {
             s.stepsPerMillisecond = rate.stepsPerMillisecond();
             s.moving = moving;
             s.budgetMilliseconds = budget;
-            s.sliceMilliseconds = kSliceMilliseconds;
             s.defaultWorkPerSlice = defaultSlice;
             const bv::plan::RunChoice choice = bv::plan::chooseRun(s);
             simulator.setWorkPerSlice(choice.workPerSlice);
@@ -169,8 +165,7 @@ int main(int argc, char** argv) {
             for (; sliceTimes && seen < simulator.sliceCount(); ++seen)
                 sliceTimes->push_back(ms);
             simulator.finish();
-            if (!choice.slicedByRate || simulator.sliceCount() == 1)
-                rate.add(bv::plan::runCost(plan), simulator.gpuMilliseconds());
+            rate.add(bv::plan::runCost(plan), simulator.gpuMilliseconds());
             return ms;
         };
 

@@ -135,7 +135,7 @@ std::string describePreview(const SamplingCounts& exact, const SamplingCounts& p
 }
 
 double previewBudgetMilliseconds(bool cpuDevice) {
-    return cpuDevice ? 100.0 : 10.0;
+    return cpuDevice ? 60.0 : 10.0;
 }
 
 RunChoice chooseRun(const RunSituation& s) {
@@ -143,13 +143,6 @@ RunChoice chooseRun(const RunSituation& s) {
     choice.counts = s.exact;
     choice.workPerSlice = s.fixedWorkPerSlice > 0 ? s.fixedWorkPerSlice : s.defaultWorkPerSlice;
     const std::optional<double>& rate = s.stepsPerMillisecond;
-    if (s.budgetMilliseconds > 0.0 && rate && *rate > 0.0 && s.fixedWorkPerSlice == 0) {
-        const double bySlice = std::max(1.0, *rate * s.sliceMilliseconds);
-        choice.workPerSlice = std::min<std::uint64_t>(
-            static_cast<std::uint64_t>(std::min(bySlice, 1.8e19)), s.defaultWorkPerSlice);
-        choice.workPerSlice = std::max<std::uint64_t>(choice.workPerSlice, 1);
-    }
-    choice.slicedByRate = choice.workPerSlice < s.defaultWorkPerSlice;
     if (!s.moving || s.budgetMilliseconds <= 0.0 || !rate || *rate <= 0.0)
         return choice;
     const double exactMilliseconds =

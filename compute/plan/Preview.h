@@ -66,32 +66,34 @@ ResolvedExperiment reduceSampling(const ResolvedExperiment& resolved, const Samp
 std::string describePreview(const SamplingCounts& exact, const SamplingCounts& preview);
 
 // The GPU time a preview may take at the measured rate (ms): a frame of a 60 Hz display, less
-// the draw and the round trip through the GUI thread, on a GPU; 100 ms on a CPU device
-// (lavapipe), where even one sample per pixel of a large image takes longer than a frame.
+// the draw and the round trip through the GUI thread, on a GPU; 60 ms on a CPU device
+// (lavapipe), where even one sample per pixel of a large image takes longer than a frame. A
+// value that arrives while a preview runs waits for it (a preview is never cancelled: under a
+// 60 Hz drag none would finish), so change -> image is up to twice the budget: 60 ms keeps
+// lavapipe's p95 under 150 ms (100 ms did not: 159-178 ms; docs/performance.md).
 double previewBudgetMilliseconds(bool cpuDevice);
 
 // How the viewer runs the next image (app/SimulationController, braggview-bench-preview):
-// the counts to sample, and the pixel-steps of each slice (the submission a new value waits
-// for at most).
+// the counts to sample, and the pixel-steps of each slice.
 struct RunSituation {
     SamplingCounts exact;                 // the experiment's own counts
     std::uint64_t pixels = 0;             // computed pixels (RunCost::pixels)
     std::optional<double> stepsPerMillisecond; // the measured rate; nullopt before one
     bool moving = false;                  // the value is still moving (a preview may do)
     double budgetMilliseconds = 0.0;      // previewBudgetMilliseconds(); 0: never preview
-    double sliceMilliseconds = 250.0;     // a slice's GPU time at the rate while previewing
     std::uint64_t defaultWorkPerSlice = 1; // the device's slice (Simulator::workPerSlice())
     std::uint64_t fixedWorkPerSlice = 0;  // a caller's fixed slice (tests); 0: none
 };
 struct RunChoice {
     SamplingCounts counts;               // == exact: the exact image
     std::uint64_t workPerSlice = 1;
-    bool slicedByRate = false;           // cut finer than the device's default, by the rate
     bool preview(const SamplingCounts& exact) const { return counts != exact; }
 };
 // Exact counts unless the value moves, a rate is known and the exact image would take longer
-// than the budget; slices of sliceMilliseconds at the rate whenever previews are on and a rate
-// is known (a single change may be the first of a movement), never longer than the default.
+// than the budget. Slices: the caller's fixed one, else the device's. (Runs were cut finer by
+// the rate while previews were on, so that a new value could stop them at a slice's end; a
+// new value now stops a run inside its slice, through the shader's cancel word, and the finer
+// slices only cost round trips: the demo's exact image after a drag came 100-150 ms later.)
 RunChoice chooseRun(const RunSituation& situation);
 
 } // namespace bv::plan
