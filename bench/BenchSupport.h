@@ -3,6 +3,7 @@
 // and the median and spread of repeated measurements.
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <sstream>
 #include <string>
@@ -48,6 +49,33 @@ inline const std::map<std::string, std::string>& namedCases() {
 inline std::string caseArguments(const std::string& name) {
     const auto it = namedCases().find(name);
     return it == namedCases().end() ? std::string() : it->second;
+}
+
+// The case words of a benchmark's command line: `--case NAME` adds the named case's
+// arguments, `--` takes the rest of the line (later words win, as on nanoBragg's command
+// line). Returns 1 when argv[i] was one of them (i left on the last word it took), 0 when it
+// was not, -1 after a message naming `program` for an unknown case.
+inline int caseWords(int& i, int argc, char** argv, const char* program, std::string& args) {
+    const std::string a = argv[i];
+    const auto add = [&](const std::string& words) {
+        args += (args.empty() || words.empty() ? "" : " ") + words;
+    };
+    if (a == "--case" && i + 1 < argc) {
+        const std::string named = caseArguments(argv[++i]);
+        if (named.empty()) {
+            std::fprintf(stderr, "%s: no case named %s (braggview-bench --list)\n", program,
+                         argv[i]);
+            return -1;
+        }
+        add(named);
+        return 1;
+    }
+    if (a == "--") {
+        for (++i; i < argc; ++i)
+            add(argv[i]);
+        return 1;
+    }
+    return 0;
 }
 
 struct Stats {

@@ -65,16 +65,9 @@ int main(int argc, char** argv) {
             jsonPath = argv[++i];
         else if (a == "--device" && hasValue)
             device = argv[++i];
-        else if (a == "--case" && hasValue) {
-            args = bv::bench::caseArguments(argv[++i]);
-            if (args.empty()) {
-                std::fprintf(stderr, "braggview-bench-latency: no case named %s (braggview-bench --list)\n", argv[i]);
+        else if (const int taken = bv::bench::caseWords(i, argc, argv, "braggview-bench-latency", args)) {
+            if (taken < 0)
                 return 2;
-            }
-        }
-        else if (a == "--") {
-            for (++i; i < argc; ++i)
-                args += std::string(args.empty() ? "" : " ") + argv[i];
         } else
             return usage();
     }

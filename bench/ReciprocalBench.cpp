@@ -72,15 +72,9 @@ int main(int argc, char** argv) {
             frames = std::atoi(argv[++i]);
         else if (a == "--device" && hasValue)
             device = argv[++i];
-        else if (a == "--case" && hasValue) {
-            args = bv::bench::caseArguments(argv[++i]);
-            if (args.empty()) {
-                std::fprintf(stderr, "braggview-bench-reciprocal: no case named %s\n", argv[i]);
+        else if (const int taken = bv::bench::caseWords(i, argc, argv, "braggview-bench-reciprocal", args)) {
+            if (taken < 0)
                 return 2;
-            }
-        } else if (a == "--") {
-            for (++i; i < argc; ++i)
-                args += std::string(args.empty() ? "" : " ") + argv[i];
         } else
             return usage();
     }
