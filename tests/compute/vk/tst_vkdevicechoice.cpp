@@ -349,6 +349,14 @@ class TestVkDeviceChoice : public QObject {
             << discreteMemory() << MemoryUse::DeviceLocal << 0x6u << MiB << 1;
         QTest::newRow("discrete: too big for VRAM -> system memory")
             << discreteMemory() << MemoryUse::DeviceLocal << 0xfu << quint64(10 * GiB) << 1;
+        // a word the host writes while a shader polls it: the BAR (device-local and
+        // host-visible), where the H100 saw the host's store; system memory it never did
+        QTest::newRow("discrete: host signal in the BAR")
+            << discreteMemory() << MemoryUse::HostSignal << 0xfu << quint64(4) << 3;
+        QTest::newRow("host signal without a BAR -> system memory")
+            << discreteMemory() << MemoryUse::HostSignal << 0x7u << quint64(4) << 1;
+        QTest::newRow("lavapipe: host signal")
+            << lavapipeMemory() << MemoryUse::HostSignal << 0x1u << quint64(4) << 0;
         QTest::newRow("lavapipe: device-local")
             << lavapipeMemory() << MemoryUse::DeviceLocal << 0x1u << MiB << 0;
         QTest::newRow("lavapipe: upload")
