@@ -48,7 +48,7 @@ ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
     m_container->setMinimumSize(280, 240);
     m_container->setFocusPolicy(Qt::StrongFocus);
     m_container->setToolTip(tr("Drag: orbit. Wheel: zoom. Double-click or R: reset. "
-                               "Arrows orbit, + and - zoom. Hover a node: its spot on the image."));
+                               "Arrows orbit, + and - zoom, S frames the spots. Hover a node: its spot on the image."));
 
     m_play = new QToolButton(this);
     m_play->setObjectName(QStringLiteral("reciprocalPlay"));
@@ -56,10 +56,16 @@ ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
     m_phi->setObjectName(QStringLiteral("reciprocalPhi"));
     auto* reset = m_reset = new QPushButton(tr("Reset view"), this);
     connect(reset, &QPushButton::clicked, this, [this] { m_view->resetView(); });
+    auto* spots = m_spots = new QPushButton(tr("Frame spots"), this);
+    spots->setObjectName(QStringLiteral("reciprocalFrameSpots"));
+    spots->setToolTip(tr("Look closely at the origin and the detector's cap of the sphere, where "
+                         "lattice points become spots (S); Reset view or R: the whole sphere"));
+    connect(spots, &QPushButton::clicked, this, [this] { m_view->frameSpots(); });
     auto* controls = new QHBoxLayout;
     controls->addWidget(m_play);
     controls->addWidget(m_phi);
     controls->addStretch(1);
+    controls->addWidget(spots);
     controls->addWidget(reset);
 
     using Colours = scene::SceneColours;
@@ -123,6 +129,7 @@ void ReciprocalDock::setPresentation(bool on) {
     m_phi->setStyleSheet(label);
     m_play->setStyleSheet(label);
     m_reset->setStyleSheet(label);
+    m_spots->setStyleSheet(label);
     m_legend->setStyleSheet(small);
     m_pinnedLabel->setStyleSheet(small);
     // the view never takes the focus from the lesson's value there (the keys are the

@@ -78,6 +78,7 @@ class ReciprocalDock : public QDockWidget {
     QLabel* m_pinnedLabel = nullptr;
     QLabel* m_legend = nullptr;
     QPushButton* m_reset = nullptr;
+    QPushButton* m_spots = nullptr;
     bool m_presentation = false;
     bool m_stale = true; // the experiment changed while the dock was hidden
     std::optional<QPoint> m_pinned;

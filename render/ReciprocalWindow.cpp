@@ -170,7 +170,8 @@ void ReciprocalWindow::rebuildDrawing() {
 
 void ReciprocalWindow::frameCamera() {
     updateViewport();
-    const scene::SceneBounds bounds = scene::sceneBounds(m_scene);
+    const scene::SceneBounds bounds =
+        m_framingSpots ? scene::spotBounds(m_scene) : scene::sceneBounds(m_scene);
     if (m_framed) {
         m_camera.reframe(bounds.centre, bounds.radius);
         return;
@@ -206,7 +207,18 @@ void ReciprocalWindow::zoomBy(double factor) {
     requestUpdate();
 }
 
+void ReciprocalWindow::frameSpots() {
+    m_framingSpots = true;
+    frameCamera();
+    emit cameraChanged();
+    requestUpdate();
+}
+
 void ReciprocalWindow::resetView() {
+    if (m_framingSpots) {
+        m_framingSpots = false;
+        frameCamera();
+    }
     m_camera.reset();
     emit cameraChanged();
     requestUpdate();
@@ -310,6 +322,9 @@ void ReciprocalWindow::keyPressEvent(QKeyEvent* event) {
         break;
     case Qt::Key_R:
         resetView();
+        break;
+    case Qt::Key_S:
+        frameSpots();
         break;
     default:
         QVulkanWindow::keyPressEvent(event);

@@ -51,7 +51,11 @@ class ReciprocalWindow : public QVulkanWindow {
     const scene::OrbitCamera& camera() const { return m_camera; }
     void orbit(double deltaYaw, double deltaPitch); // rad
     void zoomBy(double factor);
-    void resetView();
+    void resetView(); // also back to the whole scene after frameSpots()
+    // Frames the spots' part of the construction (scene::spotBounds) instead of the whole
+    // sphere, and keeps it as the scene changes, until resetView(). Key S.
+    void frameSpots();
+    bool framingSpots() const { return m_framingSpots; }
 
     // The node whose dot is under a window point (logical pixels), if any; a node in reach
     // (drawn on top) before any other.
@@ -99,6 +103,7 @@ class ReciprocalWindow : public QVulkanWindow {
     scene::SceneDrawing m_drawing;
     scene::OrbitCamera m_camera;
     bool m_framed = false;
+    bool m_framingSpots = false; // frameSpots() until resetView()
     std::uint64_t m_framesRendered = 0;
     bool m_dragging = false;
     QPointF m_lastPoint;

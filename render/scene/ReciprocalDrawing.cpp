@@ -118,6 +118,27 @@ SceneBounds sceneBounds(const plan::EwaldScene& s) {
     return b;
 }
 
+SceneBounds spotBounds(const plan::EwaldScene& s) {
+    glm::dvec3 low(0.0), high(0.0); // the origin is always in
+    std::size_t points = 0;
+    for (const std::vector<glm::dvec3>& outline : s.detectorOutline)
+        for (const glm::dvec3& p : outline) {
+            low = glm::min(low, p);
+            high = glm::max(high, p);
+            ++points;
+        }
+    if (points == 0)
+        return sceneBounds(s);
+    SceneBounds b;
+    b.centre = 0.5 * (low + high);
+    b.radius = 0.0;
+    for (const std::vector<glm::dvec3>& outline : s.detectorOutline)
+        for (const glm::dvec3& p : outline)
+            b.radius = std::max(b.radius, glm::length(p - b.centre));
+    b.radius = std::max({b.radius, glm::length(b.centre), 1e-6 * s.radius});
+    return b;
+}
+
 double emphasis(const plan::ReciprocalNode& node) {
     if (node.inReach())
         return 1.0;

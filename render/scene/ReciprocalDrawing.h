@@ -50,6 +50,10 @@ struct SceneBounds {
     double radius = 1.0;
 };
 SceneBounds sceneBounds(const plan::EwaldScene& scene);
+// The ball that holds the spots' part of the construction: the origin and the detector's
+// outline on the sphere (the cap where nodes become spots), for a close look that a lecture
+// room can read; the whole scene when there is no outline.
+SceneBounds spotBounds(const plan::EwaldScene& scene);
 
 // 0..1: 1 on the sphere, 0.5 at the edge of the node's reach, towards 0 beyond (a Gaussian in
 // excitation / reach, so a node in reach stands out against its neighbours).

@@ -158,6 +158,31 @@ class TestReciprocal : public QObject {
         QVERIFY(glm::length(view().camera().eye() - eye) < 1e-9);
     }
 
+    // S (or Frame spots) looks closely at the origin and the detector's cap of the sphere:
+    // every outline point still in the window, the camera nearer than for the whole sphere;
+    // R goes back to the whole sphere.
+    void frameSpotsLooksAtTheDetectorsCap() {
+        const double whole = view().camera().distance();
+        const plan::EwaldScene& s = view().scene();
+        QVERIFY(!s.detectorOutline.empty());
+        QTest::keyClick(&view(), Qt::Key_S);
+        QVERIFY(view().framingSpots());
+        QVERIFY(view().camera().distance() < whole * 0.8);
+        const double w = view().camera().width(), h = view().camera().height();
+        for (const std::vector<glm::dvec3>& outline : s.detectorOutline)
+            for (const glm::dvec3& p : outline) {
+                const std::optional<glm::dvec2> at = view().camera().project(p);
+                QVERIFY(at);
+                QVERIFY(at->x >= 0.0 && at->x <= w && at->y >= 0.0 && at->y <= h);
+            }
+        QVERIFY(m_viewer.waitFrame());
+        app::grabMainWindow(*m_viewer.window)
+            .save(test::screenshotFolder() + QStringLiteral("/reciprocal-spots.png"), "PNG");
+        QTest::keyClick(&view(), Qt::Key_R);
+        QVERIFY(!view().framingSpots());
+        QCOMPARE(view().camera().distance(), whole);
+    }
+
     void hoveringANodeRingsItsSpotOnTheImage() {
         const std::optional<std::size_t> node = clearNodeInReach();
         QVERIFY(node.has_value());
