@@ -122,6 +122,13 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
 }
 
 MainWindow::~MainWindow() {
+    // the reciprocal dock reads this window's geometry when its view reports a hover, which
+    // its window may do while it is torn down: it goes while this window is whole (QWidget
+    // deletes children after this destructor, when only a QMainWindow is left; UBSan caught it)
+    // (and the image window's cursor, which the dock follows, reports no more to this one)
+    disconnect(m_imageWindow, nullptr, this, nullptr);
+    delete m_reciprocal;
+    m_reciprocal = nullptr;
     // the simulator lives on the image window's device: it goes first
     delete m_controller;
     m_controller = nullptr;
