@@ -143,7 +143,6 @@ void SimulationController::buildSimulator() {
         options.workPerSlice = m_workPerSlice;
         options.specialisation = engine::interactiveSpecialisation(*m_device);
         m_simulator = std::make_unique<engine::Simulator>(*m_device, options);
-        m_defaultWorkPerSlice = m_simulator->workPerSlice();
     } catch (const std::exception& e) {
         m_simulator.reset();
         fail(QString::fromStdString(e.what()));
@@ -316,14 +315,10 @@ plan::Plan SimulationController::choosePlan(const ResolvedExperiment& resolved,
     situation.stepsPerMillisecond = m_rate.stepsPerMillisecond();
     situation.moving = m_moving && !m_refineNext;
     situation.budgetMilliseconds = previewBudget();
-    situation.defaultWorkPerSlice = m_defaultWorkPerSlice;
-    situation.fixedWorkPerSlice = m_workPerSlice;
-    const plan::RunChoice choice = plan::chooseRun(situation);
-    m_simulator->setWorkPerSlice(choice.workPerSlice);
-    if (!choice.preview(situation.exact))
-        return exact;
     const plan::SamplingCounts& all = situation.exact;
-    const plan::SamplingCounts& light = choice.counts;
+    const plan::SamplingCounts light = plan::chooseRun(situation);
+    if (light == all)
+        return exact;
     reduced = plan::reduceSampling(resolved, light);
     plan::Plan preview = plan::makePlan(*reduced, experiment.mask);
     m_runCost = plan::runCost(preview);

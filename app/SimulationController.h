@@ -38,7 +38,7 @@
 // above; its image is the headless one, bit for bit. A new value stops a run expected to take
 // longer than the budget at once, inside its slice (the shader's cancel word); a preview, or
 // a run within the budget, runs to its end (a movement's values, 16 ms apart, would otherwise
-// stop every one before its image). Runs keep the device's slices (plan::chooseRun); partial
+// stop every one before its image). Runs keep the Simulator's slices (plan::chooseRun); partial
 // images are drawn at most every kPartialFrameMilliseconds (each frame holds the next slice
 // back). isComplete() is false while a preview is shown:
 // exports, the pixel trace and the tests wait for the exact image.
@@ -228,7 +228,6 @@ class SimulationController : public QObject {
     bool m_previewShown = false; // the last complete image is a preview
     QString m_previewText;
     int m_previewRuns = 0;
-    std::uint64_t m_defaultWorkPerSlice = 0; // the Simulator's own slice size
     bool m_afterCancel = false;  // the run in flight started right after a cancelled one
     std::optional<ResolvedExperiment> m_running; // resolved state of the run in flight
     products::GeneratorState m_runningGenerator;

@@ -116,7 +116,6 @@ int main(int argc, char** argv) {
         options.precision = *precision;
         options.specialisation = bv::engine::interactiveSpecialisation(vulkan); // as the viewer
         bv::engine::Simulator simulator(vulkan, options);
-        const std::uint64_t defaultSlice = simulator.workPerSlice();
 
         const bv::Experiment start = cl.experiment;
         bv::Experiment experiment = start;
@@ -137,13 +136,10 @@ int main(int argc, char** argv) {
             s.stepsPerMillisecond = rate.stepsPerMillisecond();
             s.moving = moving;
             s.budgetMilliseconds = budget;
-            s.defaultWorkPerSlice = defaultSlice;
-            const bv::plan::RunChoice choice = bv::plan::chooseRun(s);
-            simulator.setWorkPerSlice(choice.workPerSlice);
-            previewed = choice.preview(s.exact);
-            leftOut = previewed ? bv::plan::describePreview(s.exact, choice.counts) : "";
-            const bv::ResolvedExperiment light =
-                previewed ? bv::plan::reduceSampling(r, choice.counts) : r;
+            const bv::plan::SamplingCounts counts = bv::plan::chooseRun(s);
+            previewed = counts != s.exact;
+            leftOut = previewed ? bv::plan::describePreview(s.exact, counts) : "";
+            const bv::ResolvedExperiment light = previewed ? bv::plan::reduceSampling(r, counts) : r;
             const bv::plan::Plan plan =
                 previewed ? bv::plan::makePlan(light, experiment.mask) : exactPlan;
             simulator.setPlan(plan, {bv::engine::phiAngles(light), bv::engine::referenceThreads()});

@@ -138,19 +138,15 @@ double previewBudgetMilliseconds(bool cpuDevice) {
     return cpuDevice ? 60.0 : 10.0;
 }
 
-RunChoice chooseRun(const RunSituation& s) {
-    RunChoice choice;
-    choice.counts = s.exact;
-    choice.workPerSlice = s.fixedWorkPerSlice > 0 ? s.fixedWorkPerSlice : s.defaultWorkPerSlice;
+SamplingCounts chooseRun(const RunSituation& s) {
     const std::optional<double>& rate = s.stepsPerMillisecond;
     if (!s.moving || s.budgetMilliseconds <= 0.0 || !rate || *rate <= 0.0)
-        return choice;
+        return s.exact;
     const double exactMilliseconds =
         static_cast<double>(s.pixels) * static_cast<double>(s.exact.stepsPerPixel()) / *rate;
     if (exactMilliseconds <= s.budgetMilliseconds)
-        return choice;
-    choice.counts = previewCounts(s.exact, s.pixels, *rate, s.budgetMilliseconds);
-    return choice;
+        return s.exact;
+    return previewCounts(s.exact, s.pixels, *rate, s.budgetMilliseconds);
 }
 
 } // namespace bv::plan

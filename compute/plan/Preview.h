@@ -73,27 +73,20 @@ std::string describePreview(const SamplingCounts& exact, const SamplingCounts& p
 // lavapipe's p95 under 150 ms (100 ms did not: 159-178 ms; docs/performance.md).
 double previewBudgetMilliseconds(bool cpuDevice);
 
-// How the viewer runs the next image (app/SimulationController, braggview-bench-preview):
-// the counts to sample, and the pixel-steps of each slice.
+// What decides the next image's sampling (app/SimulationController, braggview-bench-preview).
 struct RunSituation {
     SamplingCounts exact;                 // the experiment's own counts
     std::uint64_t pixels = 0;             // computed pixels (RunCost::pixels)
     std::optional<double> stepsPerMillisecond; // the measured rate; nullopt before one
     bool moving = false;                  // the value is still moving (a preview may do)
     double budgetMilliseconds = 0.0;      // previewBudgetMilliseconds(); 0: never preview
-    std::uint64_t defaultWorkPerSlice = 1; // the device's slice (Simulator::workPerSlice())
-    std::uint64_t fixedWorkPerSlice = 0;  // a caller's fixed slice (tests); 0: none
 };
-struct RunChoice {
-    SamplingCounts counts;               // == exact: the exact image
-    std::uint64_t workPerSlice = 1;
-    bool preview(const SamplingCounts& exact) const { return counts != exact; }
-};
-// Exact counts unless the value moves, a rate is known and the exact image would take longer
-// than the budget. Slices: the caller's fixed one, else the device's. (Runs were cut finer by
-// the rate while previews were on, so that a new value could stop them at a slice's end; a
-// new value now stops a run inside its slice, through the shader's cancel word, and the finer
-// slices only cost round trips: the demo's exact image after a drag came 100-150 ms later.)
-RunChoice chooseRun(const RunSituation& situation);
+// The counts of the next run: `situation.exact` (the exact image) unless the value moves, a
+// rate is known and the exact image would take longer than the budget; then previewCounts().
+// The slices stay the Simulator's own: runs were cut finer by the rate while previews were on,
+// so that a new value could stop them at a slice's end; a new value now stops a run inside its
+// slice, through the shader's cancel word, and the finer slices only cost round trips (the
+// demo's exact image after a drag came 100-150 ms later).
+SamplingCounts chooseRun(const RunSituation& situation);
 
 } // namespace bv::plan

@@ -205,24 +205,10 @@ class TestPreview : public QObject {
             s.stepsPerMillisecond = rate;
         s.moving = moving;
         s.budgetMilliseconds = budget;
-        s.defaultWorkPerSlice = 10000000;
-        const bv::plan::RunChoice c = bv::plan::chooseRun(s);
-        QCOMPARE(c.preview(s.exact), preview);
-        // the device's slice whatever the rate: a new value stops a run inside it
-        QCOMPARE(qulonglong(c.workPerSlice), qulonglong(10000000));
+        const SamplingCounts c = bv::plan::chooseRun(s);
+        QCOMPARE(c != s.exact, preview);
         if (preview) // 1e6 steps in 100 ms over 1e4 pixels: 100 steps per pixel of 768
-            QVERIFY(c.counts.stepsPerPixel() <= 100);
-    }
-    // A caller's fixed slice (the tests' way of cutting runs) is kept.
-    void keepsAFixedSlice() {
-        bv::plan::RunSituation s;
-        s.exact = counts(2, 8, 3, 4, 2);
-        s.pixels = 10000;
-        s.stepsPerMillisecond = 1e4;
-        s.budgetMilliseconds = 100.0;
-        s.defaultWorkPerSlice = 10000000;
-        s.fixedWorkPerSlice = 1234;
-        QCOMPARE(qulonglong(bv::plan::chooseRun(s).workPerSlice), qulonglong(1234));
+            QVERIFY(c.stepsPerPixel() <= 100);
     }
     // A GPU previews within a 60 Hz frame; a CPU device within half the 150 ms a change may
     // take (a value waits for the preview in flight, then its own).
