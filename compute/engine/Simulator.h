@@ -296,6 +296,8 @@ class Simulator {
     void requestBackgroundBuild(const VariantKey& key);
     void takeFinishedBuild();
     Variant& keepSpecialised(const VariantKey& key, vk::ComputePipeline pipeline);
+    // a pipeline with its command buffers (not recorded yet), counted, the cache saved
+    std::unique_ptr<Variant> newVariant(vk::ComputePipeline pipeline, bool specialised);
     void saveCache(const vk::ComputePipeline& built);
     // at a slice boundary: a run on the generic pipeline goes on with the specialised one
     // when it has become ready

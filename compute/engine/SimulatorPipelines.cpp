@@ -78,34 +78,34 @@ void Simulator::saveCache(const vk::ComputePipeline& built) {
     }
 }
 
+std::unique_ptr<Simulator::Variant> Simulator::newVariant(vk::ComputePipeline pipeline,
+                                                           bool specialised) {
+    auto v = std::make_unique<Variant>();
+    v->pipeline = std::move(pipeline);
+    v->specialised = specialised;
+    for (int part = 0; part <= m_options.maxSlices; ++part)
+        v->parts.emplace_back(m_commandPool);
+    ++m_pipelinesBuilt;
+    saveCache(v->pipeline);
+    return v;
+}
+
 Simulator::Variant& Simulator::genericVariant() {
     if (m_generic)
         return *m_generic;
     m_planTimer.restart();
-    auto v = std::make_unique<Variant>();
-    v->pipeline = vk::ComputePipeline(m_device, m_module, m_pipelineLayout,
-                                      specializationConstants({}, false), &m_cache);
-    ++m_pipelinesBuilt;
-    for (int part = 0; part <= m_options.maxSlices; ++part)
-        v->parts.emplace_back(m_commandPool);
+    vk::ComputePipeline pipeline(m_device, m_module, m_pipelineLayout,
+                                 specializationConstants({}, false), &m_cache);
     m_planTimer.mark("generic pipeline");
-    saveCache(v->pipeline);
+    m_generic = newVariant(std::move(pipeline), false);
     m_planTimer.mark("pipeline cache save");
-    m_generic = std::move(v);
     return *m_generic;
 }
 
 Simulator::Variant& Simulator::keepSpecialised(const VariantKey& key,
                                                vk::ComputePipeline pipeline) {
-    auto v = std::make_unique<Variant>();
-    v->pipeline = std::move(pipeline);
-    v->specialised = true;
-    for (int part = 0; part <= m_options.maxSlices; ++part)
-        v->parts.emplace_back(m_commandPool);
-    ++m_pipelinesBuilt;
-    saveCache(v->pipeline);
     auto& ready = m_builds->ready;
-    ready.emplace_front(key, std::move(v));
+    ready.emplace_front(key, newVariant(std::move(pipeline), true));
     // the least recently used goes (never the one running: it is at the front or generic);
     // its command buffers are not in flight (a submission is made only after the one before
     // has finished, and only the current variant's)
