@@ -47,8 +47,9 @@ ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
     m_container->setObjectName(QStringLiteral("reciprocalView"));
     m_container->setMinimumSize(280, 240);
     m_container->setFocusPolicy(Qt::StrongFocus);
-    m_container->setToolTip(tr("Drag: orbit. Wheel: zoom. Double-click or R: reset. "
-                               "Arrows orbit, + and - zoom, S frames the spots. Hover a node: its spot on the image."));
+    m_container->setToolTip(tr("Drag: orbit. Wheel: zoom. Double-click or R: reset. Arrows "
+                               "orbit, + and - zoom, S frames the spots. Hover a node: its spot "
+                               "on the image."));
 
     m_play = new QToolButton(this);
     m_play->setObjectName(QStringLiteral("reciprocalPlay"));

@@ -2,6 +2,7 @@
 
 #include "render/Colormap.h"
 #include "render/ImageWindow.h"
+#include "render/WindowPass.h"
 
 #include <shaders/braggview_render_shaders.h>
 
@@ -581,25 +582,16 @@ void ImageRenderer::startNextFrame() {
         VK_PIPELINE_STAGE_FRAGMENT_SHADER_BIT, 0, 1, &computeToFragment, 0, nullptr, 0, nullptr);
 
     const QColor background = m_window->displaySettings().backgroundColour;
-    VkClearValue clear[3]{};
-    clear[0].color = {{background.redF(), background.greenF(), background.blueF(), 1.0f}};
-    clear[1].depthStencil = {1.0f, 0};
-    clear[2].color = clear[0].color;
-    VkRenderPassBeginInfo pass{};
-    pass.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
-    pass.renderPass = m_window->defaultRenderPass();
-    pass.framebuffer = m_window->currentFramebuffer();
-    pass.renderArea.extent = {static_cast<std::uint32_t>(size.width()),
-                              static_cast<std::uint32_t>(size.height())};
-    pass.clearValueCount = m_window->sampleCountFlagBits() > VK_SAMPLE_COUNT_1_BIT ? 3 : 2;
-    pass.pClearValues = clear;
-    m_df->vkCmdBeginRenderPass(commands, &pass, VK_SUBPASS_CONTENTS_INLINE);
+    const WindowPass pass(*m_window, {static_cast<float>(background.redF()),
+                                      static_cast<float>(background.greenF()),
+                                      static_cast<float>(background.blueF()), 1.0f});
+    m_df->vkCmdBeginRenderPass(commands, &pass.info, VK_SUBPASS_CONTENTS_INLINE);
     if (draw) {
         FrameSlot& slot = m_slots[static_cast<std::size_t>(m_window->currentFrame()) %
                                   m_slots.size()];
         const VkViewport viewport{0.0f, 0.0f, static_cast<float>(size.width()),
                                   static_cast<float>(size.height()), 0.0f, 1.0f};
-        const VkRect2D scissor{{0, 0}, pass.renderArea.extent};
+        const VkRect2D scissor{{0, 0}, pass.info.renderArea.extent};
         m_df->vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, m_pipeline);
         m_df->vkCmdSetViewport(commands, 0, 1, &viewport);
         m_df->vkCmdSetScissor(commands, 0, 1, &scissor);

@@ -1,6 +1,7 @@
 #include "render/ReciprocalWindow.h"
 
 #include "compute/vk/Device.h"
+#include "render/WindowPass.h"
 #include "render/scene/SceneRenderer.h"
 
 #include <QKeyEvent>
@@ -12,8 +13,8 @@
 
 #include <glm/geometric.hpp>
 
+#include <array>
 #include <cmath>
-#include <cstring>
 #include <memory>
 #include <utility>
 
@@ -27,7 +28,7 @@ constexpr double kKeyZoom = 1.25;
 constexpr double kPickRadius = 8.0; // logical pixels
 // the starting view: turned and tilted a little from the side, so the sphere reads as a ball
 constexpr double kStartYaw = -0.45, kStartPitch = 0.3;
-constexpr float kBackground[4] = {0.055f, 0.063f, 0.09f, 1.0f};
+constexpr std::array<float, 4> kBackground = {0.055f, 0.063f, 0.09f, 1.0f};
 } // namespace
 
 // The renderer: SceneRenderer on a vk::Device that borrows the window's handles. Vulkan
@@ -63,27 +64,16 @@ class ReciprocalRenderer : public QVulkanWindowRenderer {
     }
 
     void startNextFrame() override {
-        const QSize size = m_window->swapChainImageSize();
         const VkCommandBuffer commands = m_window->currentCommandBuffer();
-        VkClearValue clear[3]{};
-        std::memcpy(clear[0].color.float32, kBackground, sizeof(kBackground));
-        clear[1].depthStencil = {1.0f, 0};
-        clear[2].color = clear[0].color;
-        VkRenderPassBeginInfo pass{};
-        pass.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO;
-        pass.renderPass = m_window->defaultRenderPass();
-        pass.framebuffer = m_window->currentFramebuffer();
-        pass.renderArea.extent = {static_cast<std::uint32_t>(size.width()),
-                                  static_cast<std::uint32_t>(size.height())};
-        pass.clearValueCount = m_window->sampleCountFlagBits() > VK_SAMPLE_COUNT_1_BIT ? 3 : 2;
-        pass.pClearValues = clear;
-        vkCmdBeginRenderPass(commands, &pass, VK_SUBPASS_CONTENTS_INLINE);
+        const WindowPass pass(*m_window, kBackground);
+        vkCmdBeginRenderPass(commands, &pass.info, VK_SUBPASS_CONTENTS_INLINE);
         if (m_renderer && m_window->hasScene()) {
             try {
                 if (m_renderer->drawing().generation != m_window->drawingGeneration())
                     m_renderer->setDrawing(m_window->drawing());
                 m_renderer->record(commands, static_cast<std::uint32_t>(m_window->currentFrame()),
-                                   pass.renderArea.extent, m_window->camera().viewProjection(),
+                                   pass.info.renderArea.extent,
+                                   m_window->camera().viewProjection(),
                                    static_cast<float>(m_window->devicePixelRatio()));
             } catch (const std::exception& e) {
                 qWarning("reciprocal view: %s", e.what());
