@@ -22,33 +22,20 @@
 #include "app/PixelGeometry.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/plan/EwaldScene.h"
+#include "tests/TestResolve.h"
 
 #include <QTest>
 
 #include <glm/geometric.hpp>
 
 #include <cmath>
-#include <sstream>
 
 using namespace bv;
 
 namespace {
 
-std::vector<std::string> words(const QString& line) {
-    std::vector<std::string> args;
-    std::istringstream in(line.toStdString());
-    for (std::string w; in >> w;)
-        args.push_back(w);
-    return args;
-}
-
-ResolvedExperiment resolvedOf(const std::vector<std::string>& args) {
-    static Experiment keep; // resolve() borrows the structure factors
-    keep = cli::parseCommandLine(args).experiment;
-    std::ostringstream log;
-    random::ReferenceRandom rng;
-    return resolve(keep, rng, log);
-}
+using bv::testing::resolvedOf;
+using bv::testing::words;
 
 // 20 A cubic cell, 10 cells a side: spots about 1/(N a) / (1/lambda) = 5 mrad wide, 3 pixels
 // of 0.1 mm at 60 mm; nodes 0.05 1/A apart, spots some 30 pixels apart

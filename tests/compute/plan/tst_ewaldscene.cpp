@@ -11,13 +11,13 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/model/Units.h"
 #include "compute/plan/EwaldScene.h"
+#include "tests/TestResolve.h"
 
 #include <QTest>
 
 #include <glm/geometric.hpp>
 
 #include <cmath>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,14 +31,7 @@ const char* const kCubic = "-cell 10 10 10 90 90 90 -N 10 -default_F 100 -lambda
                            "-distance 50 -detpixels 100 -pixel 0.1 -Xbeam 5 -Ybeam 5";
 
 bv::ResolvedExperiment resolvedOf(const std::string& options) {
-    std::vector<std::string> args;
-    std::istringstream words(options);
-    for (std::string w; words >> w;)
-        args.push_back(w);
-    const bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
-    bv::random::ReferenceRandom rng;
-    std::ostringstream log;
-    return bv::resolve(cl.experiment, rng, log);
+    return bv::testing::resolvedOf(QString::fromStdString(options));
 }
 
 EwaldScene sceneOf(const std::string& options, double phi = 0.0, double dMin = 1.0,

@@ -4,10 +4,10 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/plan/Preview.h"
 #include "compute/plan/RunCost.h"
+#include "tests/TestResolve.h"
 
 #include <QTest>
 
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,16 +17,11 @@ namespace {
 
 using bv::plan::SamplingCounts;
 
-bv::ResolvedExperiment resolvedOf(const std::string& options) {
-    std::vector<std::string> args = {"-cell", "100",        "100", "100",        "90", "90",
-                                     "90",    "-default_F", "100", "-detpixels", "100"};
-    std::istringstream words(options);
-    for (std::string w; words >> w;)
-        args.push_back(w);
-    const bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
-    bv::random::ReferenceRandom rng;
-    std::ostringstream log;
-    return bv::resolve(cl.experiment, rng, log);
+// a 100 A cubic cell on 100 x 100 pixels, then `options`
+bv::ResolvedExperiment resolvedOf(const char* options) {
+    return bv::testing::resolvedOf(
+        QStringLiteral("-cell 100 100 100 90 90 90 -default_F 100 -detpixels 100 ") +
+        QLatin1String(options));
 }
 
 SamplingCounts counts(int oversample, int domains, int phiSteps, int sources, int layers) {
