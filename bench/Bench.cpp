@@ -161,15 +161,6 @@ Result runCase(const bv::vk::Device& device, const std::string& name, const std:
     return out;
 }
 
-long residentKiB() {
-    std::ifstream status("/proc/self/status");
-    std::string line;
-    while (std::getline(status, line))
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::stol(line.substr(6));
-    return -1;
-}
-
 void shapeSoak(const bv::vk::Device& device, int runs, bv::engine::Precision precision,
                const std::string& args) {
     bv::engine::SimulatorOptions options;
@@ -199,7 +190,7 @@ void shapeSoak(const bv::vk::Device& device, int runs, bv::engine::Precision pre
         if (i % std::max(1, runs / 10) == 0 || i + 1 == runs)
             std::printf("run %5d: %7ld KiB resident, %3d pipelines built, %d held, %d of the runs "
                         "so far specialised, %.1f s\n",
-                        i + 1, residentKiB(), simulator.pipelineCount(), simulator.pipelinesHeld(),
+                        i + 1, bv::bench::residentKiB(), simulator.pipelineCount(), simulator.pipelinesHeld(),
                         specialisedRuns,
                         std::chrono::duration<double>(Clock::now() - start).count());
     }

@@ -1,9 +1,10 @@
 #pragma once
 // What the benchmark programs share: the named cases, splitting a command line into words,
-// and the median and spread of repeated measurements.
+// the median and spread of repeated measurements, and the resident memory for the soaks.
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -76,6 +77,15 @@ inline int caseWords(int& i, int argc, char** argv, const char* program, std::st
         return 1;
     }
     return 0;
+}
+
+// The resident memory of this process (VmRSS, KiB; Linux), for the soaks; -1 where unreadable.
+inline long residentKiB() {
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::stol(line.substr(6));
+    return -1;
 }
 
 struct Stats {

@@ -34,7 +34,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -55,13 +54,8 @@ int usage() {
     return 2;
 }
 
-// resident memory of this process, MiB (Linux)
 double residentMiB() {
-    std::ifstream status("/proc/self/status");
-    for (std::string line; std::getline(status, line);)
-        if (line.rfind("VmRSS:", 0) == 0)
-            return std::atof(line.c_str() + 6) / 1024.0;
-    return 0.0;
+    return static_cast<double>(bv::bench::residentKiB()) / 1024.0;
 }
 
 } // namespace
