@@ -5,6 +5,10 @@
 // QT_QPA_PLATFORM=offscreen says (an offscreen window has no Vulkan surface). The Vulkan
 // driver is whatever the loader finds: lavapipe on a machine without a GPU.
 //
+// Xvfb writes its display number before its socket necessarily takes connections (tst_session
+// once aborted at start, Qt unable to connect to the display just reported), so start() waits,
+// at most kSocketWaitMilliseconds, until /tmp/.X11-unix/X<n> exists and accepts a connection.
+//
 // BRAGGVIEW_TEST_DISPLAY=1 uses the current $DISPLAY instead (to watch a suite run).
 
 #include <QApplication>
@@ -16,7 +20,10 @@
 #include <cstdlib>
 #include <spawn.h>
 #include <string>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char** environ;
@@ -25,6 +32,8 @@ namespace bv::test {
 
 class PrivateXServer {
   public:
+    static constexpr int kSocketWaitMilliseconds = 10000;
+
     // `screen`: Xvfb's "WIDTHxHEIGHTxDEPTH"
     bool start(const char* screen = "1920x1200x24") {
         if (qEnvironmentVariableIntValue("BRAGGVIEW_TEST_DISPLAY") == 1 &&
@@ -66,6 +75,8 @@ class PrivateXServer {
             std::fprintf(stderr, "Xvfb did not report its display\n");
             return false;
         }
+        if (!waitForSocket(number))
+            return false;
         qputenv("DISPLAY", QByteArray(":") + QByteArray::fromStdString(number));
         qputenv("QT_QPA_PLATFORM", "xcb");
         qunsetenv("WAYLAND_DISPLAY");
@@ -80,6 +91,45 @@ class PrivateXServer {
     }
 
   private:
+    // Until display `number`'s socket accepts a connection (then closed at once: the server
+    // takes it as a client that left), Xvfb exits, or kSocketWaitMilliseconds pass.
+    bool waitForSocket(const std::string& number) {
+        const std::string path = "/tmp/.X11-unix/X" + number;
+        sockaddr_un address{};
+        address.sun_family = AF_UNIX;
+        if (path.size() >= sizeof(address.sun_path)) {
+            std::fprintf(stderr, "Xvfb's socket path %s is too long\n", path.c_str());
+            return false;
+        }
+        std::snprintf(address.sun_path, sizeof(address.sun_path), "%s", path.c_str());
+        const timespec pause{0, 20 * 1000 * 1000}; // 20 ms between tries
+        for (int waited = 0; waited < kSocketWaitMilliseconds; waited += 20) {
+            int status = 0;
+            if (waitpid(m_pid, &status, WNOHANG) == m_pid) {
+                m_pid = 0;
+                std::fprintf(stderr, "Xvfb exited before display :%s took connections\n",
+                             number.c_str());
+                return false;
+            }
+            if (access(path.c_str(), F_OK) == 0) {
+                const int s = socket(AF_UNIX, SOCK_STREAM, 0);
+                if (s >= 0) {
+                    const bool connected =
+                        connect(s, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0;
+                    close(s);
+                    if (connected)
+                        return true;
+                }
+            }
+            nanosleep(&pause, nullptr);
+        }
+        std::fprintf(stderr,
+                     "Xvfb reported display :%s, but its socket %s took no connection within "
+                     "%d ms\n",
+                     number.c_str(), path.c_str(), kSocketWaitMilliseconds);
+        return false;
+    }
+
     pid_t m_pid = 0;
 };
 
