@@ -53,23 +53,17 @@ QString SimulationController::deviceDescription() const {
     return m_device ? QString::fromStdString(m_device->description()) : QString();
 }
 
-double SimulationController::previewBudget() const {
-    if (m_budgetOverride)
-        return *m_budgetOverride;
-    return plan::previewBudgetMilliseconds(!m_device ||
-                                           m_device->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU);
-}
-
 bool SimulationController::isComplete() const {
-    return m_simulator && !m_inFlight && !m_dirty && !m_failedState && !m_engineStopped &&
-           !m_previewShown && m_resolved.has_value();
+    return m_simulator && m_scheduler.showsExact() && !m_failedState && !m_engineStopped &&
+           m_resolved.has_value();
 }
 
 bool SimulationController::waitForComplete(int timeoutMs) {
     QElapsedTimer clock;
     clock.start();
     while (!isComplete()) {
-        if (m_engineStopped || (m_failedState && !m_inFlight && !m_dirty))
+        if (m_engineStopped ||
+            (m_failedState && !m_scheduler.isInFlight() && !m_scheduler.isDirty()))
             return false;
         if (clock.elapsed() > timeoutMs)
             return false;
@@ -100,7 +94,8 @@ void SimulationController::restartEngine() {
     m_lastError.clear();
     destroySimulator();
     m_device.reset();
-    m_dirty = true;
+    m_scheduler.setDeviceBudget(plan::previewBudgetMilliseconds(true));
+    m_scheduler.markDirty();
     // deviceReleasing(), then deviceReady() on the new device: a new Simulator, a new run
     m_window.recreateDevice();
 }
@@ -115,7 +110,8 @@ void SimulationController::onDeviceReady() {
 void SimulationController::onDeviceReleasing() {
     destroySimulator();
     m_device.reset();
-    m_dirty = true; // a new device gets the current state
+    m_scheduler.setDeviceBudget(plan::previewBudgetMilliseconds(true));
+    m_scheduler.markDirty(); // a new device gets the current state
 }
 
 void SimulationController::onPrecisionChanged() {
@@ -126,7 +122,7 @@ void SimulationController::onPrecisionChanged() {
 
 void SimulationController::buildSimulator() {
     destroySimulator();
-    m_rate = {}; // another precision or device: another rate
+    m_scheduler.resetRate(); // another precision or device: another rate
     try {
         if (!m_device) {
             vk::BorrowedDevice borrowed;
@@ -137,6 +133,8 @@ void SimulationController::buildSimulator() {
             borrowed.queue = m_window.graphicsQueue();
             borrowed.float64Enabled = m_window.float64Enabled();
             m_device = std::make_unique<vk::Device>(borrowed);
+            m_scheduler.setDeviceBudget(plan::previewBudgetMilliseconds(
+                m_device->info().type == VK_PHYSICAL_DEVICE_TYPE_CPU));
         }
         engine::SimulatorOptions options;
         options.precision = m_document.precision();
@@ -155,7 +153,7 @@ void SimulationController::buildSimulator() {
             qWarning("braggview: no GPU histogram: %s", e.what());
         }
     }
-    m_dirty = true;
+    m_scheduler.markDirty();
     emit simulatorChanged();
 }
 
@@ -176,8 +174,7 @@ void SimulationController::destroySimulator() {
     const bool had = m_simulator != nullptr;
     m_histogramCounter.reset();
     m_simulator.reset();
-    m_inFlight = false;
-    m_interruptPending = false;
+    m_scheduler.engineGone();
     m_waitingForFrame = false;
     m_poll.stop();
     m_window.setImageSource({});
@@ -187,43 +184,36 @@ void SimulationController::destroySimulator() {
 }
 
 void SimulationController::onDocumentChanged() {
-    // part of a movement: the viewer has not caught up with the values before it, or they
-    // come quickly one after the other
-    const bool quick = m_changeClock.isValid() && m_changeClock.elapsed() < kMovingMilliseconds;
-    m_moving = m_inFlight || m_previewShown || quick;
+    std::optional<double> sinceLast;
+    if (m_changeClock.isValid())
+        sinceLast = static_cast<double>(m_changeClock.elapsed());
     m_changeClock.restart();
-    m_refineNext = false; // a preview of the new value first, when it needs one
-    schedule();
+    act(m_scheduler.valueChanged(sinceLast, canRun()));
 }
 
 void SimulationController::schedule() {
-    if (m_inFlight && m_dirty)
-        ++m_skippedStates; // the value waiting for the run to end is superseded
-    m_dirty = true;
-    if (m_engineStopped || !m_simulator)
-        return;
-    if (m_inFlight) {
-        if (interruptible() && !m_interruptPending) {
-            // the shader stops within a unit of each pixel's loop, also inside a long slice
-            // (Simulator::requestCancel); poll() sees the slice end and starts the newest state
-            m_lastInterruption = {
-                std::min(m_simulator->lastSubmissionCount(), m_simulator->sliceCount()),
-                m_simulator->sliceCount()};
-            m_simulator->requestCancel();
-            m_interruptPending = true;
-        }
-        return;
-    }
-    if (!m_startAfterFrame)
-        startRun();
+    act(m_scheduler.stateNeeded(canRun()));
 }
 
-bool SimulationController::interruptible() const {
-    // not a preview, nor a run expected within the preview budget: their images are what a
-    // movement shows (cancelled by every next value, a drag would show nothing)
-    const std::optional<double> ms = m_rate.milliseconds(m_runCost);
-    const double budget = previewBudget();
-    return !m_runningPreview && (!ms || budget <= 0.0 || *ms > budget);
+void SimulationController::act(RunScheduler::Action action) {
+    switch (action) {
+    case RunScheduler::Action::Start:
+        startRun();
+        break;
+    case RunScheduler::Action::Cancel:
+        // the shader stops within a unit of each pixel's loop, also inside a long slice
+        // (Simulator::requestCancel); poll() sees the slice end and starts the newest state
+        m_lastInterruption = {
+            std::min(m_simulator->lastSubmissionCount(), m_simulator->sliceCount()),
+            m_simulator->sliceCount()};
+        m_simulator->requestCancel();
+        break;
+    case RunScheduler::Action::StartAfterFrame:
+        QTimer::singleShot(kFrameWaitMilliseconds, this, &SimulationController::startPending);
+        break;
+    case RunScheduler::Action::Wait:
+        break;
+    }
 }
 
 void SimulationController::fail(const QString& message) {
@@ -234,10 +224,8 @@ void SimulationController::fail(const QString& message) {
 
 void SimulationController::stopEngine(const QString& message) {
     m_poll.stop();
-    m_inFlight = false;
-    m_interruptPending = false;
+    m_scheduler.engineStopped();
     m_waitingForFrame = false;
-    m_startAfterFrame = false;
     m_engineStopped = true;
     m_running.reset();
     // no more frames of a buffer that no run will complete (nor, after a lost device, hold
@@ -248,7 +236,7 @@ void SimulationController::stopEngine(const QString& message) {
 }
 
 void SimulationController::startRun() {
-    m_dirty = false;
+    m_scheduler.beginRun();
     m_failedState = false;
     const Experiment& experiment = m_document.experiment();
     std::ostringstream log;
@@ -292,7 +280,7 @@ void SimulationController::startRun() {
         m_partialClock.start();
         m_reportedSlices = -1;
         m_simulator->start();
-        m_inFlight = true;
+        m_scheduler.runSubmitted();
         m_poll.start();
         emit runStarted();
     } catch (const std::exception& e) {
@@ -304,31 +292,18 @@ plan::Plan SimulationController::choosePlan(const ResolvedExperiment& resolved,
                                             const Experiment& experiment,
                                             std::optional<ResolvedExperiment>& reduced) {
     plan::Plan exact = plan::makePlan(resolved, experiment.mask);
-    m_currentCost = plan::runCost(exact);
-    m_runCost = m_currentCost;
-    m_runningPreview = false;
-    m_runningPreviewText.clear();
-    // the decision itself is plan::chooseRun (braggview-bench-preview runs the same)
-    plan::RunSituation situation;
-    situation.exact = plan::samplingCounts(resolved);
-    situation.pixels = m_currentCost.pixels;
-    situation.stepsPerMillisecond = m_rate.stepsPerMillisecond();
-    situation.moving = m_moving && !m_refineNext;
-    situation.budgetMilliseconds = previewBudget();
-    const plan::SamplingCounts& all = situation.exact;
-    const plan::SamplingCounts light = plan::chooseRun(situation);
+    const plan::SamplingCounts all = plan::samplingCounts(resolved);
+    const plan::SamplingCounts light = m_scheduler.chooseSampling(all, plan::runCost(exact));
     if (light == all)
         return exact;
     reduced = plan::reduceSampling(resolved, light);
     plan::Plan preview = plan::makePlan(*reduced, experiment.mask);
-    m_runCost = plan::runCost(preview);
-    m_runningPreview = true;
-    m_runningPreviewText = QString::fromStdString(plan::describePreview(all, light));
+    m_scheduler.previewChosen(plan::runCost(preview), plan::describePreview(all, light));
     return preview;
 }
 
 void SimulationController::poll() {
-    if (!m_simulator || !m_inFlight) {
+    if (!m_simulator || !m_scheduler.isInFlight()) {
         m_poll.stop();
         return;
     }
@@ -342,12 +317,12 @@ void SimulationController::poll() {
         // slices done, from the submissions' fences (never waits)
         const int done = std::min(m_simulator->finishedSlices(), submitted);
         if (m_waitingForFrame) {
-            if (m_frameClock.elapsed() < kFrameWaitMilliseconds && !m_interruptPending)
+            if (m_frameClock.elapsed() < kFrameWaitMilliseconds && !m_scheduler.isCancelling())
                 return;
             m_waitingForFrame = false; // no frame came (a hidden window): go on without it
             m_window.setRenderHeld(true);
         }
-        if (m_interruptPending) {
+        if (m_scheduler.isCancelling()) {
             // at the end of the slice on the GPU
             if (done >= submitted)
                 interrupt();
@@ -380,17 +355,9 @@ void SimulationController::poll() {
     const bool finished = finishRun();
     if (m_engineStopped)
         return;
-    if (finished && m_previewShown && !m_dirty) {
-        // no newer value came while the preview ran: the exact image follows at once
-        m_refineNext = true;
-        m_dirty = true;
-    }
-    if (m_dirty) {
-        // the newest state next, once the frame showing this image is on its way (a frame
-        // submitted after the next run would have to wait for it)
-        m_startAfterFrame = true;
-        QTimer::singleShot(kFrameWaitMilliseconds, this, &SimulationController::startPending);
-    }
+    // the exact image after a preview, or the newest value, once the frame showing this
+    // image is on its way
+    act(m_scheduler.afterImage(finished));
     // last: a slot may wait for the exact image (an export), which the lines above start
     if (finished)
         emit imageReady();
@@ -416,35 +383,27 @@ void SimulationController::onFrameRendered() {
     if (m_waitingForFrame) {
         m_waitingForFrame = false;
         ++m_partialFrames;
-        if (m_inFlight)
+        if (m_scheduler.isInFlight())
             m_window.setRenderHeld(true);
     }
     startPending();
 }
 
 void SimulationController::interrupt() {
-    m_interruptPending = false;
     m_simulator->cancel(); // the slice on the GPU is done (it stopped early); no more
-    m_inFlight = false;
     m_poll.stop();
     m_running.reset();
     m_reportedSlices = -1;
-    ++m_interruptedRuns;
-    startRun(); // m_dirty: the newest state, at once
-    m_afterCancel = true;
+    act(m_scheduler.runCancelled()); // the newest state, at once
 }
 
 void SimulationController::startPending() {
-    if (!m_startAfterFrame)
-        return;
-    m_startAfterFrame = false;
-    if (m_dirty && !m_inFlight && m_simulator && !m_engineStopped)
-        startRun();
+    act(m_scheduler.frameShown(canRun()));
 }
 
 bool SimulationController::finishRun() {
     m_poll.stop();
-    m_inFlight = false;
+    m_scheduler.runEnded();
     try {
         m_simulator->finish();
         m_image = m_simulator->image();
@@ -463,24 +422,13 @@ bool SimulationController::finishRun() {
     }
     m_wallMilliseconds = static_cast<double>(m_runClock.nsecsElapsed()) / 1e6;
     m_gpuMilliseconds = m_simulator->gpuMilliseconds();
-    // A complete run: the device's rate. Not the run right after a cancelled one: on lavapipe
-    // its GPU time came out at 0.03 ms for a run of 43 ms wall (a preview after an
-    // interrupted exact run; the Simulator's timestamps after cancel() are not understood
-    // yet): an outlier a thousand times fast.
-    if (!m_afterCancel)
-        m_rate.add(m_runCost, m_gpuMilliseconds);
-    m_afterCancel = false;
-    m_previewShown = m_runningPreview;
-    m_previewText = m_runningPreviewText;
-    if (m_runningPreview)
-        ++m_previewRuns;
+    m_scheduler.imageComplete(m_gpuMilliseconds);
     m_fast = m_simulator->fastPixels();
     m_slow = m_simulator->slowPixels();
     m_resolved = std::move(m_running);
     m_running.reset();
     m_generator = m_runningGenerator;
     m_resolveLog = m_runningLog;
-    ++m_completedRuns;
     m_skipped = m_runningSkipped;
     m_window.setSkipped(m_runningSkipped);
     m_window.setImageSource(imageSourceOf(m_simulator->imageBuffer(), m_fast, m_slow, resolved()));

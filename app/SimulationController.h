@@ -48,8 +48,13 @@
 // bv::Error while a run is submitted or polled: VK_ERROR_DEVICE_LOST, ...) stops it:
 // engineStopped() and failed() report it, nothing more is submitted, and restartEngine()
 // gives the window's device up and builds a new device and Simulator.
+//
+// What runs next and when (coalescing, movement, preview or exact, cancel, the budget, the
+// rate) is decided by RunScheduler (app/RunScheduler.h, Qt-free, tested without a window);
+// this class carries its answers out with the engine, the window, timers and signals.
 
 #include "app/ExperimentDocument.h"
+#include "app/RunScheduler.h"
 #include "compute/engine/Simulator.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Preview.h"
@@ -86,25 +91,27 @@ class SimulationController : public QObject {
     ~SimulationController() override;
 
     bool hasDevice() const { return m_simulator != nullptr; }
-    bool isBusy() const { return m_inFlight; }
+    bool isBusy() const { return m_scheduler.isInFlight(); }
     // The image shown is the document's current state, exact: nothing in flight, nothing
     // pending, not a preview, and the last attempt did not fail.
     bool isComplete() const;
     // The last complete image is a preview (a lighter sampling, computed while values moved);
     // the exact image follows. previewDescription() says what it left out ("oversample 1 of
     // 5"); empty for an exact image.
-    bool isPreview() const { return m_previewShown; }
-    const QString& previewDescription() const { return m_previewText; }
-    int previewRuns() const { return m_previewRuns; }
-    bool isPreviewRunning() const { return m_inFlight && m_runningPreview; }
+    bool isPreview() const { return m_scheduler.isPreviewShown(); }
+    QString previewDescription() const {
+        return QString::fromStdString(m_scheduler.previewDescription());
+    }
+    int previewRuns() const { return m_scheduler.previewRuns(); }
+    bool isPreviewRunning() const { return m_scheduler.isPreviewRunning(); }
     // The time a preview may take on the GPU at the measured rate (ms); a setting expected to
     // take longer is previewed while values move: plan::previewBudgetMilliseconds() of the
     // device (a 60 Hz frame on a GPU, 60 ms on a CPU device) unless set here. 0: no previews
     // (the viewer as it was before previews; braggview-bench-viewer --no-preview).
-    void setPreviewBudget(double milliseconds) { m_budgetOverride = milliseconds; }
-    double previewBudget() const;
+    void setPreviewBudget(double milliseconds) { m_scheduler.setBudget(milliseconds); }
+    double previewBudget() const { return m_scheduler.budget(); }
     // a change this soon after the one before is part of a movement
-    static constexpr int kMovingMilliseconds = 250;
+    static constexpr int kMovingMilliseconds = RunScheduler::kMovingMilliseconds;
     // the shortest time between two partial images of a run
     static constexpr int kPartialFrameMilliseconds = 500;
     // Processes events until isComplete() or a failure; false on failure or timeout.
@@ -130,16 +137,17 @@ class SimulationController : public QObject {
     // The work of the exact setting of the run started last (or running; a preview runs
     // less), and how long it takes on the GPU at the rate the runs before it showed
     // (compute/plan/RunCost.h); none before a rate.
-    const plan::RunCost& currentCost() const { return m_currentCost; }
+    const plan::RunCost& currentCost() const { return m_scheduler.currentCost(); }
     std::optional<double> expectedMilliseconds() const {
-        return m_rate.milliseconds(m_currentCost);
+        return m_scheduler.expectedMilliseconds();
     }
-    const plan::RateEstimate& rate() const { return m_rate; }
+    const plan::RateEstimate& rate() const { return m_scheduler.rate(); }
     double lastWallMilliseconds() const { return m_wallMilliseconds; }
-    int completedRuns() const { return m_completedRuns; }
-    int skippedStates() const { return m_skippedStates; } // values superseded while in flight
+    int completedRuns() const { return m_scheduler.completedRuns(); }
+    // values superseded while in flight
+    int skippedStates() const { return m_scheduler.skippedStates(); }
     // runs cancelled for a newer state
-    int interruptedRuns() const { return m_interruptedRuns; }
+    int interruptedRuns() const { return m_scheduler.interruptedRuns(); }
     // of the last interrupted run: the slices submitted when the newer state came, of the
     // slices in its plan
     struct Interruption {
@@ -195,14 +203,16 @@ class SimulationController : public QObject {
     bool finishRun(); // false when it failed (reported)
     void fail(const QString& message);
     void stopEngine(const QString& message);
-    // whether a change should cancel the run in flight
-    bool interruptible() const;
+    // carries out the scheduler's answer to a new value or state
+    void act(RunScheduler::Action action);
     void interrupt();
     void showPartialImage();
     // The plan of the next run: the exact one, or a preview while values move; sets the
     // Simulator's slice size for it.
     plan::Plan choosePlan(const ResolvedExperiment& resolved, const Experiment& experiment,
                           std::optional<ResolvedExperiment>& reduced);
+    // whether a run can start: a Simulator, the engine not stopped
+    bool canRun() const { return m_simulator && !m_engineStopped; }
 
     ExperimentDocument& m_document;
     render::ImageWindow& m_window;
@@ -212,28 +222,13 @@ class SimulationController : public QObject {
     QTimer m_poll;
     QElapsedTimer m_runClock;
 
-    bool m_dirty = true;
-    bool m_inFlight = false;
+    RunScheduler m_scheduler;
     bool m_failedState = false;
-    bool m_startAfterFrame = false; // the next run waits for the frame of the last image
-    plan::RateEstimate m_rate;      // the device's steps per ms, from complete runs
-    plan::RunCost m_currentCost;    // the exact setting's work of the run in flight (or last)
-    plan::RunCost m_runCost;        // the work of the run in flight: a preview's is less
-    std::optional<double> m_budgetOverride; // setPreviewBudget()
-    QElapsedTimer m_changeClock;   // since the last change of the document
-    bool m_moving = false;         // the last change was part of a movement
-    bool m_refineNext = false;     // a preview is shown and no value waits: the exact run next
-    bool m_runningPreview = false; // the run in flight is a preview
-    QString m_runningPreviewText;
-    bool m_previewShown = false; // the last complete image is a preview
-    QString m_previewText;
-    int m_previewRuns = 0;
-    bool m_afterCancel = false;  // the run in flight started right after a cancelled one
+    QElapsedTimer m_changeClock; // since the last change of the document
     std::optional<ResolvedExperiment> m_running; // resolved state of the run in flight
     products::GeneratorState m_runningGenerator;
     std::string m_runningLog;
     std::vector<std::uint8_t> m_runningSkipped;
-    bool m_interruptPending = false; // cancel requested: end the run when its slice stops
     bool m_waitingForFrame = false;  // a partial image's frame: the next slice waits for it
     QElapsedTimer m_frameClock;
     int m_shownSlices = 0;        // slices of the run in flight whose partial image was drawn
@@ -250,9 +245,6 @@ class SimulationController : public QObject {
     std::vector<std::uint8_t> m_skipped;
     double m_gpuMilliseconds = 0.0;
     double m_wallMilliseconds = 0.0;
-    int m_completedRuns = 0;
-    int m_skippedStates = 0;
-    int m_interruptedRuns = 0;
     Interruption m_lastInterruption;
     int m_partialFrames = 0;
     int m_reportedSlices = -1;
