@@ -2,10 +2,9 @@
 
 #include "app/ExperimentDocument.h"
 #include "app/LessonDock.h"
-#include "app/MainWindow.h"
 #include "app/ParameterPanels.h"
-#include "app/PresentationMode.h"
 #include "app/ReciprocalDock.h"
+#include "app/Session.h"
 #include "app/SimulationController.h"
 #include "compute/core/Error.h"
 #include "render/ImageWindow.h"
@@ -15,6 +14,7 @@
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -41,7 +41,9 @@ QString LessonField::valueText() const {
     return field ? field->spinBox()->text() : choice->currentText();
 }
 
-LessonController::LessonController(MainWindow& window) : QObject(&window), m_window(window) {
+LessonController::LessonController(const Viewer& viewer)
+    : QObject(&viewer.window.window), m_viewer(viewer), m_window(viewer.window.window) {
+    QMainWindow& window = m_window;
     try {
         m_lessons = readLessons();
     } catch (const Error& e) {
@@ -54,11 +56,11 @@ LessonController::LessonController(MainWindow& window) : QObject(&window), m_win
     else
         window.addDockWidget(Qt::LeftDockWidgetArea, m_dock);
     m_dock->hide();
-    m_presentation = new PresentationMode(window, *this);
+    m_presentation = new PresentationMode(m_viewer.window, *this);
     // queued: the panels have read the document again by then
-    connect(&window.document(), &ExperimentDocument::changed, this, &LessonController::updateValues,
+    connect(&m_viewer.document, &ExperimentDocument::changed, this, &LessonController::updateValues,
             Qt::QueuedConnection);
-    connect(&window.controller(), &SimulationController::imageReady, this,
+    connect(&m_viewer.controller, &SimulationController::imageReady, this,
             &LessonController::updateValues, Qt::QueuedConnection);
 }
 
@@ -97,7 +99,7 @@ void LessonController::openLesson(int index) {
     for (const QString& name : lesson.fields) {
         LessonField f;
         f.name = name;
-        for (ParameterPanel* p : m_window.panels()) {
+        for (ParameterPanel* p : m_viewer.panels) {
             if ((f.field = p->field(name)) || (f.choice = p->findChild<QComboBox*>(name))) {
                 f.panel = p;
                 break;
@@ -109,8 +111,8 @@ void LessonController::openLesson(int index) {
                         "\", which no parameter panel has");
         fields.push_back(f);
     }
-    m_window.showSession(lessonSession(lesson));
-    m_window.imageWindow().fitToWindow(); // a lesson's session shows the whole image
+    m_viewer.showSession(lessonSession(lesson));
+    m_viewer.window.image.fitToWindow(); // a lesson's session shows the whole image
     mark(false);
     m_current = index;
     m_fields = std::move(fields);
@@ -147,12 +149,12 @@ void LessonController::applyViews() {
     const bool wanted =
         m_current >= 0 &&
         m_lessons[static_cast<std::size_t>(m_current)].views.contains(kReciprocalView);
-    ReciprocalDock& reciprocal = m_window.reciprocalDock();
+    ReciprocalDock& reciprocal = m_viewer.window.reciprocal;
     if (wanted && reciprocal.isHidden()) {
         // its dock's least width shows the sphere too small to read: a quarter of the
         // window, but at most 2/5 of the image's width before it (a small window keeps its image)
         const int width =
-            std::min(m_window.width() / 4, m_window.imageContainer()->width() * 2 / 5);
+            std::min(m_window.width() / 4, m_viewer.window.imageContainer->width() * 2 / 5);
         reciprocal.show();
         m_reciprocalByLesson = true;
         if (!m_presentation->isActive() && !reciprocal.isFloating())
@@ -171,7 +173,7 @@ void LessonController::focusField(int index) {
         return;
     m_focused = std::clamp(index, 0, static_cast<int>(m_fields.size()) - 1);
     const LessonField& f = m_fields[static_cast<std::size_t>(m_focused)];
-    QTabWidget* tabs = m_window.parameterTabs();
+    QTabWidget* tabs = m_viewer.parameterTabs;
     for (int t = 0; t < tabs->count(); ++t)
         if (auto* scroll = qobject_cast<QScrollArea*>(tabs->widget(t));
             scroll && scroll->widget() == f.panel) {

@@ -10,23 +10,27 @@
 // it (or closing the lesson) only if a lesson had shown it: a dock the user opened stays.
 
 #include "app/Lessons.h"
+#include "app/PresentationMode.h"
 
 #include <QObject>
 
+#include <functional>
 #include <vector>
 
 class QAction;
 class QComboBox;
 class QMenu;
 class QMenuBar;
+class QTabWidget;
 
 namespace bv::app {
 
+class ExperimentDocument;
 class LessonDock;
-class MainWindow;
 class ParameterField;
 class ParameterPanel;
-class PresentationMode;
+class SimulationController;
+struct Session;
 
 // One editor a lesson is about: a number (field) or a choice (choice), in its panel.
 struct LessonField {
@@ -39,45 +43,59 @@ struct LessonField {
     QString valueText() const;
 };
 
-class LessonController : public QObject {
+class LessonController : public QObject, public PresentedLessons {
     Q_OBJECT
 
   public:
+    // What the lessons use of the main window: what the presentation mode uses (the window,
+    // its image, overlays, reciprocal dock and phi animation), the document's changes and
+    // the controller's images (they refresh the values shown), the parameter panels and
+    // their tabs (a lesson's fields), and how a session is shown (a lesson's own).
+    struct Viewer {
+        PresentationMode::Viewer window;
+        ExperimentDocument& document;
+        const SimulationController& controller;
+        const std::vector<ParameterPanel*>& panels;
+        QTabWidget* parameterTabs;
+        std::function<void(const Session&)> showSession;
+    };
+
     // Reads the built-in lessons (a list that cannot be read leaves the menu with the reason).
-    explicit LessonController(MainWindow& window);
+    explicit LessonController(const Viewer& viewer);
 
     // The Lessons menu in `bar`, and View > Presentation mode in `view`.
     void addMenus(QMenuBar* bar, QMenu* view);
 
     const std::vector<Lesson>& lessons() const { return m_lessons; }
-    int current() const { return m_current; } // -1: none open
+    int current() const override { return m_current; } // -1: none open
     // Opens lesson `index`; throws bv::Error (a session or field that cannot be found).
     void openLesson(int index);
-    void openNext(int delta = 1); // cyclic; opens the first when none is open
+    void openNext(int delta = 1) override; // cyclic; opens the first when none is open
     void closeLesson();
 
     const std::vector<LessonField>& fields() const { return m_fields; }
-    int focusedField() const { return m_focused; }
-    void focusField(int index);    // also switches the Parameters tab to its panel
-    void focusNext(int delta = 1); // cyclic
+    int focusedField() const override { return m_focused; }
+    void focusField(int index) override;    // also switches the Parameters tab to its panel
+    void focusNext(int delta = 1) override; // cyclic
     // Steps the focused value as its arrow keys do (a choice: the next item).
-    void stepFocused(int steps, bool large);
+    void stepFocused(int steps, bool large) override;
 
     // Shows or hides the views beside the image for the current lesson (see above).
-    void applyViews();
+    void applyViews() override;
     // Whether the Reciprocal space dock is open because a lesson asked for it (the
     // presentation mode keeps this across its own showing and hiding of docks).
-    bool reciprocalShownByLesson() const { return m_reciprocalByLesson; }
-    void setReciprocalShownByLesson(bool byLesson) { m_reciprocalByLesson = byLesson; }
+    bool reciprocalShownByLesson() const override { return m_reciprocalByLesson; }
+    void setReciprocalShownByLesson(bool byLesson) override { m_reciprocalByLesson = byLesson; }
 
-    LessonDock& dock() { return *m_dock; }
+    LessonDock& dock() override { return *m_dock; }
     PresentationMode& presentation() { return *m_presentation; }
 
   private:
     void mark(bool on);
     void updateValues();
 
-    MainWindow& m_window;
+    Viewer m_viewer;
+    QMainWindow& m_window;
     std::vector<Lesson> m_lessons;
     QString m_loadError;
     int m_current = -1;

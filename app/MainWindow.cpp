@@ -49,10 +49,17 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
     // the Ewald construction beside the image, between it and the parameters (the right
     // column is the image's display and readout); hidden until View > Reciprocal space asks
     // for it: a second Vulkan window costs a device and frames, on lavapipe CPU time
-    m_reciprocal = new ReciprocalDock(*this, instance);
+    m_reciprocal =
+        new ReciprocalDock(this, {*m_imageWindow, *m_controller, m_geometry, m_overlays}, instance);
     addDockWidget(Qt::LeftDockWidgetArea, m_reciprocal, Qt::Horizontal);
     m_reciprocal->hide();
-    m_lessons = new LessonController(*this); // its dock joins the View menu's list
+    // its dock joins the View menu's list
+    const PresentationMode::Viewer shown{*this,       *m_imageWindow, m_container,
+                                         m_overlays, *m_reciprocal,
+                                         [this] { setPhiAnimation(!m_playing); }};
+    m_lessons = new LessonController(
+        {shown, *m_document, *m_controller, m_panels, m_parameterTabs,
+         [this](const Session& session) { showSession(session); }});
     buildMenus();
 
     m_timing = new QLabel(this);

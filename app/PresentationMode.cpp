@@ -1,8 +1,7 @@
 #include "app/PresentationMode.h"
 
-#include "app/LessonController.h"
 #include "app/LessonDock.h"
-#include "app/MainWindow.h"
+#include "app/Overlays.h"
 #include "app/ReciprocalDock.h"
 #include "compute/core/Error.h"
 #include "render/ImageWindow.h"
@@ -11,6 +10,7 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QKeyEvent>
+#include <QMainWindow>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QScreen>
@@ -20,8 +20,8 @@
 
 namespace bv::app {
 
-PresentationMode::PresentationMode(MainWindow& window, LessonController& lessons)
-    : QObject(&window), m_window(window), m_lessons(lessons) {
+PresentationMode::PresentationMode(const Viewer& viewer, PresentedLessons& lessons)
+    : QObject(&viewer.window), m_viewer(viewer), m_window(viewer.window), m_lessons(lessons) {
     m_action = new QAction(tr("&Presentation mode"), this);
     m_action->setObjectName(QStringLiteral("presentationAction"));
     m_action->setCheckable(true);
@@ -29,7 +29,7 @@ PresentationMode::PresentationMode(MainWindow& window, LessonController& lessons
     m_action->setToolTip(tr("Full screen, large type, keyboard only: arrows change the value, "
                             "Tab the next value, Page Down the next lesson, Esc leaves"));
     // on the window too, so that F5 works while the menu bar is hidden
-    window.addAction(m_action);
+    m_window.addAction(m_action);
     connect(m_action, &QAction::toggled, this, [this](bool on) {
         if (on == m_active)
             return;
@@ -52,7 +52,7 @@ void PresentationMode::enter() {
     m_action->setChecked(true);
     m_state = m_window.saveState();
     m_windowState = m_window.windowState();
-    m_geometry = m_window.QWidget::geometry(); // MainWindow::geometry() is the pixels'
+    m_geometry = m_window.geometry();
     m_menuBarVisible = m_window.menuBar()->isVisible();
     m_statusBarVisible = m_window.statusBar()->isVisible();
     m_window.menuBar()->hide();
@@ -60,7 +60,7 @@ void PresentationMode::enter() {
     for (QToolBar* bar : m_window.findChildren<QToolBar*>())
         bar->hide();
     LessonDock& dock = m_lessons.dock();
-    ReciprocalDock& reciprocal = m_window.reciprocalDock();
+    ReciprocalDock& reciprocal = m_viewer.reciprocal;
     // every dock away but the lesson's; the lesson's views come back through applyViews(),
     // which then counts them as the lesson's (leave() gives back what the user had)
     m_reciprocalByLesson = m_lessons.reciprocalShownByLesson();
@@ -70,8 +70,8 @@ void PresentationMode::enter() {
     m_lessons.setReciprocalShownByLesson(false);
     dock.setPresentation(true);
     reciprocal.setPresentation(true);
-    m_window.overlays().setScale(kOverlayScale);
-    m_window.imageWindow().invalidateOverlay();
+    m_viewer.overlays.setScale(kOverlayScale);
+    m_viewer.image.invalidateOverlay();
     m_window.showFullScreen();
     // without a window manager (Xvfb) full screen is only a hint: take the screen ourselves
     if (QScreen* screen = m_window.screen())
@@ -91,9 +91,9 @@ void PresentationMode::leave() {
     m_action->setChecked(false);
     m_lessons.dock().setPresentation(false);
     m_lessons.dock().setShared(false);
-    m_window.reciprocalDock().setPresentation(false);
-    m_window.overlays().setScale(1.0);
-    m_window.imageWindow().invalidateOverlay();
+    m_viewer.reciprocal.setPresentation(false);
+    m_viewer.overlays.setScale(1.0);
+    m_viewer.image.invalidateOverlay();
     m_window.setWindowState(m_windowState);
     if (!(m_windowState & (Qt::WindowFullScreen | Qt::WindowMaximized)))
         m_window.setGeometry(m_geometry);
@@ -110,12 +110,12 @@ void PresentationMode::leave() {
 
 void PresentationMode::arrange() {
     LessonDock& dock = m_lessons.dock();
-    ReciprocalDock& reciprocal = m_window.reciprocalDock();
+    ReciprocalDock& reciprocal = m_viewer.reciprocal;
     m_window.addDockWidget(Qt::RightDockWidgetArea, &dock); // moved there, if it was elsewhere
     dock.setFloating(false);
     dock.show();
     const QRect screen =
-        m_window.screen() ? m_window.screen()->geometry() : m_window.QWidget::geometry();
+        m_window.screen() ? m_window.screen()->geometry() : m_window.geometry();
     dock.setShared(!reciprocal.isHidden());
     if (reciprocal.isHidden()) {
         // the image a square of the screen's height, the rest the lesson's
@@ -137,13 +137,13 @@ void PresentationMode::arrange() {
 
 void PresentationMode::fitLater() {
     // after the layout has given the image its new size
-    QTimer::singleShot(0, this, [this] { m_window.imageWindow().fitToWindow(); });
+    QTimer::singleShot(0, this, [this] { m_viewer.image.fitToWindow(); });
 }
 
 bool PresentationMode::eventFilter(QObject* watched, QEvent* event) {
     if (!m_active)
         return false;
-    if (event->type() == QEvent::Resize && watched == m_window.imageContainer())
+    if (event->type() == QEvent::Resize && watched == m_viewer.imageContainer)
         fitLater();
     if (event->type() == QEvent::KeyPress) {
         const auto* key = static_cast<QKeyEvent*>(event);
@@ -189,7 +189,7 @@ bool PresentationMode::handleKey(int key, Qt::KeyboardModifiers modifiers) {
             return true;
         case Qt::Key_Return:
         case Qt::Key_Enter:
-            m_window.setPhiAnimation(!m_window.phiAnimationPlaying());
+            m_viewer.togglePhi();
             return true;
         default:
             return false;

@@ -14,17 +14,47 @@
 //   Esc                      leave
 //
 // Without an open lesson, entering opens the first. Leaving restores the window as it was.
+//
+// It knows the main window as a QMainWindow and the few parts below (Viewer), and the lessons
+// as the PresentedLessons it drives (LessonController is one), so that neither the main
+// window's header nor the lessons' is included here.
 
 #include <QByteArray>
 #include <QObject>
 #include <QRect>
 
+#include <functional>
+
 class QAction;
+class QMainWindow;
+
+namespace bv::render {
+class ImageWindow;
+}
 
 namespace bv::app {
 
-class LessonController;
-class MainWindow;
+class LessonDock;
+class Overlays;
+class ReciprocalDock;
+
+// What the presentation mode drives of the lessons (LessonController.h says what each does).
+class PresentedLessons {
+  public:
+    virtual int current() const = 0; // -1: none open
+    virtual void openNext(int delta = 1) = 0;
+    virtual LessonDock& dock() = 0;
+    virtual bool reciprocalShownByLesson() const = 0;
+    virtual void setReciprocalShownByLesson(bool byLesson) = 0;
+    virtual void applyViews() = 0;
+    virtual int focusedField() const = 0;
+    virtual void focusField(int index) = 0;
+    virtual void focusNext(int delta = 1) = 0;
+    virtual void stepFocused(int steps, bool large) = 0;
+
+  protected:
+    ~PresentedLessons() = default;
+};
 
 class PresentationMode : public QObject {
     Q_OBJECT
@@ -32,7 +62,17 @@ class PresentationMode : public QObject {
   public:
     static constexpr double kOverlayScale = 2.5;
 
-    PresentationMode(MainWindow& window, LessonController& lessons);
+    // What it uses of the main window besides the QMainWindow (menus, docks, full screen).
+    struct Viewer {
+        QMainWindow& window;
+        render::ImageWindow& image; // fitted to the screen, its overlay drawn again
+        QWidget* imageContainer;    // its resizes fit the image again
+        Overlays& overlays;         // scaled for a projector
+        ReciprocalDock& reciprocal; // shown between the image and the lesson where named
+        std::function<void()> togglePhi; // Enter: play / pause phi (the tool bar's)
+    };
+
+    PresentationMode(const Viewer& viewer, PresentedLessons& lessons);
 
     QAction* action() const { return m_action; } // checkable, F5
     bool isActive() const { return m_active; }
@@ -49,8 +89,9 @@ class PresentationMode : public QObject {
     bool handleKey(int key, Qt::KeyboardModifiers modifiers);
     void fitLater();
 
-    MainWindow& m_window;
-    LessonController& m_lessons;
+    Viewer m_viewer;
+    QMainWindow& m_window;
+    PresentedLessons& m_lessons;
     QAction* m_action = nullptr;
     bool m_active = false;
     // what leave() restores

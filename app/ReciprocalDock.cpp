@@ -1,6 +1,6 @@
 #include "app/ReciprocalDock.h"
 
-#include "app/MainWindow.h"
+#include "app/Overlays.h"
 #include "app/SimulationController.h"
 #include "compute/core/Error.h"
 #include "compute/model/Units.h"
@@ -38,8 +38,8 @@ QString swatch(const float (&c)[4], const QString& text, bool dot) {
 
 } // namespace
 
-ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
-    : QDockWidget(tr("Reciprocal space"), &main), m_main(main) {
+ReciprocalDock::ReciprocalDock(QWidget* parent, const Viewer& viewer, QVulkanInstance* instance)
+    : QDockWidget(tr("Reciprocal space"), parent), m_viewer(viewer) {
     setObjectName(QStringLiteral("reciprocalDock"));
     m_view = new render::ReciprocalWindow;
     m_view->setVulkanInstance(instance);
@@ -94,9 +94,9 @@ ReciprocalDock::ReciprocalDock(MainWindow& main, QVulkanInstance* instance)
     setWidget(area);
 
     // the same GPU as the image, chosen before this window first makes its device
-    connect(&m_main.imageWindow(), &render::ImageWindow::deviceReady, this, [this] {
+    connect(&m_viewer.image, &render::ImageWindow::deviceReady, this, [this] {
         if (!m_view->isValid())
-            m_view->useDeviceOf(m_main.imageWindow());
+            m_view->useDeviceOf(m_viewer.image);
     });
     connect(m_view, &render::ReciprocalWindow::nodeHovered, this, &ReciprocalDock::onNodeHovered);
     connect(this, &QDockWidget::visibilityChanged, this, [this](bool visible) {
@@ -145,7 +145,7 @@ void ReciprocalDock::experimentChanged() {
 }
 
 void ReciprocalDock::rebuild() {
-    const ResolvedExperiment* resolved = m_main.controller().resolved();
+    const ResolvedExperiment* resolved = m_viewer.controller.resolved();
     if (!resolved)
         return;
     try {
@@ -162,7 +162,7 @@ void ReciprocalDock::rebuild() {
 }
 
 std::optional<glm::dvec3> ReciprocalDock::spherePointOf(QPointF imagePoint) const {
-    const std::optional<PixelGeometry>& geometry = m_main.geometry();
+    const std::optional<PixelGeometry>& geometry = m_viewer.geometry;
     if (!geometry || !m_view->hasScene())
         return std::nullopt;
     const glm::dvec3 position = geometry->at(imagePoint).position;
@@ -190,7 +190,7 @@ void ReciprocalDock::updatePinned() {
     scene::SceneHighlights highlights = m_view->highlights();
     highlights.pinnedPoint.reset();
     highlights.pinnedNode.reset();
-    const std::optional<PixelGeometry>& geometry = m_main.geometry();
+    const std::optional<PixelGeometry>& geometry = m_viewer.geometry;
     if (m_pinned && geometry)
         highlights.pinnedPoint = spherePointOf(geometry->centreOf(*m_pinned));
     if (highlights.pinnedPoint)
@@ -234,16 +234,16 @@ QString ReciprocalDock::pinnedText() const {
 
 void ReciprocalDock::onNodeHovered(int node) {
     std::optional<Overlays::Marker> marker;
-    const std::optional<PixelGeometry>& geometry = m_main.geometry();
+    const std::optional<PixelGeometry>& geometry = m_viewer.geometry;
     if (node >= 0 && geometry) {
         const plan::ReciprocalNode& n = m_view->scene().nodes[static_cast<std::size_t>(node)];
         if (const std::optional<QPointF> at = geometry->project(n.diffracted))
             marker = Overlays::Marker{*at, hklText(n.hkl)};
     }
-    if (marker == m_main.overlays().marker())
+    if (marker == m_viewer.overlays.marker())
         return;
-    m_main.overlays().setMarker(marker);
-    m_main.imageWindow().invalidateOverlay();
+    m_viewer.overlays.setMarker(marker);
+    m_viewer.image.invalidateOverlay();
 }
 
 } // namespace bv::app

@@ -16,6 +16,7 @@
 //    on a projector and the title bar goes, as the Lesson dock's; the view keeps its keys but
 //    the presentation's keys (arrows, Tab, Page Down, Enter) reach the lesson first.
 
+#include "app/PixelGeometry.h"
 #include "compute/plan/EwaldScene.h"
 
 #include <QDockWidget>
@@ -31,18 +32,30 @@ class QToolButton;
 class QVulkanInstance;
 
 namespace bv::render {
+class ImageWindow;
 class ReciprocalWindow;
 }
 
 namespace bv::app {
 
-class MainWindow;
+class Overlays;
+class SimulationController;
 
 class ReciprocalDock : public QDockWidget {
     Q_OBJECT
 
   public:
-    ReciprocalDock(MainWindow& main, QVulkanInstance* instance);
+    // What the dock uses of the viewer: the image window (its device, its overlay), the
+    // controller's resolved experiment, the image's pixel geometry, and the overlays (the
+    // ring where a hovered node's spot lands).
+    struct Viewer {
+        render::ImageWindow& image;
+        const SimulationController& controller;
+        const std::optional<PixelGeometry>& geometry;
+        Overlays& overlays;
+    };
+
+    ReciprocalDock(QWidget* parent, const Viewer& viewer, QVulkanInstance* instance);
 
     render::ReciprocalWindow& view() { return *m_view; }
     QWidget* viewContainer() const { return m_container; }
@@ -70,7 +83,7 @@ class ReciprocalDock : public QDockWidget {
     // the Ewald sphere; nullopt without geometry.
     std::optional<glm::dvec3> spherePointOf(QPointF imagePoint) const;
 
-    MainWindow& m_main;
+    Viewer m_viewer;
     render::ReciprocalWindow* m_view = nullptr;
     QWidget* m_container = nullptr;
     QToolButton* m_play = nullptr;
