@@ -6,14 +6,54 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/engine/Simulator.h"
 #include "compute/core/Error.h"
+#include "compute/model/Resolve.h"
 
 #include <QLabel>
 #include <QMessageBox>
 #include <QStatusBar>
 
+#include <algorithm>
+#include <cmath>
 #include <iostream>
+#include <limits>
 
 namespace bv::app {
+
+QString detectorSizeText(const ResolvedExperiment& resolved, int fast, int slow) {
+    const std::vector<PanelGeometry>& panels = resolved.panels;
+    if (panels.empty()) // nanoBragg's flat detector: the image is the detector
+        return QObject::tr("%1 × %2 pixels").arg(fast).arg(slow);
+    // the panels' corners on the first panel's axes, in its pixels: the rectangle the modules
+    // and their gaps cover, where they share one plane
+    const PanelGeometry& first = panels.front();
+    double lowFast = std::numeric_limits<double>::max(), highFast = -lowFast;
+    double lowSlow = lowFast, highSlow = -lowFast;
+    bool oneFace = true;
+    long long pixels = 0;
+    for (const PanelGeometry& p : panels) {
+        pixels += static_cast<long long>(p.fastPixels) * p.slowPixels;
+        for (const double f : {0.0, p.sizeFast()})
+            for (const double s : {0.0, p.sizeSlow()}) {
+                const glm::dvec3 corner = p.pix0 + f * p.fdet + s * p.sdet - first.pix0;
+                // within a micrometre of the first panel's plane (PanelDetector.h's test)
+                oneFace = oneFace && std::fabs(glm::dot(corner, first.odet)) < 1e-6;
+                const double along = glm::dot(corner, first.fdet) / first.pixelSize;
+                const double across = glm::dot(corner, first.sdet) / first.pixelSize;
+                lowFast = std::min(lowFast, along);
+                highFast = std::max(highFast, along);
+                lowSlow = std::min(lowSlow, across);
+                highSlow = std::max(highSlow, across);
+            }
+    }
+    const QString size =
+        QObject::tr("%1 × %2 pixels").arg(std::lround(highFast - lowFast)).arg(std::lround(highSlow - lowSlow));
+    if (panels.size() == 1) // one module: its size, as the flat detector's
+        return size;
+    const QString count = QObject::tr("%1 modules").arg(panels.size());
+    if (!oneFace) // modules that face different ways have no one size in pixels
+        return QObject::tr("%1, %2 pixels").arg(count).arg(pixels);
+    return QObject::tr("%1, %2").arg(size, count);
+}
 
 void MainWindow::updateStatus() {
     const engine::Simulator* simulator = m_controller->simulator();
@@ -42,12 +82,12 @@ void MainWindow::updateStatus() {
     else if (!m_controller->lastError().isEmpty() && !m_controller->isComplete())
         state = tr("error: %1").arg(m_controller->lastError());
     else if (r && m_controller->isPreview())
-        state = tr("%1 × %2 pixels, preview (%3)")
-                    .arg(m_controller->fastPixels())
-                    .arg(m_controller->slowPixels())
-                    .arg(m_controller->previewDescription());
+        state = tr("%1, preview (%2)")
+                    .arg(detectorSizeText(*r, m_controller->fastPixels(), m_controller->slowPixels()),
+                         m_controller->previewDescription());
     else if (r)
-        state = tr("%1 × %2 pixels, ready").arg(m_controller->fastPixels()).arg(m_controller->slowPixels());
+        state = tr("%1, ready")
+                    .arg(detectorSizeText(*r, m_controller->fastPixels(), m_controller->slowPixels()));
     if (!simulator->notice().empty())
         state += QStringLiteral(" · ") + QString::fromStdString(simulator->notice());
     if (const auto& exit = simulator->gridExit(); exit && !m_controller->isBusy())

@@ -109,19 +109,22 @@ class TestDetectors : public QObject {
         QTest::addColumn<QString>("module"); // the module it lies on
         QTest::addColumn<QString>("pixels"); // that module's pixels
         QTest::addColumn<QString>("pixelSize");
+        QTest::addColumn<QString>("size"); // the status bar's: the detector's, gaps included
         // ePix10k 2M: 4 x 4 modules of 384 x 352 pixels of 100 um; the image stacks the 16
         // modules' rows: 384 wide, 16 * 352 = 5632 rows. Row 1770 = 5 * 352 + 10 lies on the
         // sixth module, slow index 1, fast index 1: m1_1.
         QTest::newRow("epix10k-2m")
             << "epix10k-2m" << 16 << 384 << 5632 << QPoint(10, 1770) << "m1_1"
             << "384 × 352"
-            << "100 µm";
+            << "100 µm"
+            << "1596 × 1468 pixels, 16 modules"; // 4 * 384 + 3 * 20, 4 * 352 + 3 * 20
         // JUNGFRAU 4M: 2 x 4 modules of 1030 x 514 pixels of 75 um: 1030 x 8 * 514 = 4112;
         // row 4111 is the last module's last: m3_1.
         QTest::newRow("jungfrau-4m")
             << "jungfrau-4m" << 8 << 1030 << 4112 << QPoint(1029, 4111) << "m3_1"
             << "1030 × 514"
-            << "75 µm";
+            << "75 µm"
+            << "2068 × 2164 pixels, 8 modules"; // 2 * 1030 + 8, 4 * 514 + 3 * 36
     }
     void presetStacksItsModulesAndTheFlatDetectorComesBack() {
         QFETCH(QString, preset);
@@ -132,6 +135,7 @@ class TestDetectors : public QObject {
         QFETCH(QString, module);
         QFETCH(QString, pixels);
         QFETCH(QString, pixelSize);
+        QFETCH(QString, size);
         ViewerHarness v;
         QVERIFY(v.open(test::words(kLight)));
         QCOMPARE(v.fast(), 64);
@@ -164,6 +168,11 @@ class TestDetectors : public QObject {
         QCOMPARE(moduleColumn(v, 1)[row], pixels);
         QCOMPARE(moduleColumn(v, 2)[row], pixelSize);
         QVERIFY2(c->sourceLabel()->text().contains(preset), qPrintable(c->sourceLabel()->text()));
+        // the status bar describes the detector, not the image its modules' rows stack into
+        const auto* state = v.window->findChild<QLabel*>(QStringLiteral("state"));
+        QVERIFY(state);
+        QTRY_VERIFY2(state->text().startsWith(size + QStringLiteral(", ready")),
+                     qPrintable(state->text()));
 
         // the readout names the module under a pixel
         QVERIFY(v.window->geometry().has_value());
@@ -196,6 +205,8 @@ class TestDetectors : public QObject {
         QCOMPARE(v.fast(), 64);
         QCOMPARE(v.slow(), 64);
         QVERIFY(v.controller().resolved()->panels.empty());
+        QTRY_VERIFY2(state->text().startsWith(QStringLiteral("64 × 64 pixels, ready")),
+                     qPrintable(state->text()));
         QCOMPARE(*v.document().experiment().detector.beamX, 0.007);
         QVERIFY(beamX->spinBox()->isEnabled() && curved->isEnabled() && pivot->isEnabled());
         QVERIFY(c->modules()->isHidden());

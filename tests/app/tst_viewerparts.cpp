@@ -5,6 +5,7 @@
 
 #include "ExperimentCompare.h"
 #include "app/HeadlessCommand.h"
+#include "app/MainWindow.h"
 #include "app/PixelGeometry.h"
 #include "app/Profiles.h"
 #include "app/DisplayPanel.h"
@@ -46,6 +47,10 @@ std::vector<std::string> with(std::vector<std::string> args, const std::vector<s
     args.insert(args.end(), more.begin(), more.end());
     return args;
 }
+
+// kCubic without its flat detector's pixels, for the detectors of modules
+const std::vector<std::string> kCrystal = {"-cell", "40", "40", "40", "90", "90", "90", "-N", "10",
+                                           "-default_F", "100", "-lambda", "1", "-distance", "100"};
 
 } // namespace
 
@@ -336,6 +341,44 @@ class TestViewerParts : public QObject {
         const QString line = app::headlessCommand(original, engine::Precision::Fast);
         QVERIFY(line.startsWith(QStringLiteral("braggview --headless ")));
     }
+    // ---- the status bar -------------------------------------------------------------------
+    // The detector as its maker gives it, not the stacked image the modules' rows make (the
+    // PILATUS3 6M's is 487 x 11700): 5 x 12 modules of 487 x 195 pixels, gaps of 7 and 17
+    // pixels, 5 * 487 + 4 * 7 = 2463 by 12 * 195 + 11 * 17 = 2527 (DetectorPresets.cpp).
+    void statusBarNamesTheDetector_data() {
+        QTest::addColumn<QString>("detector"); // after kCrystal; empty: kCubic's flat one
+        QTest::addColumn<int>("fast");         // the image's
+        QTest::addColumn<int>("slow");
+        QTest::addColumn<QString>("text");
+        QTest::newRow("flat") << "" << 200 << 200 << "200 × 200 pixels";
+        QTest::newRow("pilatus3-6m") << "-detector pilatus3-6m" << 487 << 11700
+                                     << "2463 × 2527 pixels, 60 modules";
+        // turned as one body: the same face, the same size
+        QTest::newRow("pilatus3-6m turned")
+            << "-detector pilatus3-6m -detector_rotx 10 -twotheta 20" << 487 << 11700
+            << "2463 × 2527 pixels, 60 modules";
+        // 4 x 8 modules of 1028 x 512, gaps 12 and 38: 4148 x 4362
+        QTest::newRow("eiger2-16m") << "-detector eiger2-16m" << 1028 << 16384
+                                    << "4148 × 4362 pixels, 32 modules";
+        // four modules of 200 x 200 pixels tilted apart: no one face, their count and pixels
+        QTest::newRow("tilted expt")
+            << "-detector " BV_TEST_DATA "/detectors/four-module-tilted.expt" << 200 << 800
+            << "4 modules, 160000 pixels";
+    }
+    void statusBarNamesTheDetector() {
+        QFETCH(QString, detector);
+        QFETCH(int, fast);
+        QFETCH(int, slow);
+        QFETCH(QString, text);
+        std::vector<std::string> args = kCubic;
+        if (!detector.isEmpty()) {
+            args = kCrystal;
+            for (const QString& word : detector.split(QLatin1Char(' ')))
+                args.push_back(word.toStdString());
+        }
+        QCOMPARE(app::detectorSizeText(resolved(args), fast, slow), text);
+    }
+
     void shortestTextReadsBack() {
         for (double v : {0.1, 1.0 / 3.0, 1e-10 * 1.2345678901234567, 12398.42, -0.0, 123456789.0}) {
             const std::string text = app::shortestText(v);
