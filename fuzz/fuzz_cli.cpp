@@ -80,7 +80,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const InScratchDir inScratch;
     try {
-        const bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
+        const bv::RunRequest cl = bv::cli::parseCommandLine(args);
         if (!cl.help) {
             const bv::Detector& d = cl.experiment.detector;
             require(d.fastPixels() >= 1 && d.slowPixels() >= 1,

@@ -50,7 +50,7 @@ void requireSameNumbers(const bv::Experiment& a, const bv::Experiment& b) {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     const std::string path = bv::fuzz::writeInput("view.json", data, size);
-    bv::cli::CommandLine cl;
+    bv::RunRequest cl;
     try {
         cl = bv::headless::parseSession(bv::io::readJsonFile(path), "/sessions");
     } catch (const bv::Error& e) {
@@ -70,7 +70,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         bv::fuzz::rejected(e.what());
         require(false, "sessionText cannot write what parseSession read");
     }
-    bv::cli::CommandLine back;
+    bv::RunRequest back;
     try {
         back = bv::headless::parseSession(bv::io::parseJson(text, "again.json"), "");
     } catch (const bv::Error& e) {

@@ -227,7 +227,7 @@ class TestSession : public QObject {
 
     void aSessionWithoutViewOpensWithTheDefaultView() {
         // as the headless side writes one (what a job embeds)
-        const cli::CommandLine cl = cli::parseCommandLine(test::words(kStart));
+        const RunRequest cl = cli::parseCommandLine(test::words(kStart));
         QTemporaryDir dir;
         const QString path = dir.path() + QStringLiteral("/plain.json");
         const std::string text = headless::sessionText(cl);

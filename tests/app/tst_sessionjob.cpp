@@ -58,7 +58,7 @@ class TestSessionJob : public QObject {
         app::Session session;
         session.commandLine = cli::parseCommandLine(words(args));
         std::ostringstream log;
-        cli::loadInputs(session.commandLine, log);
+        request::loadInputs(session.commandLine, log);
         session.precision = session.commandLine.precision;
         app::saveJob(dir.path() + "/still.json", session);
 

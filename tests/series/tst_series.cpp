@@ -4,6 +4,7 @@
 // option or the job file's line and leave no file behind.
 
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/headless/Batch.h"
 #include "compute/headless/Headless.h"
 #include "compute/headless/Series.h"
@@ -364,9 +365,9 @@ class TestSeries : public QObject {
         const QString experiment =
             "-seed 5 -phi 3 -osc 0.5 -mosaic 0.2 -mosaic_dom 2 -precision " + precision;
         const std::vector<std::string> args = with(kSmall, experiment);
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
+        bv::RunRequest cl = bv::cli::parseCommandLine(args);
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         QVERIFY(QDir().mkpath("views"));
         writeText("views/view.json", QByteArray::fromStdString(bv::headless::sessionText(cl)));
         writeText("job.json", "{\"session\": \"views/view.json\",\n"
@@ -394,9 +395,9 @@ class TestSeries : public QObject {
         QVERIFY(QFile::copy(QStringLiteral(BV_TEST_DATA "/inputs/test_pattern.hkl"),
                             "views/pattern.hkl"));
         const std::vector<std::string> args = with(kSmall, "-hkl views/pattern.hkl -seed 2");
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
+        bv::RunRequest cl = bv::cli::parseCommandLine(args);
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         // the session names its HKL file relative to itself
         QString text = QString::fromStdString(bv::headless::sessionText(cl));
         const QString absolute = QFileInfo("views/pattern.hkl").absoluteFilePath();
@@ -446,9 +447,9 @@ class TestSeries : public QObject {
         QFETCH(QString, from);
         QFETCH(QString, to);
         QFETCH(QString, message);
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(kSmall);
+        bv::RunRequest cl = bv::cli::parseCommandLine(kSmall);
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         QString session = QString::fromStdString(bv::headless::sessionText(cl));
         if (!from.isEmpty()) {
             QVERIFY2(session.contains(from), qPrintable(from));
