@@ -2,6 +2,7 @@
 // kind, frame counts, and errors that name the file, line and column; the writer's text reads
 // back to the same job. Also the progress bar's text.
 
+#include "compute/cli/CommandLine.h"
 #include "compute/headless/Job.h"
 #include "compute/headless/Progress.h"
 #include "compute/headless/SessionFile.h"

@@ -57,7 +57,7 @@ bv::headless::BatchReport batch(const std::vector<std::string>& args, std::strin
 std::string seriesError(const QString& more) {
     try {
         const std::vector<std::string> args = with(kSmall, more);
-        bv::headless::seriesFrames(bv::cli::parseCommandLine(args), args);
+        bv::headless::seriesFrames(bv::cli::parseCommandLine(args));
     } catch (const bv::Error& e) {
         return e.what();
     }
@@ -95,7 +95,7 @@ class TestSeries : public QObject {
         const std::vector<std::string> args =
             with(kSmall,
                  "-phi 10 -osc 0.5 -series 3 -seed 5 -noisefile n_##.img -cbffile c_##.cbf -nopgm");
-        const auto frames = bv::headless::seriesFrames(bv::cli::parseCommandLine(args), args);
+        const auto frames = bv::headless::seriesFrames(bv::cli::parseCommandLine(args));
         QCOMPARE(frames.size(), std::size_t(3));
         QCOMPARE(frames[2].number, 3);
         QCOMPARE(frames[1].phiDeg, 10.5);
@@ -110,7 +110,7 @@ class TestSeries : public QObject {
                 frames[0].files.pgmFile.empty());
         // -nonoise after -noisefile turns it off again
         const std::vector<std::string> off = with(args, "-nonoise");
-        QVERIFY(bv::headless::seriesFrames(bv::cli::parseCommandLine(off), off)[0]
+        QVERIFY(bv::headless::seriesFrames(bv::cli::parseCommandLine(off))[0]
                     .files.noiseFile.empty());
     }
 
