@@ -19,11 +19,11 @@ namespace bv::request {
 // The reference's usage stop: nothing to take structure factors from, or no unit cell.
 // what() is the whole usage text; reason() says what was missing.
 class UsageError : public Error {
-public:
+  public:
     UsageError(std::string reason, const std::string& usage);
     const std::string& reason() const { return m_reason; }
 
-private:
+  private:
     std::string m_reason;
 };
 

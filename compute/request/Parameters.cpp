@@ -818,7 +818,6 @@ std::vector<Flag> buildTable() {
     return t;
 }
 
-
 // ---- writing: each option's values from a request, the inverse of apply ------------------
 //
 // In the order commandWords writes them, which matters where options act on each other: the
@@ -831,17 +830,37 @@ std::vector<Flag> buildTable() {
 
 using Words = std::optional<std::vector<std::string>>;
 
-std::string text(double value) { return io::shortestNumberText(value); }
-double toMillimetres(double metres) { return metres * 1000.0; }
-double toDegrees(double radians) { return units::degreesFromRadians(radians); }
+std::string text(double value) {
+    return io::shortestNumberText(value);
+}
+double toMillimetres(double metres) {
+    return metres * 1000.0;
+}
+double toDegrees(double radians) {
+    return units::degreesFromRadians(radians);
+}
 
-Words number(double value) { return std::vector<std::string>{text(value)}; }
-Words integer(long value) { return std::vector<std::string>{std::to_string(value)}; }
-Words word(const std::string& value) { return std::vector<std::string>{value}; }
-Words vector3(const glm::dvec3& v) { return std::vector<std::string>{text(v.x), text(v.y), text(v.z)}; }
-Words switchedOn(bool on) { return on ? Words(std::vector<std::string>{}) : std::nullopt; }
-Words fileIfNamed(const std::string& path) { return path.empty() ? std::nullopt : word(path); }
-Words numberIf(bool stated, double value) { return stated ? number(value) : std::nullopt; }
+Words number(double value) {
+    return std::vector<std::string>{text(value)};
+}
+Words integer(long value) {
+    return std::vector<std::string>{std::to_string(value)};
+}
+Words word(const std::string& value) {
+    return std::vector<std::string>{value};
+}
+Words vector3(const glm::dvec3& v) {
+    return std::vector<std::string>{text(v.x), text(v.y), text(v.z)};
+}
+Words switchedOn(bool on) {
+    return on ? Words(std::vector<std::string>{}) : std::nullopt;
+}
+Words fileIfNamed(const std::string& path) {
+    return path.empty() ? std::nullopt : word(path);
+}
+Words numberIf(bool stated, double value) {
+    return stated ? number(value) : std::nullopt;
+}
 // an optional value in the option's unit (`scale` per SI unit); nothing when automatic
 Words optionalNumber(const std::optional<double>& value, double scale = 1.0) {
     return value ? number(*value * scale) : std::nullopt;
@@ -869,13 +888,21 @@ Words divergence(const RunRequest& r, bool horizontal, int part) {
         return optionalNumber(s.step, 1000.0);
     return optionalCount(s.steps);
 }
-const Crystal& crystalOf(const RunRequest& r) { return r.experiment.crystal; }
-const Beam& beamOf(const RunRequest& r) { return r.experiment.beam; }
-const Detector& detectorOf(const RunRequest& r) { return r.experiment.detector; }
-const Sampling& samplingOf(const RunRequest& r) { return r.experiment.sampling; }
+const Crystal& crystalOf(const RunRequest& r) {
+    return r.experiment.crystal;
+}
+const Beam& beamOf(const RunRequest& r) {
+    return r.experiment.beam;
+}
+const Detector& detectorOf(const RunRequest& r) {
+    return r.experiment.detector;
+}
+const Sampling& samplingOf(const RunRequest& r) {
+    return r.experiment.sampling;
+}
 
 struct Writer {
-    const char* name;    // the option, by any of its names
+    const char* name; // the option, by any of its names
     Words (*write)(const RunRequest&);
     const char* spelled; // the name written, when not names[0]
 };
@@ -925,9 +952,12 @@ const Writer kWriters[] = {
                          toDegrees(c.missetAngles.z)});
      },
      nullptr},
-    {"-Na", [](const RunRequest& r) { return integer(std::lround(crystalOf(r).cells.x)); }, nullptr},
-    {"-Nb", [](const RunRequest& r) { return integer(std::lround(crystalOf(r).cells.y)); }, nullptr},
-    {"-Nc", [](const RunRequest& r) { return integer(std::lround(crystalOf(r).cells.z)); }, nullptr},
+    {"-Na", [](const RunRequest& r) { return integer(std::lround(crystalOf(r).cells.x)); },
+     nullptr},
+    {"-Nb", [](const RunRequest& r) { return integer(std::lround(crystalOf(r).cells.y)); },
+     nullptr},
+    {"-Nc", [](const RunRequest& r) { return integer(std::lround(crystalOf(r).cells.z)); },
+     nullptr},
     {"-xtal_thick",
      [](const RunRequest& r) {
          const double size = crystalOf(r).sampleSize.x;
@@ -949,7 +979,8 @@ const Writer kWriters[] = {
     {"-square_xtal", [](const RunRequest& r) { return shapeIs(r, LatticeShape::Square); }, nullptr},
     {"-round_xtal", [](const RunRequest& r) { return shapeIs(r, LatticeShape::Round); }, nullptr},
     {"-gauss_xtal", [](const RunRequest& r) { return shapeIs(r, LatticeShape::Gauss); }, nullptr},
-    {"-tophat_spots", [](const RunRequest& r) { return shapeIs(r, LatticeShape::Tophat); }, nullptr},
+    {"-tophat_spots", [](const RunRequest& r) { return shapeIs(r, LatticeShape::Tophat); },
+     nullptr},
     {"-fudge", [](const RunRequest& r) { return number(crystalOf(r).fudge); }, nullptr},
     {"-mosaic",
      [](const RunRequest& r) {
@@ -957,9 +988,10 @@ const Writer kWriters[] = {
          return numberIf(spread.has_value(), spread ? toDegrees(*spread) : 0.0);
      },
      nullptr},
-    {"-mosaic_domains", [](const RunRequest& r) { return optionalCount(crystalOf(r).mosaicDomains); },
-     "-mosaic_dom"},
-    {"-mosaic_seed", [](const RunRequest& r) { return integer(-crystalOf(r).mosaicSeed); }, nullptr},
+    {"-mosaic_domains",
+     [](const RunRequest& r) { return optionalCount(crystalOf(r).mosaicDomains); }, "-mosaic_dom"},
+    {"-mosaic_seed", [](const RunRequest& r) { return integer(-crystalOf(r).mosaicSeed); },
+     nullptr},
     {"-phi", [](const RunRequest& r) { return number(toDegrees(crystalOf(r).phi0)); }, nullptr},
     {"-osc",
      [](const RunRequest& r) {
@@ -973,11 +1005,13 @@ const Writer kWriters[] = {
          return numberIf(step.has_value(), step ? toDegrees(*step) : 0.0);
      },
      nullptr},
-    {"-phisteps", [](const RunRequest& r) { return optionalCount(crystalOf(r).phi.steps); }, nullptr},
+    {"-phisteps", [](const RunRequest& r) { return optionalCount(crystalOf(r).phi.steps); },
+     nullptr},
     // beam
     {"-lambda", [](const RunRequest& r) { return number(beamOf(r).wavelength * 1e10); }, nullptr},
     {"-dispersion",
-     [](const RunRequest& r) { return optionalNumber(beamOf(r).dispersion.range, 100.0); }, nullptr},
+     [](const RunRequest& r) { return optionalNumber(beamOf(r).dispersion.range, 100.0); },
+     nullptr},
     {"-dispsteps", [](const RunRequest& r) { return optionalCount(beamOf(r).dispersion.steps); },
      nullptr},
     {"-hdivrange", [](const RunRequest& r) { return divergence(r, true, 0); }, nullptr},
@@ -986,7 +1020,8 @@ const Writer kWriters[] = {
     {"-vdivrange", [](const RunRequest& r) { return divergence(r, false, 0); }, nullptr},
     {"-vdivstep", [](const RunRequest& r) { return divergence(r, false, 1); }, nullptr},
     {"-vdivsteps", [](const RunRequest& r) { return divergence(r, false, 2); }, nullptr},
-    {"-round_div", [](const RunRequest& r) { return switchedOn(beamOf(r).roundDivergence); }, nullptr},
+    {"-round_div", [](const RunRequest& r) { return switchedOn(beamOf(r).roundDivergence); },
+     nullptr},
     {"-square_div", [](const RunRequest& r) { return switchedOn(!beamOf(r).roundDivergence); },
      nullptr},
     {"-polar", [](const RunRequest& r) { return number(beamOf(r).kahnFactor); }, nullptr},
@@ -1007,10 +1042,10 @@ const Writer kWriters[] = {
     // detector
     {"-pixel", [](const RunRequest& r) { return number(toMillimetres(detectorOf(r).pixelSize)); },
      nullptr},
-    {"-detsize_f", [](const RunRequest& r) { return number(toMillimetres(detectorOf(r).sizeFast)); },
-     nullptr},
-    {"-detsize_s", [](const RunRequest& r) { return number(toMillimetres(detectorOf(r).sizeSlow)); },
-     nullptr},
+    {"-detsize_f",
+     [](const RunRequest& r) { return number(toMillimetres(detectorOf(r).sizeFast)); }, nullptr},
+    {"-detsize_s",
+     [](const RunRequest& r) { return number(toMillimetres(detectorOf(r).sizeSlow)); }, nullptr},
     // a file's panels not moved: where the file puts them (-distance would move them)
     {"-distance",
      [](const RunRequest& r) {
@@ -1062,12 +1097,12 @@ const Writer kWriters[] = {
     // sampling
     {"-oversample", [](const RunRequest& r) { return optionalCount(samplingOf(r).oversample); },
      nullptr},
-    {"-oversample_thick", [](const RunRequest& r) { return switchedOn(samplingOf(r).oversampleThick); },
-     nullptr},
-    {"-oversample_polar", [](const RunRequest& r) { return switchedOn(samplingOf(r).oversamplePolar); },
-     nullptr},
-    {"-oversample_omega", [](const RunRequest& r) { return switchedOn(samplingOf(r).oversampleOmega); },
-     nullptr},
+    {"-oversample_thick",
+     [](const RunRequest& r) { return switchedOn(samplingOf(r).oversampleThick); }, nullptr},
+    {"-oversample_polar",
+     [](const RunRequest& r) { return switchedOn(samplingOf(r).oversamplePolar); }, nullptr},
+    {"-oversample_omega",
+     [](const RunRequest& r) { return switchedOn(samplingOf(r).oversampleOmega); }, nullptr},
     {"-roi",
      [](const RunRequest& r) -> Words {
          const std::optional<Roi>& roi = samplingOf(r).roi;
@@ -1080,7 +1115,9 @@ const Writer kWriters[] = {
      },
      nullptr},
     {"-dmin",
-     [](const RunRequest& r) { return numberIf(samplingOf(r).dmin > 0.0, samplingOf(r).dmin * 1e10); },
+     [](const RunRequest& r) {
+         return numberIf(samplingOf(r).dmin > 0.0, samplingOf(r).dmin * 1e10);
+     },
      nullptr},
     {"-interpolate",
      [](const RunRequest& r) {
@@ -1104,8 +1141,8 @@ const Writer kWriters[] = {
      nullptr},
     // structure factors, outputs, braggview's own
     {"-hkl", [](const RunRequest& r) { return fileIfNamed(r.hkl); }, nullptr},
-    {"-default_F", [](const RunRequest& r) { return number(r.experiment.structureFactors.defaultF); },
-     nullptr},
+    {"-default_F",
+     [](const RunRequest& r) { return number(r.experiment.structureFactors.defaultF); }, nullptr},
     {"-scale",
      [](const RunRequest& r) { return numberIf(r.outputs.intScale > 0.0, r.outputs.intScale); },
      nullptr},
@@ -1170,13 +1207,20 @@ const Flag* findFlag(std::string_view name) {
 
 const char* flagGroupTitle(FlagGroup group) {
     switch (group) {
-    case FlagGroup::Crystal: return "Crystal";
-    case FlagGroup::Beam: return "Beam";
-    case FlagGroup::Detector: return "Detector";
-    case FlagGroup::Sampling: return "Sampling";
-    case FlagGroup::Files: return "Input files";
-    case FlagGroup::Output: return "Output";
-    case FlagGroup::Braggview: return "braggview";
+    case FlagGroup::Crystal:
+        return "Crystal";
+    case FlagGroup::Beam:
+        return "Beam";
+    case FlagGroup::Detector:
+        return "Detector";
+    case FlagGroup::Sampling:
+        return "Sampling";
+    case FlagGroup::Files:
+        return "Input files";
+    case FlagGroup::Output:
+        return "Output";
+    case FlagGroup::Braggview:
+        return "braggview";
     }
     return "";
 }

@@ -42,8 +42,8 @@ struct OutputOptions {
     // turns it off, -noisefile on; as writeNoise, except for a detector of panels, which
     // writes no SMV noise image but counts in its NeXus file
     bool countPhotons = true;
-    double intScale = 0.0;  // -scale: photons -> int image counts; 0: automatic
-    double pgmScale = 0.0;  // -pgmscale: photons -> grey levels; 0: automatic
+    double intScale = 0.0;   // -scale: photons -> int image counts; 0: automatic
+    double pgmScale = 0.0;   // -pgmscale: photons -> grey levels; 0: automatic
     double adcOffset = 40.0; // -adc: added to every int and noise image pixel
     std::string cbfFile;     // -cbffile: miniCBF of the photon counts (braggview's own)
     bool writeCbf = false;   // on when -cbffile names a file
@@ -58,10 +58,10 @@ struct RunRequest {
     Experiment experiment;
     OutputOptions outputs;
     Precision precision = Precision::Precise; // -precision: fast or precise (the default)
-    std::string device;   // -device: "" (automatic), a device index, or "cpu" (lavapipe)
-    bool progress = true; // -progress / -noprogress
-    bool verbose = false; // -v: report GPU timings
-    bool help = false;    // -h, -help, --help: print the usage text and stop
+    std::string device;         // -device: "" (automatic), a device index, or "cpu" (lavapipe)
+    bool progress = true;       // -progress / -noprogress
+    bool verbose = false;       // -v: report GPU timings
+    bool help = false;          // -h, -help, --help: print the usage text and stop
     bool listDetectors = false; // -detector list: print the detector presets and stop
     // -series N: a rotation series of N frames (0: one image, as the reference renders it);
     // see compute/headless/Series.h

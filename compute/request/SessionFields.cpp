@@ -28,10 +28,11 @@ std::vector<SessionField> buildRows() {
                 [](Experiment& e) -> double& { return e.structureFactors.defaultF; });
     rows.number("waterThickness", Quantity::Thickness, Bound::NonNegative,
                 [](Experiment& e) -> double& { return e.waterThickness; });
-    rows.row("seed", [](JsonWriter& w, const Experiment& e) { w.key("seed").integer(e.seed); },
-             [](const JsonFields& r, Experiment& e, const std::string&) {
-                 e.seed = static_cast<long>(r.whole("seed", -kMaxSeed, kMaxSeed));
-             });
+    rows.row(
+        "seed", [](JsonWriter& w, const Experiment& e) { w.key("seed").integer(e.seed); },
+        [](const JsonFields& r, Experiment& e, const std::string&) {
+            e.seed = static_cast<long>(r.whole("seed", -kMaxSeed, kMaxSeed));
+        });
     return out;
 }
 

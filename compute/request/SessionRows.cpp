@@ -117,29 +117,34 @@ void readPanels(const JsonFields& detector, Detector& d, const std::string& dire
 
 void addConventionRows(Rows& rows) {
     rows.section("");
-    rows.row("convention",
-             [](JsonWriter& w, const Experiment& e) {
-                 w.key("convention").string(conventionName(e.convention));
-             },
-             [](const JsonFields& r, Experiment& e, const std::string&) {
-                 const std::optional<Convention> convention = conventionFromName(r.text("convention"));
-                 if (!convention)
-                     r.fail(r.value("convention"), "convention",
-                            "one of mosflm, xds, adxv, denzo, dials, custom");
-                 e.convention = *convention;
-             });
+    rows.row(
+        "convention",
+        [](JsonWriter& w, const Experiment& e) {
+            w.key("convention").string(conventionName(e.convention));
+        },
+        [](const JsonFields& r, Experiment& e, const std::string&) {
+            const std::optional<Convention> convention = conventionFromName(r.text("convention"));
+            if (!convention)
+                r.fail(r.value("convention"), "convention",
+                       "one of mosflm, xds, adxv, denzo, dials, custom");
+            e.convention = *convention;
+        });
     rows.section("customAxes");
     const Quantity direction = Quantity::Direction;
-    rows.vector("beam", direction, Bound::Any, [](Experiment& e) -> glm::dvec3& { return e.customAxes.beam; });
+    rows.vector("beam", direction, Bound::Any,
+                [](Experiment& e) -> glm::dvec3& { return e.customAxes.beam; });
     rows.vector("polarization", direction, Bound::Any,
                 [](Experiment& e) -> glm::dvec3& { return e.customAxes.polarization; });
     rows.vector("spindle", direction, Bound::Any,
                 [](Experiment& e) -> glm::dvec3& { return e.customAxes.spindle; });
     rows.vector("twothetaAxis", direction, Bound::Any,
                 [](Experiment& e) -> glm::dvec3& { return e.customAxes.twothetaAxis; });
-    rows.vector("fdet", direction, Bound::Any, [](Experiment& e) -> glm::dvec3& { return e.customAxes.fdet; });
-    rows.vector("sdet", direction, Bound::Any, [](Experiment& e) -> glm::dvec3& { return e.customAxes.sdet; });
-    rows.vector("odet", direction, Bound::Any, [](Experiment& e) -> glm::dvec3& { return e.customAxes.odet; });
+    rows.vector("fdet", direction, Bound::Any,
+                [](Experiment& e) -> glm::dvec3& { return e.customAxes.fdet; });
+    rows.vector("sdet", direction, Bound::Any,
+                [](Experiment& e) -> glm::dvec3& { return e.customAxes.sdet; });
+    rows.vector("odet", direction, Bound::Any,
+                [](Experiment& e) -> glm::dvec3& { return e.customAxes.odet; });
 }
 
 void addBeamRows(Rows& rows) {
@@ -154,44 +159,46 @@ void addBeamRows(Rows& rows) {
                [](Experiment& e) -> SweepRequest& { return e.beam.verticalDivergence; });
     rows.boolean("roundDivergence", [](Experiment& e) -> bool& { return e.beam.roundDivergence; });
     // the source file's lines by value: X, Y, Z, weight, lambda, null for a column it left out
-    rows.row("sourceFile",
-             [](JsonWriter& w, const Experiment& e) {
-                 w.key("sourceFile").beginArray();
-                 for (const SourceRecord& s : e.beam.sourceFile) {
-                     w.beginArray();
-                     for (double x : {s.X, s.Y, s.Z, s.weight, s.lambda})
-                         std::isnan(x) ? w.null() : w.number(x); // NaN: a column left out
-                     w.endArray();
-                 }
-                 w.endArray();
-             },
-             [](const JsonFields& beam, Experiment& e, const std::string&) {
-                 const io::Json& sources = beam.value("sourceFile");
-                 if (!sources.is_array())
-                     beam.fail(sources, "sourceFile", "an array of sources");
-                 for (std::size_t n = 0; n < sources.size(); ++n) {
-                     const io::Json& line = sources[n];
-                     const std::string key = "sourceFile[" + std::to_string(n) + "]";
-                     if (!line.is_array() || line.size() != 5)
-                         beam.fail(line, key,
-                                   "a source as five numbers X, Y, Z, weight, lambda (null for "
-                                   "a missing one)");
-                     double x[5];
-                     for (std::size_t i = 0; i < 5; ++i) {
-                         const io::Json& v = line[i];
-                         x[i] = v.is_null() ? std::nan("")
-                                            : beam.number(v, key + "[" + std::to_string(i) + "]");
-                     }
-                     e.beam.sourceFile.push_back({x[0], x[1], x[2], x[3], x[4]});
-                 }
-             });
-    rows.row("sourceDistance",
-             [](JsonWriter& w, const Experiment& e) {
-                 w.key("sourceDistance").number(e.beam.sourceDistance);
-             },
-             [](const JsonFields& beam, Experiment& e, const std::string&) {
-                 e.beam.sourceDistance = beam.number("sourceDistance", JsonFields::NonNegative);
-             });
+    rows.row(
+        "sourceFile",
+        [](JsonWriter& w, const Experiment& e) {
+            w.key("sourceFile").beginArray();
+            for (const SourceRecord& s : e.beam.sourceFile) {
+                w.beginArray();
+                for (double x : {s.X, s.Y, s.Z, s.weight, s.lambda})
+                    std::isnan(x) ? w.null() : w.number(x); // NaN: a column left out
+                w.endArray();
+            }
+            w.endArray();
+        },
+        [](const JsonFields& beam, Experiment& e, const std::string&) {
+            const io::Json& sources = beam.value("sourceFile");
+            if (!sources.is_array())
+                beam.fail(sources, "sourceFile", "an array of sources");
+            for (std::size_t n = 0; n < sources.size(); ++n) {
+                const io::Json& line = sources[n];
+                const std::string key = "sourceFile[" + std::to_string(n) + "]";
+                if (!line.is_array() || line.size() != 5)
+                    beam.fail(line, key,
+                              "a source as five numbers X, Y, Z, weight, lambda (null for "
+                              "a missing one)");
+                double x[5];
+                for (std::size_t i = 0; i < 5; ++i) {
+                    const io::Json& v = line[i];
+                    x[i] = v.is_null() ? std::nan("")
+                                       : beam.number(v, key + "[" + std::to_string(i) + "]");
+                }
+                e.beam.sourceFile.push_back({x[0], x[1], x[2], x[3], x[4]});
+            }
+        });
+    rows.row(
+        "sourceDistance",
+        [](JsonWriter& w, const Experiment& e) {
+            w.key("sourceDistance").number(e.beam.sourceDistance);
+        },
+        [](const JsonFields& beam, Experiment& e, const std::string&) {
+            e.beam.sourceDistance = beam.number("sourceDistance", JsonFields::NonNegative);
+        });
     rows.number("kahnFactor", Quantity::KahnFactor, Bound::Any,
                 [](Experiment& e) -> double& { return e.beam.kahnFactor; });
     rows.boolean("polarization", [](Experiment& e) -> bool& { return e.beam.polarization; });
@@ -231,10 +238,14 @@ void addDetectorRows(Rows& rows) {
                         [](Experiment& e) -> Optional& { return e.detector.orgX; });
     rows.optionalNumber("orgY", Quantity::PixelPosition, Bound::Any,
                         [](Experiment& e) -> Optional& { return e.detector.orgY; });
-    rows.choice("pivot", session::kPivots, [](Experiment& e) -> Pivot& { return e.detector.pivot; });
-    rows.number("rotX", Quantity::Angle, Bound::Any, [](Experiment& e) -> double& { return e.detector.rotX; });
-    rows.number("rotY", Quantity::Angle, Bound::Any, [](Experiment& e) -> double& { return e.detector.rotY; });
-    rows.number("rotZ", Quantity::Angle, Bound::Any, [](Experiment& e) -> double& { return e.detector.rotZ; });
+    rows.choice("pivot", session::kPivots,
+                [](Experiment& e) -> Pivot& { return e.detector.pivot; });
+    rows.number("rotX", Quantity::Angle, Bound::Any,
+                [](Experiment& e) -> double& { return e.detector.rotX; });
+    rows.number("rotY", Quantity::Angle, Bound::Any,
+                [](Experiment& e) -> double& { return e.detector.rotY; });
+    rows.number("rotZ", Quantity::Angle, Bound::Any,
+                [](Experiment& e) -> double& { return e.detector.rotZ; });
     rows.number("twotheta", Quantity::Angle, Bound::Any,
                 [](Experiment& e) -> double& { return e.detector.twotheta; });
     rows.boolean("curved", [](Experiment& e) -> bool& { return e.detector.curved; });
@@ -243,11 +254,12 @@ void addDetectorRows(Rows& rows) {
                [](Experiment& e) -> SweepRequest& { return e.detector.thickness; });
     rows.optionalNumber("attenuationDepth", Quantity::Thickness, Bound::NonNegative,
                         [](Experiment& e) -> Optional& { return e.detector.attenuationDepth; });
-    rows.row("distanceStated", // with "panelsSource" and "panels"
-             [](JsonWriter& w, const Experiment& e) { writePanels(w, e.detector); },
-             [](const JsonFields& detector, Experiment& e, const std::string& directory) {
-                 readPanels(detector, e.detector, directory);
-             });
+    rows.row(
+        "distanceStated", // with "panelsSource" and "panels"
+        [](JsonWriter& w, const Experiment& e) { writePanels(w, e.detector); },
+        [](const JsonFields& detector, Experiment& e, const std::string& directory) {
+            readPanels(detector, e.detector, directory);
+        });
     rows.row("sizeFast", nullptr, // the pixel counts of the sizes, checked together
              [](const JsonFields& detector, Experiment& e, const std::string&) {
                  const Detector& d = e.detector;
@@ -262,75 +274,79 @@ void addDetectorRows(Rows& rows) {
 
 void addCrystalRows(Rows& rows) {
     rows.section("crystal");
-    rows.row("cell",
-             [](JsonWriter& w, const Experiment& e) {
-                 const std::optional<UnitCell>& cell = e.crystal.cell;
-                 w.key("cell");
-                 if (!cell) {
-                     w.null();
-                     return;
-                 }
-                 w.beginObject();
-                 w.key("a").number(cell->a).key("b").number(cell->b).key("c").number(cell->c);
-                 w.key("alpha").number(cell->alpha).key("beta").number(cell->beta);
-                 w.key("gamma").number(cell->gamma);
-                 w.endObject();
-             },
-             [](const JsonFields& crystal, Experiment& e, const std::string&) {
-                 if (crystal.value("cell").is_null())
-                     return;
-                 const JsonFields cell = crystal.object("cell");
-                 // an angle of 0 stands for 90 degrees, as in UnitCell
-                 auto angle = [&cell](const char* key) {
-                     return cell.limited(key, Quantity::CellAngle, Bound::NonNegative);
-                 };
-                 Crystal& c = e.crystal;
-                 c.cell = UnitCell{cell.limited("a", Quantity::CellLength, Bound::Positive),
-                                   cell.limited("b", Quantity::CellLength, Bound::Positive),
-                                   cell.limited("c", Quantity::CellLength, Bound::Positive),
-                                   angle("alpha"), angle("beta"), angle("gamma")};
-                 if (!anglesFormCell(c.cell->alpha, c.cell->beta, c.cell->gamma))
-                     crystal.fail(crystal.value("cell"), "cell",
-                                  "angles that can form a unit cell (each less than the sum of "
-                                  "the other two, all three less than 360 degrees together)");
-             });
-    rows.row("mosflmMatrix",
-             [](JsonWriter& w, const Experiment& e) {
-                 const std::optional<glm::dmat3>& m = e.crystal.mosflmMatrix;
-                 w.key("mosflmMatrix");
-                 if (!m) {
-                     w.null();
-                     return;
-                 }
-                 w.beginArray(); // columns a*, b*, c*
-                 for (int i = 0; i < 3; ++i) {
-                     const glm::dvec3 column = (*m)[i];
-                     w.beginArray().number(column.x).number(column.y).number(column.z).endArray();
-                 }
-                 w.endArray();
-             },
-             [](const JsonFields& crystal, Experiment& e, const std::string&) {
-                 const io::Json& matrix = crystal.value("mosflmMatrix");
-                 if (matrix.is_null())
-                     return;
-                 const char* expected = "three columns (a*, b*, c*) of three numbers, or null";
-                 if (!matrix.is_array() || matrix.size() != 3)
-                     crystal.fail(matrix, "mosflmMatrix", expected);
-                 glm::dmat3 m(0.0);
-                 for (std::size_t i = 0; i < 3; ++i) {
-                     const io::Json& column = matrix[i];
-                     const std::string key = "mosflmMatrix[" + std::to_string(i) + "]";
-                     if (!column.is_array() || column.size() != 3)
-                         crystal.fail(column, key, expected);
-                     for (std::size_t j = 0; j < 3; ++j)
-                         m[static_cast<int>(i)][static_cast<int>(j)] =
-                             crystal.number(column[j], key + "[" + std::to_string(j) + "]");
-                 }
-                 if (!vectorsFormCell(m[0], m[1], m[2]))
-                     crystal.fail(matrix, "mosflmMatrix",
-                                  "reciprocal cell vectors that span a volume (not in one plane)");
-                 e.crystal.mosflmMatrix = m;
-             });
+    rows.row(
+        "cell",
+        [](JsonWriter& w, const Experiment& e) {
+            const std::optional<UnitCell>& cell = e.crystal.cell;
+            w.key("cell");
+            if (!cell) {
+                w.null();
+                return;
+            }
+            w.beginObject();
+            w.key("a").number(cell->a).key("b").number(cell->b).key("c").number(cell->c);
+            w.key("alpha").number(cell->alpha).key("beta").number(cell->beta);
+            w.key("gamma").number(cell->gamma);
+            w.endObject();
+        },
+        [](const JsonFields& crystal, Experiment& e, const std::string&) {
+            if (crystal.value("cell").is_null())
+                return;
+            const JsonFields cell = crystal.object("cell");
+            // an angle of 0 stands for 90 degrees, as in UnitCell
+            auto angle = [&cell](const char* key) {
+                return cell.limited(key, Quantity::CellAngle, Bound::NonNegative);
+            };
+            Crystal& c = e.crystal;
+            c.cell = UnitCell{cell.limited("a", Quantity::CellLength, Bound::Positive),
+                              cell.limited("b", Quantity::CellLength, Bound::Positive),
+                              cell.limited("c", Quantity::CellLength, Bound::Positive),
+                              angle("alpha"),
+                              angle("beta"),
+                              angle("gamma")};
+            if (!anglesFormCell(c.cell->alpha, c.cell->beta, c.cell->gamma))
+                crystal.fail(crystal.value("cell"), "cell",
+                             "angles that can form a unit cell (each less than the sum of "
+                             "the other two, all three less than 360 degrees together)");
+        });
+    rows.row(
+        "mosflmMatrix",
+        [](JsonWriter& w, const Experiment& e) {
+            const std::optional<glm::dmat3>& m = e.crystal.mosflmMatrix;
+            w.key("mosflmMatrix");
+            if (!m) {
+                w.null();
+                return;
+            }
+            w.beginArray(); // columns a*, b*, c*
+            for (int i = 0; i < 3; ++i) {
+                const glm::dvec3 column = (*m)[i];
+                w.beginArray().number(column.x).number(column.y).number(column.z).endArray();
+            }
+            w.endArray();
+        },
+        [](const JsonFields& crystal, Experiment& e, const std::string&) {
+            const io::Json& matrix = crystal.value("mosflmMatrix");
+            if (matrix.is_null())
+                return;
+            const char* expected = "three columns (a*, b*, c*) of three numbers, or null";
+            if (!matrix.is_array() || matrix.size() != 3)
+                crystal.fail(matrix, "mosflmMatrix", expected);
+            glm::dmat3 m(0.0);
+            for (std::size_t i = 0; i < 3; ++i) {
+                const io::Json& column = matrix[i];
+                const std::string key = "mosflmMatrix[" + std::to_string(i) + "]";
+                if (!column.is_array() || column.size() != 3)
+                    crystal.fail(column, key, expected);
+                for (std::size_t j = 0; j < 3; ++j)
+                    m[static_cast<int>(i)][static_cast<int>(j)] =
+                        crystal.number(column[j], key + "[" + std::to_string(j) + "]");
+            }
+            if (!vectorsFormCell(m[0], m[1], m[2]))
+                crystal.fail(matrix, "mosflmMatrix",
+                             "reciprocal cell vectors that span a volume (not in one plane)");
+            e.crystal.mosflmMatrix = m;
+        });
     rows.row("cell", nullptr, // a cell or a matrix
              [](const JsonFields& crystal, Experiment& e, const std::string&) {
                  if (!e.crystal.cell && !e.crystal.mosflmMatrix)
@@ -341,104 +357,116 @@ void addCrystalRows(Rows& rows) {
                 [](Experiment& e) -> MissetKind& { return e.crystal.misset; });
     rows.vector("missetAngles", Quantity::Angle, Bound::Any,
                 [](Experiment& e) -> glm::dvec3& { return e.crystal.missetAngles; });
-    rows.row("missetSeed",
-             [](JsonWriter& w, const Experiment& e) {
-                 writeOptional(w, "missetSeed", e.crystal.missetSeed);
-             },
-             [](const JsonFields& crystal, Experiment& e, const std::string&) {
-                 if (const auto seed = crystal.optionalWhole("missetSeed", -kMaxSeed, kMaxSeed))
-                     e.crystal.missetSeed = static_cast<long>(*seed);
-             });
-    rows.row("cells",
-             [](JsonWriter& w, const Experiment& e) { writeVector(w, "cells", e.crystal.cells); },
-             [](const JsonFields& crystal, Experiment& e, const std::string&) {
-                 glm::dvec3& cells = e.crystal.cells;
-                 cells = crystal.vector("cells");
-                 for (int i = 0; i < 3; ++i)
-                     if (!(cells[i] >= 0.0 && cells[i] <= static_cast<double>(kMaxCount)))
-                         crystal.fail(crystal.value("cells"), "cells",
-                                      "three cell counts from 0 to " + std::to_string(kMaxCount));
-             });
+    rows.row(
+        "missetSeed",
+        [](JsonWriter& w, const Experiment& e) {
+            writeOptional(w, "missetSeed", e.crystal.missetSeed);
+        },
+        [](const JsonFields& crystal, Experiment& e, const std::string&) {
+            if (const auto seed = crystal.optionalWhole("missetSeed", -kMaxSeed, kMaxSeed))
+                e.crystal.missetSeed = static_cast<long>(*seed);
+        });
+    rows.row(
+        "cells",
+        [](JsonWriter& w, const Experiment& e) { writeVector(w, "cells", e.crystal.cells); },
+        [](const JsonFields& crystal, Experiment& e, const std::string&) {
+            glm::dvec3& cells = e.crystal.cells;
+            cells = crystal.vector("cells");
+            for (int i = 0; i < 3; ++i)
+                if (!(cells[i] >= 0.0 && cells[i] <= static_cast<double>(kMaxCount)))
+                    crystal.fail(crystal.value("cells"), "cells",
+                                 "three cell counts from 0 to " + std::to_string(kMaxCount));
+        });
     rows.vector("sampleSize", Quantity::SampleLength, Bound::NonNegative,
                 [](Experiment& e) -> glm::dvec3& { return e.crystal.sampleSize; });
     rows.choice("shape", session::kShapes,
                 [](Experiment& e) -> LatticeShape& { return e.crystal.shape; });
     rows.number("fudge", Quantity::ShapeFactor, Bound::Positive,
                 [](Experiment& e) -> double& { return e.crystal.fudge; });
-    rows.optionalNumber("mosaicSpread", Quantity::Angle, Bound::NonNegative,
-                        [](Experiment& e) -> std::optional<double>& { return e.crystal.mosaicSpread; });
-    rows.optionalCount("mosaicDomains",
-                       [](Experiment& e) -> std::optional<int>& { return e.crystal.mosaicDomains; });
-    rows.row("mosaicSeed",
-             [](JsonWriter& w, const Experiment& e) {
-                 w.key("mosaicSeed").integer(e.crystal.mosaicSeed);
-             },
-             [](const JsonFields& crystal, Experiment& e, const std::string&) {
-                 e.crystal.mosaicSeed =
-                     static_cast<long>(crystal.whole("mosaicSeed", -kMaxSeed, kMaxSeed));
-             });
-    rows.number("phi0", Quantity::Angle, Bound::Any, [](Experiment& e) -> double& { return e.crystal.phi0; });
-    rows.sweep("phi", Quantity::Angle, [](Experiment& e) -> SweepRequest& { return e.crystal.phi; });
+    rows.optionalNumber(
+        "mosaicSpread", Quantity::Angle, Bound::NonNegative,
+        [](Experiment& e) -> std::optional<double>& { return e.crystal.mosaicSpread; });
+    rows.optionalCount("mosaicDomains", [](Experiment& e) -> std::optional<int>& {
+        return e.crystal.mosaicDomains;
+    });
+    rows.row(
+        "mosaicSeed",
+        [](JsonWriter& w, const Experiment& e) {
+            w.key("mosaicSeed").integer(e.crystal.mosaicSeed);
+        },
+        [](const JsonFields& crystal, Experiment& e, const std::string&) {
+            e.crystal.mosaicSeed =
+                static_cast<long>(crystal.whole("mosaicSeed", -kMaxSeed, kMaxSeed));
+        });
+    rows.number("phi0", Quantity::Angle, Bound::Any,
+                [](Experiment& e) -> double& { return e.crystal.phi0; });
+    rows.sweep("phi", Quantity::Angle,
+               [](Experiment& e) -> SweepRequest& { return e.crystal.phi; });
 }
 
 void addSamplingRows(Rows& rows) {
     rows.section("sampling");
     rows.optionalCount("oversample",
                        [](Experiment& e) -> std::optional<int>& { return e.sampling.oversample; });
-    rows.boolean("oversampleThick", [](Experiment& e) -> bool& { return e.sampling.oversampleThick; });
-    rows.boolean("oversamplePolar", [](Experiment& e) -> bool& { return e.sampling.oversamplePolar; });
-    rows.boolean("oversampleOmega", [](Experiment& e) -> bool& { return e.sampling.oversampleOmega; });
-    rows.row("roi",
-             [](JsonWriter& w, const Experiment& e) {
-                 const std::optional<Roi>& roi = e.sampling.roi;
-                 w.key("roi");
-                 if (roi)
-                     w.beginArray()
-                         .integer(roi->xmin)
-                         .integer(roi->xmax)
-                         .integer(roi->ymin)
-                         .integer(roi->ymax)
-                         .endArray();
-                 else
-                     w.null();
-             },
-             [](const JsonFields& sampling, Experiment& e, const std::string&) {
-                 const io::Json& roi = sampling.value("roi");
-                 if (roi.is_null())
-                     return;
-                 if (!roi.is_array() || roi.size() != 4)
-                     sampling.fail(roi, "roi", "[xmin, xmax, ymin, ymax] in pixels, or null");
-                 int bound[4];
-                 for (std::size_t i = 0; i < 4; ++i)
-                     bound[i] = static_cast<int>(sampling.whole(
-                         roi[i], "roi[" + std::to_string(i) + "]", -kMaxCount, kMaxCount));
-                 const Roi given{bound[0], bound[1], bound[2], bound[3]};
-                 e.sampling.roi = given;
-                 // as the command line leaves it: an edge is stored as the pixel count
-                 const Detector& d = e.detector;
-                 if (!(given.xmin >= 0 && given.xmin <= given.xmax &&
-                       given.xmax <= d.fastPixels() && given.ymin >= 0 &&
-                       given.ymin <= given.ymax && given.ymax <= d.slowPixels()))
-                     sampling.fail(roi, "roi",
-                                   "[xmin, xmax, ymin, ymax] with 0 <= min <= max on the " +
-                                       std::to_string(d.fastPixels()) + "x" +
-                                       std::to_string(d.slowPixels()) + " detector");
-             });
+    rows.boolean("oversampleThick",
+                 [](Experiment& e) -> bool& { return e.sampling.oversampleThick; });
+    rows.boolean("oversamplePolar",
+                 [](Experiment& e) -> bool& { return e.sampling.oversamplePolar; });
+    rows.boolean("oversampleOmega",
+                 [](Experiment& e) -> bool& { return e.sampling.oversampleOmega; });
+    rows.row(
+        "roi",
+        [](JsonWriter& w, const Experiment& e) {
+            const std::optional<Roi>& roi = e.sampling.roi;
+            w.key("roi");
+            if (roi)
+                w.beginArray()
+                    .integer(roi->xmin)
+                    .integer(roi->xmax)
+                    .integer(roi->ymin)
+                    .integer(roi->ymax)
+                    .endArray();
+            else
+                w.null();
+        },
+        [](const JsonFields& sampling, Experiment& e, const std::string&) {
+            const io::Json& roi = sampling.value("roi");
+            if (roi.is_null())
+                return;
+            if (!roi.is_array() || roi.size() != 4)
+                sampling.fail(roi, "roi", "[xmin, xmax, ymin, ymax] in pixels, or null");
+            int bound[4];
+            for (std::size_t i = 0; i < 4; ++i)
+                bound[i] = static_cast<int>(sampling.whole(roi[i], "roi[" + std::to_string(i) + "]",
+                                                           -kMaxCount, kMaxCount));
+            const Roi given{bound[0], bound[1], bound[2], bound[3]};
+            e.sampling.roi = given;
+            // as the command line leaves it: an edge is stored as the pixel count
+            const Detector& d = e.detector;
+            if (!(given.xmin >= 0 && given.xmin <= given.xmax && given.xmax <= d.fastPixels() &&
+                  given.ymin >= 0 && given.ymin <= given.ymax && given.ymax <= d.slowPixels()))
+                sampling.fail(roi, "roi",
+                              "[xmin, xmax, ymin, ymax] with 0 <= min <= max on the " +
+                                  std::to_string(d.fastPixels()) + "x" +
+                                  std::to_string(d.slowPixels()) + " detector");
+        });
     rows.number("dmin", Quantity::Resolution, Bound::NonNegative,
                 [](Experiment& e) -> double& { return e.sampling.dmin; });
     rows.choice("interpolation", session::kInterpolations,
                 [](Experiment& e) -> Interpolation& { return e.sampling.interpolation; });
     // sessions written before braggview had the choice have none: the reference's
-    rows.row("interpolationEdge",
-             [](JsonWriter& w, const Experiment& e) {
-                 w.key("interpolationEdge")
-                     .string(session::nameOf(session::kInterpolationEdges, e.sampling.interpolationEdge));
-             },
-             [](const JsonFields& sampling, Experiment& e, const std::string&) {
-                 if (sampling.has("interpolationEdge"))
-                     e.sampling.interpolationEdge =
-                         choose(sampling, "interpolationEdge", session::kInterpolationEdges);
-             });
+    rows.row(
+        "interpolationEdge",
+        [](JsonWriter& w, const Experiment& e) {
+            w.key("interpolationEdge")
+                .string(
+                    session::nameOf(session::kInterpolationEdges, e.sampling.interpolationEdge));
+        },
+        [](const JsonFields& sampling, Experiment& e, const std::string&) {
+            if (sampling.has("interpolationEdge"))
+                e.sampling.interpolationEdge =
+                    choose(sampling, "interpolationEdge", session::kInterpolationEdges);
+        });
 }
 
 } // namespace bv::request::sessionrows

@@ -6,8 +6,8 @@
 #include "compute/request/SessionFormat.h"
 
 #include <climits>
-#include <type_traits>
 #include <string>
+#include <type_traits>
 
 namespace bv::request::sessionrows {
 
@@ -77,7 +77,8 @@ class Rows {
     // a number of `quantity` within its limits and `bound`
     void number(const char* key, Quantity quantity, Bound bound, Ref<double> ref) {
         const std::string k = key;
-        row(key, [k, ref](JsonWriter& w, const Experiment& e) { w.key(k).number(get(ref, e)); },
+        row(
+            key, [k, ref](JsonWriter& w, const Experiment& e) { w.key(k).number(get(ref, e)); },
             [k, quantity, bound, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = r.limited(k.c_str(), quantity, bound);
             });
@@ -86,7 +87,11 @@ class Rows {
     void optionalNumber(const char* key, Quantity quantity, Bound bound,
                         Ref<std::optional<double>> ref) {
         const std::string k = key;
-        row(key, [k, ref](JsonWriter& w, const Experiment& e) { writeOptional(w, k.c_str(), get(ref, e)); },
+        row(
+            key,
+            [k, ref](JsonWriter& w, const Experiment& e) {
+                writeOptional(w, k.c_str(), get(ref, e));
+            },
             [k, quantity, bound, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = r.optionalLimited(k.c_str(), quantity, bound);
             });
@@ -94,14 +99,19 @@ class Rows {
     // a count from 0, or null for "automatic"
     void optionalCount(const char* key, Ref<std::optional<int>> ref) {
         const std::string k = key;
-        row(key, [k, ref](JsonWriter& w, const Experiment& e) { writeOptional(w, k.c_str(), get(ref, e)); },
+        row(
+            key,
+            [k, ref](JsonWriter& w, const Experiment& e) {
+                writeOptional(w, k.c_str(), get(ref, e));
+            },
             [k, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = sessionrows::optionalCount(r, k.c_str());
             });
     }
     void boolean(const char* key, Ref<bool> ref) {
         const std::string k = key;
-        row(key, [k, ref](JsonWriter& w, const Experiment& e) { w.key(k).boolean(get(ref, e)); },
+        row(
+            key, [k, ref](JsonWriter& w, const Experiment& e) { w.key(k).boolean(get(ref, e)); },
             [k, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = r.boolean(k.c_str());
             });
@@ -109,7 +119,11 @@ class Rows {
     // [x, y, z], each within the limits of `quantity`
     void vector(const char* key, Quantity quantity, Bound bound, Ref<glm::dvec3> ref) {
         const std::string k = key;
-        row(key, [k, ref](JsonWriter& w, const Experiment& e) { writeVector(w, k.c_str(), get(ref, e)); },
+        row(
+            key,
+            [k, ref](JsonWriter& w, const Experiment& e) {
+                writeVector(w, k.c_str(), get(ref, e));
+            },
             [k, quantity, bound, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = r.limitedVector(k.c_str(), quantity, bound);
             });
@@ -117,7 +131,8 @@ class Rows {
     // {"range", "step", "steps"}, each null for "automatic"
     void sweep(const char* key, Quantity quantity, Ref<SweepRequest> ref) {
         const std::string k = key;
-        row(key,
+        row(
+            key,
             [k, ref](JsonWriter& w, const Experiment& e) {
                 const SweepRequest& s = get(ref, e);
                 w.key(k).beginObject();
@@ -141,7 +156,8 @@ class Rows {
     void choice(const char* key, const session::Choice<Enum> (&choices)[N],
                 std::common_type_t<Ref<Enum>> ref) { // (the accessor: not deduced)
         const std::string k = key;
-        row(key,
+        row(
+            key,
             [k, &choices, ref](JsonWriter& w, const Experiment& e) {
                 w.key(k).string(session::nameOf(choices, get(ref, e)));
             },

@@ -43,8 +43,10 @@ std::string detectorListText() {
                   "modules", "pixels", "pixel", "size (mm)");
     out << line;
     for (const DetectorPreset& p : detectorPresets()) {
-        const std::string modules = std::to_string(p.modulesFast) + "x" + std::to_string(p.modulesSlow);
-        const std::string pixels = std::to_string(p.fastPixels()) + "x" + std::to_string(p.slowPixels());
+        const std::string modules =
+            std::to_string(p.modulesFast) + "x" + std::to_string(p.modulesSlow);
+        const std::string pixels =
+            std::to_string(p.fastPixels()) + "x" + std::to_string(p.slowPixels());
         std::snprintf(line, sizeof line, "  %-12s %-24s %8s %12s %4.0f um %8.2f x %6.2f%s\n",
                       p.name.c_str(), p.description.c_str(), modules.c_str(), pixels.c_str(),
                       p.pixelSize * 1e6, p.widthFast() * 1e3, p.widthSlow() * 1e3,
@@ -64,7 +66,7 @@ std::string usageText() {
         "The headers of -mask and then -img are read before all other options, which\n"
         "override them. Options marked [no effect] are accepted for compatibility with\n"
         "nanoBragg and change nothing. Units: mm, degrees, Angstrom unless stated.\n";
-    const FlagGroup groups[] = {FlagGroup::Crystal, FlagGroup::Beam,   FlagGroup::Detector,
+    const FlagGroup groups[] = {FlagGroup::Crystal,  FlagGroup::Beam,  FlagGroup::Detector,
                                 FlagGroup::Sampling, FlagGroup::Files, FlagGroup::Output,
                                 FlagGroup::Braggview};
     for (const FlagGroup group : groups) {

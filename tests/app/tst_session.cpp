@@ -7,6 +7,7 @@
 #include "app/DisplayPanel.h"
 #include "app/ParameterPanels.h"
 #include "app/Session.h"
+#include "compute/cli/CommandLine.h"
 #include "compute/headless/Headless.h"
 #include "compute/headless/SessionFile.h"
 #include "compute/io/Json.h"

@@ -4,8 +4,10 @@
 // the image of the session's command line.
 
 #include "app/Session.h"
+#include "compute/cli/CommandLine.h"
 #include "compute/headless/Headless.h"
 #include "compute/headless/Job.h"
+#include "compute/request/Inputs.h"
 
 #include "tests/TestSupport.h"
 
