@@ -1,7 +1,7 @@
 #include "app/DetectorChooser.h"
 
 #include "app/ExperimentDocument.h"
-#include "compute/cli/DetectorSource.h"
+#include "compute/request/DetectorSource.h"
 #include "compute/core/Error.h"
 #include "compute/model/DetectorPresets.h"
 #include "compute/model/Resolve.h"

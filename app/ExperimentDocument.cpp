@@ -1,6 +1,7 @@
 #include "app/ExperimentDocument.h"
 
-#include "compute/cli/DetectorSource.h"
+#include "compute/cli/CommandLine.h"
+#include "compute/request/DetectorSource.h"
 #include "compute/io/HklFile.h"
 #include "compute/io/MatrixFile.h"
 #include "compute/io/Smv.h"
@@ -18,31 +19,31 @@ namespace bv::app {
 ExperimentDocument::ExperimentDocument(QObject* parent) : QObject(parent) {}
 
 engine::Precision viewerPrecision(const std::vector<std::string>& args,
-                                  const cli::CommandLine& commandLine) {
+                                  const RunRequest& commandLine) {
     const bool given = std::find(args.begin(), args.end(), "-precision") != args.end();
     if (!given)
         return engine::Precision::Fast;
-    return commandLine.precision == cli::Precision::Fast ? engine::Precision::Fast
+    return commandLine.precision == Precision::Fast ? engine::Precision::Fast
                                                          : engine::Precision::Precise;
 }
 
 void ExperimentDocument::loadArguments(const std::vector<std::string>& args) {
-    cli::CommandLine commandLine = cli::parseCommandLine(args);
+    RunRequest commandLine = cli::parseCommandLine(args);
     if (commandLine.help)
         throw Error("-h asks for the usage text; the viewer needs an experiment");
     std::ostringstream log;
     if (commandLine.hkl.empty()) {
         // as the headless mode: -default_F, or the Fdump.bin of an earlier -hkl run
-        cli::loadInputs(commandLine, log);
+        request::loadInputs(commandLine, log);
     } else {
         // the same, except that the viewer writes no structure-factor cache: everything but
         // -hkl through loadInputs (its checks satisfied by the file to come), then the file
-        cli::CommandLine others = commandLine;
+        RunRequest others = commandLine;
         others.hkl.clear();
         others.dumpFile = "/nonexistent/braggview-viewer-reads-no-dump";
         const double defaultF = others.experiment.structureFactors.defaultF;
         others.experiment.structureFactors.defaultF = 1.0;
-        cli::loadInputs(others, log);
+        request::loadInputs(others, log);
         others.experiment.structureFactors = io::readHkl(commandLine.hkl, defaultF, log);
         others.hkl = commandLine.hkl;
         others.dumpFile = commandLine.dumpFile;
@@ -57,7 +58,7 @@ void ExperimentDocument::loadArguments(const std::vector<std::string>& args) {
     emit changed();
 }
 
-void ExperimentDocument::setCommandLine(const cli::CommandLine& commandLine,
+void ExperimentDocument::setCommandLine(const RunRequest& commandLine,
                                         engine::Precision precision) {
     m_commandLine = commandLine;
     m_flatDetector.reset();
@@ -74,7 +75,7 @@ void ExperimentDocument::edit(const std::function<void(Experiment&)>& change) {
     emit changed();
 }
 
-void ExperimentDocument::setOutputs(const cli::OutputOptions& outputs) {
+void ExperimentDocument::setOutputs(const OutputOptions& outputs) {
     m_commandLine.outputs = outputs;
 }
 
@@ -83,7 +84,7 @@ void ExperimentDocument::setPrecision(engine::Precision precision) {
         return;
     m_precision = precision;
     m_commandLine.precision =
-        precision == engine::Precision::Fast ? cli::Precision::Fast : cli::Precision::Precise;
+        precision == engine::Precision::Fast ? Precision::Fast : Precision::Precise;
     emit precisionChanged();
     emit changed();
 }
@@ -130,7 +131,7 @@ void ExperimentDocument::openMask(const std::string& path) {
 
 void ExperimentDocument::openImageHeader(const std::string& path) {
     // nanoBragg's own reading of the header (errors name -img, the file and the key)
-    const cli::CommandLine header = cli::parseCommandLine({"-img", path});
+    const RunRequest header = cli::parseCommandLine({"-img", path});
     const Detector& from = header.experiment.detector;
     Experiment& e = m_commandLine.experiment;
     Detector& d = e.detector;
@@ -172,7 +173,7 @@ void ExperimentDocument::clearSourceFile() {
 }
 
 void ExperimentDocument::setDetectorSource(const std::string& source) {
-    const PanelDetector panels = cli::readDetectorSource(source, "-detector " + source);
+    const PanelDetector panels = request::readDetectorSource(source, "-detector " + source);
     Experiment& e = m_commandLine.experiment;
     Detector& d = e.detector;
     // the panels as stated, not moved: where a file's centre is, and whether the simulation
@@ -210,7 +211,7 @@ void ExperimentDocument::setDetectorSource(const std::string& source) {
 }
 
 void ExperimentDocument::openDetectorGeometry(const std::string& path) {
-    if (!cli::isDetectorFileName(path))
+    if (!request::isDetectorFileName(path))
         throw Error(path + ": not a detector geometry file (.expt or .json from DIALS, .geom "
                            "from CrystFEL)");
     setDetectorSource(path);

@@ -1,13 +1,14 @@
 #pragma once
 // ExperimentDocument: the experiment the viewer shows, as a nanoBragg command line would state
-// it (cli::CommandLine: the Experiment, the input files it names, the output scales), plus
+// it (RunRequest: the Experiment, the input files it names, the output scales), plus
 // the viewer's precision. Panels edit one Experiment field each through edit(); the
 // SimulationController listens to changed() and decides what to recompute.
 //
 //     doc.loadArguments({"-cell", "100", "100", "100", "90", "90", "90", "-default_F", "100"});
 //     doc.edit([](bv::Experiment& e) { e.detector.distance = 0.150; });  // emits changed()
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
+#include "compute/request/RunRequest.h"
 #include "compute/engine/Simulator.h"
 
 #include <QObject>
@@ -27,20 +28,20 @@ class ExperimentDocument : public QObject {
     explicit ExperimentDocument(QObject* parent = nullptr);
 
     // nanoBragg's arguments: parsed, their files read (as the headless mode reads them, except
-    // that no Fdump.bin cache is written). Throws bv::Error (cli::UsageError when the
+    // that no Fdump.bin cache is written). Throws bv::Error (request::UsageError when the
     // reference would print its usage) and leaves the document as it was.
     void loadArguments(const std::vector<std::string>& args);
     // A command line whose inputs are already loaded (a session).
-    void setCommandLine(const cli::CommandLine& commandLine, engine::Precision precision);
+    void setCommandLine(const RunRequest& commandLine, engine::Precision precision);
 
-    const cli::CommandLine& commandLine() const { return m_commandLine; }
+    const RunRequest& commandLine() const { return m_commandLine; }
     const Experiment& experiment() const { return m_commandLine.experiment; }
-    const cli::OutputOptions& outputs() const { return m_commandLine.outputs; }
+    const OutputOptions& outputs() const { return m_commandLine.outputs; }
     engine::Precision precision() const { return m_precision; }
 
     // One change of the experiment; emits changed().
     void edit(const std::function<void(Experiment&)>& change);
-    void setOutputs(const cli::OutputOptions& outputs);
+    void setOutputs(const OutputOptions& outputs);
     void setPrecision(engine::Precision precision);
 
     // Input files; each throws bv::Error naming the file and leaves the document unchanged.
@@ -58,7 +59,7 @@ class ExperimentDocument : public QObject {
     void clearSourceFile();
 
     // The detector: several panels named as -detector names them (a preset's name, or a
-    // DIALS .expt/.json or CrystFEL .geom file; cli::readDetectorSource reads them all), or
+    // DIALS .expt/.json or CrystFEL .geom file; request::readDetectorSource reads them all), or
     // nanoBragg's one flat detector again. A preset faces the beam at the Distance field's
     // value; a file's panels stay where the file puts them, and Distance becomes how far their
     // centre is along the beam (moving it moves them). The flat detector's own fields that a
@@ -81,7 +82,7 @@ class ExperimentDocument : public QObject {
     void precisionChanged(); // the simulator must be rebuilt
 
   private:
-    cli::CommandLine m_commandLine;
+    RunRequest m_commandLine;
     engine::Precision m_precision = engine::Precision::Fast;
     std::string m_inputLog;
     // the flat detector's fields a detector of panels refuses, while panels are in use
@@ -91,6 +92,6 @@ class ExperimentDocument : public QObject {
 // The precision a command line asks for: its -precision when given, else the viewer's
 // default (fast, DESIGN.md: float everywhere while exploring).
 engine::Precision viewerPrecision(const std::vector<std::string>& args,
-                                  const cli::CommandLine& commandLine);
+                                  const RunRequest& commandLine);
 
 } // namespace bv::app

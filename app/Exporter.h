@@ -8,7 +8,7 @@
 // Every writer is atomic and throws bv::Error naming the file.
 
 #include "app/Overlays.h"
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/model/Resolve.h"
 #include "compute/products/Products.h"
 #include "render/Colormap.h"
@@ -26,7 +26,7 @@ enum class ExportFormat { Float, IntImage, NoiseImage, Pgm, Nexus, Png };
 
 // A complete image and what it was computed from.
 struct ExportSource {
-    const cli::CommandLine& commandLine; // the experiment and the output options
+    const RunRequest& commandLine; // the experiment and the output options
     const ResolvedExperiment& resolved;
     const std::vector<float>& image;
     // where the run's resolve() left the generator: the noise image continues it

@@ -1,14 +1,13 @@
 #pragma once
 // "Copy headless command": the nanoBragg arguments that state the document's experiment, so
 // that `braggview --headless <them>` (or nanoBragg itself, for what it knows) computes the
-// image on screen. Every parameter the viewer can change is written out explicitly, in an
-// order that survives the command line's side effects (an option that also sets the pivot
-// comes before -pivot; -misset_seed comes last, where the reference's substring match of
-// -misset cannot catch it). Numbers are written in the option's units with the shortest
-// text that reads back to the same double.
+// image on screen. The words are the parameter table's (compute/request/Parameters.h,
+// commandWords): every parameter the viewer can change written out explicitly, in an order
+// that survives the options' side effects, numbers with the shortest text that reads back to
+// the same double.
 
-#include "compute/cli/CommandLine.h"
 #include "compute/engine/Simulator.h"
+#include "compute/request/RunRequest.h"
 
 #include <QString>
 
@@ -17,10 +16,10 @@
 
 namespace bv::app {
 
-std::vector<std::string> headlessArguments(const cli::CommandLine& commandLine,
-                                           engine::Precision precision);
+// The request's words with `precision` (the viewer's, which may differ from the request's)
+std::vector<std::string> headlessArguments(const RunRequest& request, engine::Precision precision);
 // "braggview --headless ..." with shell quoting where a word needs it
-QString headlessCommand(const cli::CommandLine& commandLine, engine::Precision precision);
+QString headlessCommand(const RunRequest& request, engine::Precision precision);
 
 // The shortest decimal text that reads back as `value` (std::to_chars).
 std::string shortestText(double value);

@@ -7,7 +7,7 @@
 #include "app/LessonController.h"
 #include "app/ReciprocalDock.h"
 #include "app/SimulationController.h"
-#include "compute/cli/CommandLine.h"
+#include "compute/request/Usage.h"
 #include "render/ImageWindow.h"
 
 #include <QAction>
@@ -161,7 +161,7 @@ void MainWindow::buildMenus() {
         QMessageBox box(this);
         box.setWindowTitle(tr("nanoBragg options"));
         box.setText(tr("The command line the viewer and braggview --headless accept:"));
-        box.setDetailedText(QString::fromStdString(cli::usageText()));
+        box.setDetailedText(QString::fromStdString(request::usageText()));
         box.exec();
     });
     help->addAction(tr("&About braggview"), this, [this] {

@@ -3,7 +3,8 @@
 #include "app/MainWindow.h"
 
 #include "app/SimulationController.h"
-#include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
+#include "compute/request/RunRequest.h"
 #include "compute/engine/Simulator.h"
 #include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
@@ -150,7 +151,7 @@ void MainWindow::showError(const QString& title, const QString& message) {
 void MainWindow::runGuarded(const QString& title, const std::function<void()>& action) {
     try {
         action();
-    } catch (const cli::UsageError& e) {
+    } catch (const request::UsageError& e) {
         showError(title, QString::fromStdString(e.reason()));
     } catch (const Error& e) {
         showError(title, QString::fromStdString(e.what()));

@@ -69,7 +69,7 @@ ViewState readView(const JsonFields& r) {
 } // namespace
 
 std::string sessionText(const Session& session) {
-    cli::CommandLine cl = session.commandLine;
+    RunRequest cl = session.commandLine;
     cl.precision = session.precision;
     io::JsonWriter w;
     w.beginObject();
@@ -110,7 +110,7 @@ Session loadSession(const QString& path) {
 }
 
 std::string sessionJobText(const Session& session, const QString& path) {
-    cli::CommandLine cl = session.commandLine;
+    RunRequest cl = session.commandLine;
     cl.precision = session.precision;
     std::string stem = QFileInfo(path).completeBaseName().toStdString();
     for (char& c : stem)

@@ -17,7 +17,7 @@
 // job is run from: `braggview --headless --job <name>.json` renders the image on screen.
 
 #include "app/Overlays.h"
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/engine/Simulator.h"
 #include "compute/io/Json.h"
 #include "render/Colormap.h"
@@ -37,7 +37,7 @@ struct ViewState {
 };
 
 struct Session {
-    cli::CommandLine commandLine; // experiment (inputs loaded), files, outputs
+    RunRequest commandLine; // experiment (inputs loaded), files, outputs
     engine::Precision precision = engine::Precision::Fast;
     ViewState view;
 };

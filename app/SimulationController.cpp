@@ -260,7 +260,7 @@ void SimulationController::startRun() {
         m_running = std::move(resolved);
         m_runningGenerator = {rng, experiment.seed};
         m_runningLog = log.str();
-    } catch (const cli::UsageError& e) {
+    } catch (const request::UsageError& e) {
         fail(QString::fromStdString(e.reason()));
         return;
     } catch (const Error& e) {

@@ -7,7 +7,8 @@
 #include "app/PresentationMode.h"
 #include "app/ReciprocalDock.h"
 #include "app/SimulationController.h"
-#include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
+#include "compute/request/RunRequest.h"
 #include "render/ImageWindow.h"
 #include "render/ReciprocalWindow.h"
 
@@ -196,7 +197,7 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
             window.document().loadArguments(splitWords(kDemoArguments));
         else
             window.document().loadArguments(options.arguments);
-    } catch (const cli::UsageError& e) {
+    } catch (const request::UsageError& e) {
         std::cerr << "braggview: " << e.reason() << "\n";
         return 2;
     } catch (const Error& e) {

@@ -28,6 +28,7 @@
 
 #include "bench/BenchSupport.h"
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
@@ -96,9 +97,9 @@ struct Result {
 
 Result runCase(const bv::vk::Device& device, const std::string& name, const std::string& args,
                bv::engine::Precision precision, int repeats, const Setup& setup) {
-    bv::cli::CommandLine cl = bv::cli::parseCommandLine(words(args));
+    bv::RunRequest cl = bv::cli::parseCommandLine(words(args));
     std::ostringstream quiet;
-    bv::cli::loadInputs(cl, quiet);
+    bv::request::loadInputs(cl, quiet);
     bv::random::ReferenceRandom rng;
     const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, quiet);
     const bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);
@@ -178,9 +179,9 @@ void shapeSoak(const bv::vk::Device& device, int runs, bv::engine::Precision pre
                                  " -mosaic 0.5 -mosaic_dom " + std::to_string(1 + (i / 5) % 7) +
                                  " -dispsteps " + std::to_string(1 + (i / 35) % 3) +
                                  " -dispersion 0.5";
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(words(line));
+        bv::RunRequest cl = bv::cli::parseCommandLine(words(line));
         std::ostringstream quiet;
-        bv::cli::loadInputs(cl, quiet);
+        bv::request::loadInputs(cl, quiet);
         bv::random::ReferenceRandom rng;
         const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, quiet);
         const bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);

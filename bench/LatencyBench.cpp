@@ -15,6 +15,7 @@
 #include "bench/BenchSupport.h"
 #include "bench/ParameterChanges.h"
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
 #include "compute/core/Error.h"
@@ -78,9 +79,9 @@ int main(int argc, char** argv) {
         const auto precision = bv::precisionFromName(precisionName);
         if (!precision)
             throw bv::Error("--precision: fast or precise, not " + precisionName);
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(bv::bench::words(args));
+        bv::RunRequest cl = bv::cli::parseCommandLine(bv::bench::words(args));
         std::ostringstream quiet;
-        bv::cli::loadInputs(cl, quiet);
+        bv::request::loadInputs(cl, quiet);
 
         auto begin = Clock::now();
         bv::vk::DeviceOptions deviceOptions;

@@ -22,6 +22,7 @@
 #include "bench/BenchSupport.h"
 #include "bench/ParameterChanges.h"
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
@@ -96,9 +97,9 @@ int main(int argc, char** argv) {
         if (!precision)
             throw bv::Error("--precision: fast or precise, not " + precisionName);
         // later words win, as on nanoBragg's command line: the case, then what follows --
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(bv::bench::words(args));
+        bv::RunRequest cl = bv::cli::parseCommandLine(bv::bench::words(args));
         std::ostringstream quiet;
-        bv::cli::loadInputs(cl, quiet);
+        bv::request::loadInputs(cl, quiet);
 
         bv::vk::DeviceOptions deviceOptions;
         deviceOptions.deviceOverride = device;

@@ -15,6 +15,7 @@
 
 #include "bench/BenchSupport.h"
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/EwaldScene.h"
@@ -84,9 +85,9 @@ int main(int argc, char** argv) {
         return usage();
 
     try {
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(bv::bench::words(args));
+        bv::RunRequest cl = bv::cli::parseCommandLine(bv::bench::words(args));
         std::ostringstream quiet;
-        bv::cli::loadInputs(cl, quiet);
+        bv::request::loadInputs(cl, quiet);
         bv::Experiment experiment = cl.experiment;
         auto build = [&] {
             bv::random::ReferenceRandom rng;

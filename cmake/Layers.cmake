@@ -13,23 +13,28 @@ if(CMAKE_SCRIPT_MODE_FILE)
 endif()
 
 set(BV_LAYERS
-  compute/core compute/random compute/model compute/io compute/cli compute/plan compute/vk
+  compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
+  compute/vk
   compute/engine compute/products compute/headless render/scene render app)
 
 set(BV_LAYER_USES_compute/core "")
 set(BV_LAYER_USES_compute/random compute/core)
 set(BV_LAYER_USES_compute/model compute/core compute/random)
 set(BV_LAYER_USES_compute/io compute/core compute/random compute/model)
-set(BV_LAYER_USES_compute/cli compute/core compute/random compute/model compute/io)
+# The run request and the parameter table: above model and io, below every front end.
+set(BV_LAYER_USES_compute/request compute/core compute/random compute/model compute/io)
+set(BV_LAYER_USES_compute/cli compute/core compute/random compute/model compute/io
+    compute/request)
 set(BV_LAYER_USES_compute/plan compute/core compute/random compute/model)
 # The Vulkan wrappers know nothing of the physics: no model, no plan.
 set(BV_LAYER_USES_compute/vk compute/core)
 set(BV_LAYER_USES_compute/engine compute/core compute/random compute/model compute/plan compute/vk)
+# products take a request, never words: no cli.
 set(BV_LAYER_USES_compute/products
-  compute/core compute/random compute/model compute/io compute/cli compute/plan)
+  compute/core compute/random compute/model compute/io compute/request compute/plan)
 set(BV_LAYER_USES_compute/headless
-  compute/core compute/random compute/model compute/io compute/cli compute/plan compute/vk
-  compute/engine compute/products)
+  compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
+  compute/vk compute/engine compute/products)
 # The reciprocal view's drawing (camera, vertices, pipelines) is free of Qt: it builds and is
 # benchmarked where there is no Qt. It draws plan::EwaldScene, hence plan and what plan uses.
 set(BV_LAYER_USES_render/scene compute/core compute/random compute/model compute/plan compute/vk)

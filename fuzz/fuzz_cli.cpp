@@ -7,12 +7,15 @@
 // and every other file name names nothing. Inputs with an argument containing '/' are
 // skipped, so no path outside the scratch directory is ever opened. parseCommandLine only
 // reads (-img and -mask); loadInputs, which also writes Fdump.bin, is not called.
-// Only bv::Error (UsageError included) may escape.
+// Only bv::Error (UsageError included) may escape. What is accepted must also be stated by the
+// parameter table's writer (bv::request::commandWords, the viewer's "copy headless command")
+// in words that parseCommandLine accepts again.
 
 #include "FuzzInput.h"
 
 #include "compute/cli/CommandLine.h"
 #include "compute/core/Error.h"
+#include "compute/request/Parameters.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -80,7 +83,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     const InScratchDir inScratch;
     try {
-        const bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
+        const bv::RunRequest cl = bv::cli::parseCommandLine(args);
         if (!cl.help) {
             const bv::Detector& d = cl.experiment.detector;
             require(d.fastPixels() >= 1 && d.slowPixels() >= 1,
@@ -89,6 +92,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 require(cl.experiment.mask.size() == static_cast<std::size_t>(d.fastPixels()) *
                                                          static_cast<std::size_t>(d.slowPixels()),
                         "parseCommandLine: the mask does not cover the detector");
+            if (!cl.listDetectors) {
+                try {
+                    const bv::RunRequest again =
+                        bv::cli::parseCommandLine(bv::request::commandWords(cl));
+                    require(again.experiment.detector.fastPixels() == d.fastPixels() &&
+                                again.experiment.detector.slowPixels() == d.slowPixels(),
+                            "commandWords: the words state another detector size");
+                } catch (const bv::Error& e) {
+                    bv::fuzz::rejected(e.what());
+                    require(false, "commandWords: parseCommandLine refuses the words it wrote");
+                }
+            }
         }
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());

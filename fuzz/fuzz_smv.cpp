@@ -60,7 +60,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // the same file as the command line's -mask and -img (headers, then the mask's size check)
     for (const char* option : {"-mask", "-img"}) {
         try {
-            const bv::cli::CommandLine cl = bv::cli::parseCommandLine({option, path});
+            const bv::RunRequest cl = bv::cli::parseCommandLine({option, path});
             if (!cl.experiment.mask.empty())
                 require(cl.experiment.mask.size() ==
                             static_cast<std::size_t>(cl.experiment.detector.fastPixels()) *

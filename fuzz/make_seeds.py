@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes the seed corpora fuzz/corpus/<target>/seed-* from tests/data, and the dictionaries
-that list the command-line options (fuzz/dict/cli.dict, job.dict) from compute/cli/Flags.cpp.
+that list the command-line options (fuzz/dict/cli.dict, job.dict) from compute/request/Parameters.cpp.
 Run it from anywhere; the output is checked in, so run it when the seeds or the option table
 change. Files named crash-* in the corpus folders are reproducers of bugs found by fuzzing
 and are left alone; the other dictionaries are written by hand."""
@@ -204,14 +204,14 @@ def dict_entry(data):
     return '"' + out + '"'
 
 
-flags_cpp = (ROOT / "compute" / "cli" / "Flags.cpp").read_text()
+flags_cpp = (ROOT / "compute" / "request" / "Parameters.cpp").read_text()
 names = [n for group in re.findall(r"makeFlag\(\{([^}]*)\}", flags_cpp)
          for n in re.findall(r'"([^"]*)"', group)]
 cli_words = ["random", "infinity", "single", "double", "beam", "sample", "fast", "precise",
              "cpu", "0", "1", "-1", "90", "100", "1e-3", "1e308", "nan", "inf", "-inf", "0x1p3",
              "1.5e+2", "f.img", "\n@@file@@\n", "\0", "\n"]
 (DICT / "cli.dict").write_text(
-    "# Dictionary for fuzz_cli: every option name of compute/cli/Flags.cpp, keyword values, and\n"
+    "# Dictionary for fuzz_cli: every option name of compute/request/Parameters.cpp, keyword values, and\n"
     "# the harness's file marker and file name. Written by fuzz/make_seeds.py.\n" +
     "".join(dict_entry(w.encode()) + "\n" for w in names + cli_words))
 json_words = ["{", "}", "[", "]", ":", ",", "true", "false", "null", '"', '\\"', "\\u",
@@ -221,7 +221,7 @@ json_words = ["{", "}", "[", "]", ":", ",", "true", "false", "null", '"', '\\"',
               "\n"]
 (DICT / "job.dict").write_text(
     "# Dictionary for fuzz_job: JSON syntax, the job file's members, bytes that are not UTF-8,\n"
-    "# and the option names of compute/cli/Flags.cpp. Written by fuzz/make_seeds.py.\n" +
+    "# and the option names of compute/request/Parameters.cpp. Written by fuzz/make_seeds.py.\n" +
     "".join(dict_entry(w.encode()) + "\n" for w in json_words) +
     "".join(dict_entry(b) + "\n"
             for b in [b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\xc0\xaf", b"\xff"]) +

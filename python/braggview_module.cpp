@@ -18,6 +18,7 @@
 // (docs/python.md).
 
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
 #include "compute/engine/Simulator.h"
 #include "compute/headless/FrameRenderer.h"
@@ -84,9 +85,9 @@ class Simulator {
     }
 
     py::array_t<float> simulate(const py::args& positional, const py::kwargs& keywords) {
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(arguments(positional, keywords));
+        bv::RunRequest cl = bv::cli::parseCommandLine(arguments(positional, keywords));
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         bv::random::ReferenceRandom rng;
         const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, log);
         const bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);

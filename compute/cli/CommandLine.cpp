@@ -1,19 +1,14 @@
 #include "compute/cli/CommandLine.h"
 
-#include "compute/cli/DetectorSource.h"
-#include "compute/cli/Flags.h"
-#include "compute/cli/ParseContext.h"
-#include "compute/io/Fdump.h"
-#include "compute/io/FileIdentity.h"
-#include "compute/io/HklFile.h"
-#include "compute/io/InputFile.h"
-#include "compute/io/MatrixFile.h"
+#include "compute/cli/Suggestions.h"
+#include "compute/core/Error.h"
 #include "compute/io/NumberText.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/Smv.h"
-#include "compute/io/SourceFile.h"
-#include "compute/model/DetectorPresets.h"
 #include "compute/model/Units.h"
+#include "compute/request/FlagValues.h"
+#include "compute/request/ParseContext.h"
+#include "compute/request/Parameters.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -27,8 +22,11 @@
 
 namespace bv::cli {
 
-UsageError::UsageError(std::string reason, const std::string& usage)
-    : Error(usage), m_reason(std::move(reason)) {}
+using request::Arity;
+using request::Flag;
+using request::FlagValues;
+using request::ParseContext;
+using request::findFlag;
 
 namespace {
 
@@ -174,7 +172,7 @@ void applyHeader(ParseContext& c, const FlagValues& option, bool isMask) {
         throw Error(option.name() + ": " + e.what());
     }
     const HeaderReader header(option, image);
-    Detector& d = c.cl.experiment.detector;
+    Detector& d = c.request.experiment.detector;
     c.fastPixels = image.width;
     c.slowPixels = image.height;
     if (const auto pixel = header.number({"PIXEL_SIZE"}, Quantity::PixelSize, Bound::Positive))
@@ -188,7 +186,7 @@ void applyHeader(ParseContext& c, const FlagValues& option, bool isMask) {
             header.number({"CLOSE_DISTANCE"}, Quantity::DetectorLength, Bound::Positive))
         d.closeDistance = *close / 1000.0;
     if (const auto lambda = header.number({"WAVELENGTH"}, Quantity::Wavelength, Bound::Positive))
-        c.cl.experiment.beam.wavelength = *lambda / 1e10;
+        c.request.experiment.beam.wavelength = *lambda / 1e10;
     if (const auto x = header.number({"BEAM_CENTER_X"}, Quantity::DetectorLength, Bound::Any))
         d.beamX = *x / 1000.0;
     if (const auto y = header.number({"BEAM_CENTER_Y"}, Quantity::DetectorLength, Bound::Any))
@@ -197,13 +195,13 @@ void applyHeader(ParseContext& c, const FlagValues& option, bool isMask) {
         d.orgX = *orgX;
     if (const auto orgY = header.number({"XDS_ORGY", "ORGY"}, Quantity::PixelPosition, Bound::Any))
         d.orgY = *orgY;
-    Crystal& crystal = c.cl.experiment.crystal;
+    Crystal& crystal = c.request.experiment.crystal;
     if (const auto phi = header.number({"PHI"}, Quantity::Angle, Bound::Any))
         crystal.phi0 = units::radiansFromDegrees(*phi);
     if (const auto osc = header.number({"OSC_RANGE"}, Quantity::Angle, Bound::NonNegative))
         crystal.phi.range = units::radiansFromDegrees(*osc);
     if (isMask) {
-        c.cl.experiment.mask = std::move(image.data);
+        c.request.experiment.mask = std::move(image.data);
         c.maskWidth = image.width;
         c.maskHeight = image.height;
     }
@@ -245,7 +243,7 @@ void checkRoi(const std::array<int, 4>& r, int fast, int slow) {
 // decide the detector size, with the final pixel size), the -roi defaults, and checks that
 // need the final detector.
 void finish(ParseContext& c) {
-    Detector& d = c.cl.experiment.detector;
+    Detector& d = c.request.experiment.detector;
     if (c.fastPixels > 0)
         d.sizeFast = d.pixelSize * c.fastPixels;
     if (c.slowPixels > 0)
@@ -274,36 +272,14 @@ void finish(ParseContext& c) {
     if (c.roi) {
         const auto& r = *c.roi;
         checkRoi(r, fast, slow);
-        c.cl.experiment.sampling.roi =
+        c.request.experiment.sampling.roi =
             Roi{r[0] < 0 ? 0 : r[0], r[1] < 0 ? fast : r[1], r[2] < 0 ? 0 : r[2], r[3] < 0 ? slow : r[3]};
     }
-    if (!c.cl.experiment.mask.empty() && (c.maskWidth != fast || c.maskHeight != slow))
-        throw Error("-mask " + c.cl.mask + ": the mask is " + std::to_string(c.maskWidth) + "x" +
+    if (!c.request.experiment.mask.empty() && (c.maskWidth != fast || c.maskHeight != slow))
+        throw Error("-mask " + c.request.mask + ": the mask is " + std::to_string(c.maskWidth) + "x" +
                     std::to_string(c.maskHeight) + " pixels but the detector is " +
                     std::to_string(fast) + "x" + std::to_string(slow) +
                     " (-detpixels, -detsize or -pixel changed it)");
-}
-
-// ---- usage -------------------------------------------------------------------------------
-
-// joins two words that wrapped() keeps on one line; printed as a space
-constexpr char kNoBreak = '\x01';
-
-// `text` broken into lines of at most `width` characters, each starting with `indent`
-std::string wrapped(const std::string& text, const std::string& indent, std::size_t width) {
-    std::istringstream words(text);
-    std::string word, line, out;
-    while (words >> word) {
-        if (!line.empty() && indent.size() + line.size() + 1 + word.size() > width) {
-            out += indent + line + "\n";
-            line.clear();
-        }
-        line += (line.empty() ? "" : " ") + word;
-    }
-    if (!line.empty())
-        out += indent + line + "\n";
-    std::replace(out.begin(), out.end(), kNoBreak, ' ');
-    return out;
 }
 
 // nanoBragg finds options by substring, and two of its accidental matches change the image:
@@ -315,7 +291,7 @@ void imitateSubstringMatches(ParseContext& c, const std::vector<std::string>& ar
     const std::size_t i = o.position;
     auto atofLike = [](const std::string& token) { return io::parseLeadingDouble(token); };
     if (o.flag == findFlag("-misset_seed") && i + 3 < args.size()) {
-        Crystal& crystal = c.cl.experiment.crystal;
+        Crystal& crystal = c.request.experiment.crystal;
         // the imitated angles meet the limits of every angle (a seed can exceed them)
         for (std::size_t k = 1; k <= 3; ++k)
             if (!withinLimits(Quantity::Angle, Bound::Any, atofLike(args[i + k])))
@@ -328,17 +304,17 @@ void imitateSubstringMatches(ParseContext& c, const std::vector<std::string>& ar
         crystal.missetAngles = {units::radiansFromDegrees(atofLike(args[i + 1])),
                                 units::radiansFromDegrees(atofLike(args[i + 2])),
                                 units::radiansFromDegrees(atofLike(args[i + 3]))};
-        c.cl.notices.push_back("as in nanoBragg, \"" + args[i] + " " + args[i + 1] + "\" followed by \"" +
+        c.request.notices.push_back("as in nanoBragg, \"" + args[i] + " " + args[i + 1] + "\" followed by \"" +
                                args[i + 2] + " " + args[i + 3] + "\" also sets the misset to " +
                                io::formatG(atofLike(args[i + 1])) + " " + io::formatG(atofLike(args[i + 2])) +
                                " " + io::formatG(atofLike(args[i + 3])) +
                                " degrees; give -misset_seed before -misset (or last) to avoid this");
     }
     if (o.flag == findFlag("-twotheta_axis") && i + 1 < args.size()) {
-        Detector& detector = c.cl.experiment.detector;
+        Detector& detector = c.request.experiment.detector;
         detector.twotheta = units::radiansFromDegrees(atofLike(args[i + 1]));
         detector.pivot = Pivot::Sample;
-        c.cl.notices.push_back("as in nanoBragg, -twotheta_axis also sets -twotheta to its first "
+        c.request.notices.push_back("as in nanoBragg, -twotheta_axis also sets -twotheta to its first "
                                "component (" + io::formatG(atofLike(args[i + 1])) +
                                " degrees) and the pivot to the sample; give -twotheta after it");
     }
@@ -346,8 +322,8 @@ void imitateSubstringMatches(ParseContext& c, const std::vector<std::string>& ar
 
 } // namespace
 
-CommandLine parseCommandLine(const std::vector<std::string>& args) {
-    CommandLine cl;
+RunRequest parseCommandLine(const std::vector<std::string>& args) {
+    RunRequest cl;
     cl.experiment.seed = -static_cast<long>(std::time(nullptr));
     cl.experiment.customAxes = conventionAxes(Convention::Custom);
     return parseCommandLine(args, std::move(cl));
@@ -357,7 +333,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
 // detector in their headers, so they cannot hold the stacked panels truthfully (the
 // real-detectors issue, docs/numerics/detector-panels.md, "Files"). The reference's default
 // int and noise images are then left out with a notice; naming one of those files is an error.
-void limitOutputsToPanels(CommandLine& cl, const std::vector<std::string>& args) {
+void limitOutputsToPanels(RunRequest& cl, const std::vector<std::string>& args) {
     if (cl.experiment.detector.panels.empty())
         return;
     for (const char* flag : {"-intfile", "-noisefile", "-cbffile"})
@@ -375,8 +351,8 @@ void limitOutputsToPanels(CommandLine& cl, const std::vector<std::string>& args)
     cl.outputs.intFile.clear();
 }
 
-CommandLine parseCommandLine(const std::vector<std::string>& args, CommandLine start) {
-    CommandLine cl = std::move(start);
+RunRequest parseCommandLine(const std::vector<std::string>& args, RunRequest start) {
+    RunRequest cl = std::move(start);
     for (const std::string& arg : args) {
         if (isHelp(arg)) {
             cl.help = true;
@@ -412,6 +388,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, CommandLine s
     for (const Occurrence& o : options) {
         o.flag->apply(context, o.values);
         imitateSubstringMatches(context, args, o);
+        cl.given.insert(o.flag->names[0]);
     }
     finish(context);
     if (context.distanceGiven && cl.experiment.detector.closeDistance)
@@ -422,208 +399,6 @@ CommandLine parseCommandLine(const std::vector<std::string>& args, CommandLine s
         throw Error("-noise_generator counter: no file of this run holds noise (-nonoise, no "
                     "-cbffile, no -nexusfile of photon counts); name one, or leave the option out");
     return cl;
-}
-
-void loadInputs(CommandLine& cl, std::ostream& log) {
-    Experiment& e = cl.experiment;
-    std::error_code ignored;
-    const bool haveDump = cl.hkl.empty() && std::filesystem::exists(cl.dumpFile, ignored);
-    if (cl.hkl.empty() && !haveDump && e.structureFactors.defaultF == 0.0)
-        throw UsageError("no structure factors: give -hkl, or -default_F, or run where the " +
-                             cl.dumpFile + " of an earlier -hkl run is",
-                         usageText());
-    if (cl.mat.empty() && !e.crystal.cell)
-        throw UsageError("no unit cell: give -cell or -mat", usageText());
-
-    auto withOption = [](const std::string& option, auto&& read) {
-        try {
-            return read();
-        } catch (const UsageError&) {
-            throw;
-        } catch (const Error& error) {
-            throw Error(option + ": " + error.what());
-        }
-    };
-
-    if (!cl.mat.empty()) {
-        const io::MosflmMatrix m = withOption("-mat", [&] { return io::readMosflmMatrix(cl.mat); });
-        if (!vectorsFormCell(m.aStar, m.bStar, m.cStar))
-            throw Error("-mat " + cl.mat +
-                        ": the reciprocal cell vectors a*, b*, c* (its columns) lie in one plane "
-                        "or one is zero, so they cannot form a unit cell");
-        e.crystal.mosflmMatrix = glm::dmat3(m.aStar, m.bStar, m.cStar); // columns a*, b*, c*
-    }
-
-    const double defaultF = e.structureFactors.defaultF;
-    if (!cl.hkl.empty()) {
-        e.structureFactors = withOption("-hkl", [&] { return io::readHkl(cl.hkl, defaultF, log); });
-        if (!cacheOutput(cl)) {
-            log << "WARNING: not writing the structure-factor cache " << cl.dumpFile
-                << ": it is the same file as an input (-dump names another cache file)\n";
-        } else {
-            try {
-                io::writeFdump(cl.dumpFile, e.structureFactors);
-            } catch (const Error& error) {
-                log << "WARNING: unable to write the structure-factor cache " << cl.dumpFile
-                    << ": " << error.what() << "\n";
-            }
-        }
-    } else if (haveDump) {
-        e.structureFactors = withOption("reading the structure-factor cache (no -hkl given)",
-                                        [&] { return io::readFdump(cl.dumpFile); });
-        e.structureFactors.defaultF = defaultF;
-    }
-
-    if (!cl.stol.empty())
-        withOption("-stol", [&] { return io::readWholeFile(cl.stol, "amorphous scattering file"); });
-
-    if (!cl.sourceFile.empty()) {
-        const auto records = withOption("-sourcefile", [&] { return io::readSourceFile(cl.sourceFile); });
-        e.beam.sourceFile.clear();
-        for (const io::SourceRecord& r : records)
-            e.beam.sourceFile.push_back(SourceRecord{r.X, r.Y, r.Z, r.weight, r.lambda});
-    }
-}
-
-namespace {
-// how messages name the structure-factor cache: "default -dump" while it is Fdump.bin
-std::string dumpRole(const CommandLine& cl) {
-    return cl.dumpFile == CommandLine().dumpFile ? "default -dump" : "-dump";
-}
-} // namespace
-
-std::vector<NamedFile> inputFiles(const CommandLine& cl) {
-    std::vector<NamedFile> files;
-    const std::pair<const char*, const std::string*> named[] = {
-        {"-hkl", &cl.hkl},   {"-mat", &cl.mat}, {"-sourcefile", &cl.sourceFile},
-        {"-stol", &cl.stol}, {"-img", &cl.img}, {"-mask", &cl.mask}};
-    for (const auto& [role, path] : named)
-        if (!path->empty())
-            files.push_back({role, *path, ""});
-    // the -detector file (a preset is no file), so that no output writes over it
-    if (const std::string& detector = cl.experiment.detector.panelsSource;
-        !detector.empty() && !isDetectorPreset(detector))
-        files.push_back({"-detector", detector, ""});
-    std::error_code ignored;
-    if (cl.hkl.empty() && std::filesystem::exists(cl.dumpFile, ignored))
-        files.push_back(
-            {dumpRole(cl), cl.dumpFile, "the structure-factor cache, read as no -hkl is given"});
-    return files;
-}
-
-std::optional<NamedFile> cacheOutput(const CommandLine& cl) {
-    if (cl.hkl.empty())
-        return std::nullopt;
-    const std::string cache = io::fileIdentity(cl.dumpFile);
-    for (const NamedFile& input : inputFiles(cl))
-        if (io::fileIdentity(input.path) == cache)
-            return std::nullopt;
-    return NamedFile{dumpRole(cl), cl.dumpFile, "the structure-factor cache that -hkl writes"};
-}
-
-std::vector<NamedFile> outputFiles(const CommandLine& cl) {
-    const OutputOptions& o = cl.outputs;
-    const OutputOptions defaults;
-    // "-intfile", or "default -intfile" for the name the user did not choose
-    auto role = [](const char* option, const std::string& path, const std::string& byDefault) {
-        return (path == byDefault ? std::string("default ") : std::string()) + option;
-    };
-    std::vector<NamedFile> files;
-    auto add = [&](const char* option, const std::string& path, const std::string& byDefault) {
-        files.push_back({role(option, path, byDefault), path, ""});
-    };
-    add("-floatfile", o.floatFile, defaults.floatFile);
-    add("-intfile", o.intFile, defaults.intFile);
-    if (o.writePgm)
-        add("-pgmfile", o.pgmFile, defaults.pgmFile);
-    if (o.writeNoise)
-        add("-noisefile", o.noiseFile, defaults.noiseFile);
-    if (o.writeCbf)
-        add("-cbffile", o.cbfFile, defaults.cbfFile);
-    if (o.writeNexus)
-        add("-nexusfile", o.nexusFile, defaults.nexusFile);
-    if (const auto cache = cacheOutput(cl))
-        files.push_back(*cache);
-    return files;
-}
-
-void checkOutputFiles(const std::vector<NamedFile>& inputs, const std::vector<NamedFile>& outputs) {
-    auto shownFile = [](const NamedFile& f) {
-        // as typed (non-ASCII names stay readable), in quotes when it has a space
-        return f.role + " " +
-               (f.path.find(' ') == std::string::npos ? f.path : "'" + f.path + "'") +
-               (f.context.empty() ? "" : " (" + f.context + ")");
-    };
-    std::map<std::string, const NamedFile*> readers, writers; // identity -> who names it
-    for (const NamedFile& input : inputs)
-        readers.emplace(io::fileIdentity(input.path), &input);
-    for (const NamedFile& output : outputs) {
-        const std::string identity = io::fileIdentity(output.path);
-        if (const auto input = readers.find(identity); input != readers.end())
-            throw Error(shownFile(output) + " is the same file as the " +
-                        shownFile(*input->second) +
-                        ": braggview does not write over its inputs; name another output file");
-        const auto [other, inserted] = writers.emplace(identity, &output);
-        if (!inserted)
-            throw Error(shownFile(output) + " is the same file as the " +
-                        shownFile(*other->second) + ": give each output file its own name");
-    }
-}
-
-std::string detectorListText() {
-    std::ostringstream out;
-    out << "detector presets (-detector <name>, placed facing the beam; -distance moves them):\n";
-    char line[200];
-    std::snprintf(line, sizeof line, "  %-12s %-24s %8s %12s %7s %18s\n", "name", "detector",
-                  "modules", "pixels", "pixel", "size (mm)");
-    out << line;
-    for (const DetectorPreset& p : detectorPresets()) {
-        const std::string modules = std::to_string(p.modulesFast) + "x" + std::to_string(p.modulesSlow);
-        const std::string pixels = std::to_string(p.fastPixels()) + "x" + std::to_string(p.slowPixels());
-        std::snprintf(line, sizeof line, "  %-12s %-24s %8s %12s %4.0f um %8.2f x %6.2f%s\n",
-                      p.name.c_str(), p.description.c_str(), modules.c_str(), pixels.c_str(),
-                      p.pixelSize * 1e6, p.widthFast() * 1e3, p.widthSlow() * 1e3,
-                      p.gapPublished ? "" : "  (gaps not published: a placeholder)");
-        out << line;
-    }
-    out << "pixels count the gaps between modules, fast x slow, as the detector's images do\n";
-    return out.str();
-}
-
-std::string usageText() {
-    std::string out =
-        "usage: braggview -mat auto.mat -hkl Fs.hkl [options]\n"
-        "       braggview -cell a b c alpha beta gamma -default_F F [options]\n"
-        "\n"
-        "Options take effect from left to right: a later option overrides an earlier one.\n"
-        "The headers of -mask and then -img are read before all other options, which\n"
-        "override them. Options marked [no effect] are accepted for compatibility with\n"
-        "nanoBragg and change nothing. Units: mm, degrees, Angstrom unless stated.\n";
-    const FlagGroup groups[] = {FlagGroup::Crystal, FlagGroup::Beam,   FlagGroup::Detector,
-                                FlagGroup::Sampling, FlagGroup::Files, FlagGroup::Output,
-                                FlagGroup::Braggview};
-    for (const FlagGroup group : groups) {
-        out += std::string("\n") + flagGroupTitle(group) + ":\n";
-        for (const Flag& f : flagTable()) {
-            if (f.group != group)
-                continue;
-            std::string head = "  " + f.names[0];
-            if (!f.syntax.empty())
-                head += " " + f.syntax;
-            if (f.names.size() > 1) {
-                head += "   (also";
-                for (std::size_t i = 1; i < f.names.size(); ++i)
-                    head += (i > 1 ? ", " : " ") + f.names[i];
-                head += ")";
-            }
-            out += head + "\n";
-            std::string help = f.noEffect ? "[no effect] " + f.help : f.help;
-            if (!f.defaultText.empty())
-                help += "; default:" + std::string(1, kNoBreak) + f.defaultText;
-            out += wrapped(help, "      ", 80);
-        }
-    }
-    return out;
 }
 
 } // namespace bv::cli

@@ -1,7 +1,8 @@
 #include "compute/headless/Batch.h"
 
+#include "compute/cli/BatchWords.h"
 #include "compute/cli/CommandLine.h"
-#include "compute/cli/Flags.h"
+#include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
 #include "compute/headless/Job.h"
 #include "compute/headless/Ranks.h"
@@ -26,10 +27,6 @@ namespace {
 
 constexpr long long kMaxSeed = 2147483646LL; // the generator's range (ReferenceRandom)
 
-bool isJob(const std::vector<std::string>& args) {
-    return !args.empty() && cli::findFlag(args.front()) == cli::findFlag("--job");
-}
-
 std::string joined(const std::vector<std::string>& tokens) {
     std::string text;
     for (const std::string& t : tokens)
@@ -41,9 +38,9 @@ std::string joined(const std::vector<std::string>& tokens) {
 
 class SeriesSource : public FrameSource {
   public:
-    SeriesSource(cli::CommandLine cl, std::vector<SeriesFrame> frames)
+    SeriesSource(RunRequest cl, std::vector<SeriesFrame> frames)
         : m_cl(std::move(cl)), m_frames(std::move(frames)) {}
-    const cli::CommandLine& prepare(std::size_t index, long& noiseSeed) override {
+    const RunRequest& prepare(std::size_t index, long& noiseSeed) override {
         // only the spindle start changes; the misset is drawn with the series' own seed
         m_cl.experiment.crystal.phi0 = m_frames.at(index).phi0;
         noiseSeed = m_frames.at(index).noiseSeed;
@@ -51,12 +48,12 @@ class SeriesSource : public FrameSource {
     }
 
   private:
-    cli::CommandLine m_cl;
+    RunRequest m_cl;
     std::vector<SeriesFrame> m_frames;
 };
 
 BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    cli::CommandLine cl = cli::parseCommandLine(args);
+    RunRequest cl = cli::parseCommandLine(args);
     if (cl.help) {
         out << cli::usageText();
         return {};
@@ -64,20 +61,20 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
     if (cl.restart)
         throw Error("-restart: only a job (--job) resumes and restarts; a -series always renders "
                     "every frame");
-    std::vector<SeriesFrame> series = seriesFrames(cl, args);
+    std::vector<SeriesFrame> series = seriesFrames(cl);
     { // no frame's file may be an input, another frame's file or the cache -hkl writes
-        std::vector<cli::NamedFile> outputs;
+        std::vector<request::NamedFile> outputs;
         for (const SeriesFrame& f : series)
             for (const auto& [option, path] : f.files.named())
                 outputs.push_back({option, path, "frame " + std::to_string(f.number)});
         if (const std::string nexus = seriesNexusFile(cl); !nexus.empty())
             outputs.push_back({"-nexusfile", nexus, "the series"});
-        if (const auto cache = cli::cacheOutput(cl))
+        if (const auto cache = request::cacheOutput(cl))
             outputs.push_back(*cache);
-        cli::checkOutputFiles(cli::inputFiles(cl), outputs);
+        request::checkOutputFiles(request::inputFiles(cl), outputs);
     }
     printBanner(out, cl);
-    cli::loadInputs(cl, out);
+    request::loadInputs(cl, out);
 
     std::vector<BatchFrame> frames;
     for (const SeriesFrame& f : series)
@@ -129,21 +126,21 @@ struct InputsKey {
     }
 };
 
-InputsKey inputsKey(const cli::CommandLine& cl) {
+InputsKey inputsKey(const RunRequest& cl) {
     return {cl.hkl,      cl.mat,  cl.sourceFile,
             cl.dumpFile, cl.stol, cl.experiment.structureFactors.defaultF};
 }
 
 // A frame's command line: its arguments alone, or on top of the job's session.
-cli::CommandLine frameCommandLine(const std::vector<std::string>& args,
-                                  const cli::CommandLine* session) {
+RunRequest frameCommandLine(const std::vector<std::string>& args,
+                                  const RunRequest* session) {
     return session ? cli::parseCommandLine(args, *session) : cli::parseCommandLine(args);
 }
 
 // A frame on top of a session keeps the session's tables (HKL, matrix, sources, as the viewer
 // has them) unless it names other inputs; -default_F changes the table only where there is
 // an HKL file to fill in.
-bool keepsSessionInputs(const cli::CommandLine& frame, const cli::CommandLine& session) {
+bool keepsSessionInputs(const RunRequest& frame, const RunRequest& session) {
     InputsKey a = inputsKey(frame), b = inputsKey(session);
     if (session.hkl.empty())
         a.defaultF = b.defaultF;
@@ -153,13 +150,13 @@ bool keepsSessionInputs(const cli::CommandLine& frame, const cli::CommandLine& s
 class JobSource : public FrameSource {
   public:
     JobSource(const Job& job, std::vector<std::string> extra, std::vector<long> seeds,
-              const cli::CommandLine* session, std::ostream& log)
+              const RunRequest* session, std::ostream& log)
         : m_job(job), m_extra(std::move(extra)), m_seeds(std::move(seeds)), m_session(session),
           m_log(log) {}
 
-    const cli::CommandLine& prepare(std::size_t index, long& noiseSeed) override {
+    const RunRequest& prepare(std::size_t index, long& noiseSeed) override {
         try {
-            cli::CommandLine next = frameCommandLine(m_job.arguments(index, m_extra), m_session);
+            RunRequest next = frameCommandLine(m_job.arguments(index, m_extra), m_session);
             next.experiment.seed = m_seeds.at(index);
             // the structure factors, matrix and sources of the frame before when the frame
             // names the same inputs: a long job reads its HKL file once
@@ -170,13 +167,13 @@ class JobSource : public FrameSource {
                 next.experiment.crystal.mosflmMatrix = m_cl.experiment.crystal.mosflmMatrix;
                 next.experiment.beam.sourceFile = std::move(m_cl.experiment.beam.sourceFile);
             } else {
-                cli::loadInputs(next, m_log);
+                request::loadInputs(next, m_log);
                 m_key = inputsKey(next);
                 m_loaded = true;
             }
             m_cl = std::move(next);
-        } catch (const cli::UsageError& e) {
-            throw cli::UsageError(m_job.where(index) + ": " + e.reason(), cli::usageText());
+        } catch (const request::UsageError& e) {
+            throw request::UsageError(m_job.where(index) + ": " + e.reason(), cli::usageText());
         } catch (const Error& e) {
             m_loaded = false;
             throw Error(m_job.where(index) + ": " + e.what());
@@ -189,30 +186,27 @@ class JobSource : public FrameSource {
     const Job& m_job;
     std::vector<std::string> m_extra;
     std::vector<long> m_seeds;
-    const cli::CommandLine* m_session; // the start of every frame, or none
+    const RunRequest* m_session; // the start of every frame, or none
     std::ostream& m_log;
-    cli::CommandLine m_cl;
+    RunRequest m_cl;
     InputsKey m_key;
     bool m_loaded = false;
 };
 
 BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
-    if (args.size() < 2 || cli::findFlag(args[1]))
-        throw Error(args.front() + ": missing value (" + args.front() + " <file.json>)");
-    const std::string path = args[1];
-    const std::vector<std::string> extra(args.begin() + 2, args.end());
+    const cli::JobCommand command = cli::jobCommand(args);
+    const std::string& path = command.path;
+    const std::vector<std::string>& extra = command.extra;
     const Job resolvedJob = readJob(path);
-    std::optional<cli::CommandLine> session;
+    std::optional<RunRequest> session;
     if (resolvedJob.hasSession()) {
         // a header would be read under the session's values: refused rather than guessed
         const auto refuseHeaders = [](const std::vector<std::string>& tokens,
                                       const std::string& where) {
-            for (const std::string& token : tokens)
-                if (const cli::Flag* flag = cli::findFlag(token);
-                    flag && (flag == cli::findFlag("-img") || flag == cli::findFlag("-mask")))
-                    throw Error(where + ": " + token +
-                                ": a job based on a session cannot read an image header on top "
-                                "of it; open the mask in the viewer and save the session again");
+            if (const std::string* token = cli::headerOption(tokens))
+                throw Error(where + ": " + *token +
+                            ": a job based on a session cannot read an image header on top "
+                            "of it; open the mask in the viewer and save the session again");
         };
         refuseHeaders(resolvedJob.base, path + ": base");
         refuseHeaders(extra, path);
@@ -220,12 +214,12 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
             refuseHeaders(resolvedJob.frames[i].overrides, resolvedJob.where(i));
         session = sessionBase(resolvedJob, out);
     }
-    const cli::CommandLine* start = session ? &*session : nullptr;
+    const RunRequest* start = session ? &*session : nullptr;
 
     // the base alone: its seed is the seed of frame 1
     std::vector<std::string> baseArgs = resolvedJob.base;
     baseArgs.insert(baseArgs.end(), extra.begin(), extra.end());
-    cli::CommandLine baseLine = [&] {
+    RunRequest baseLine = [&] {
         try {
             return frameCommandLine(baseArgs, start);
         } catch (const Error& e) {
@@ -244,13 +238,13 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
     // file identity (compute/io/FileIdentity.h) -> the frame and option that write it
     std::map<std::string, std::pair<std::size_t, std::string>> owners;
     // what any frame reads, and the structure-factor caches the frames write
-    std::vector<cli::NamedFile> inputs = {{"job file", path, ""}};
-    std::vector<cli::NamedFile> caches;
+    std::vector<request::NamedFile> inputs = {{"job file", path, ""}};
+    std::vector<request::NamedFile> caches;
     std::set<std::string> inputPaths;      // as named: each is checked once
     std::set<std::string> cacheIdentities; // frames may share one cache
     for (std::size_t i = 0; i < resolvedJob.frames.size(); ++i) {
         const std::vector<std::string> frameArgs = resolvedJob.arguments(i, extra);
-        cli::CommandLine cl = [&] {
+        RunRequest cl = [&] {
             try {
                 return frameCommandLine(frameArgs, start);
             } catch (const Error& e) {
@@ -283,7 +277,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
                  ") is beyond the generator's " + std::to_string(kMaxSeed));
         seeds.push_back(static_cast<long>(-seed));
 
-        const products::OutputFiles named = namedOutputs(cl, frameArgs);
+        const products::OutputFiles named = namedOutputs(cl);
         if (named.empty())
             fail("it writes no file: name at least one of -floatfile, -intfile, -pgmfile, "
                  "-noisefile, -cbffile and -nexusfile (with a run of # for the frame number, a job "
@@ -314,13 +308,13 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
                      ": give the name a run of # for the frame number (e.g. frame_####.img)");
         }
         frame.label = joined(resolvedJob.frames[i].overrides);
-        for (cli::NamedFile& input : cli::inputFiles(cl))
+        for (request::NamedFile& input : request::inputFiles(cl))
             if (inputPaths.insert(input.path).second) {
                 input.context += (input.context.empty() ? "" : ", ") + std::string("frame ") +
                                  std::to_string(frame.number);
                 inputs.push_back(std::move(input));
             }
-        if (auto cache = cli::cacheOutput(cl))
+        if (auto cache = request::cacheOutput(cl))
             if (cacheIdentities.insert(io::fileIdentity(cache->path)).second) {
                 cache->context += ", frame " + std::to_string(frame.number);
                 caches.push_back(std::move(*cache));
@@ -328,12 +322,12 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
         frames.push_back(std::move(frame));
     }
     { // no frame may write over what any frame reads, nor over the cache -hkl writes
-        std::vector<cli::NamedFile> outputs;
+        std::vector<request::NamedFile> outputs;
         for (const BatchFrame& frame : frames)
             for (const auto& [option, file] : frame.files.named())
                 outputs.push_back({option, file, "frame " + std::to_string(frame.number)});
         outputs.insert(outputs.end(), caches.begin(), caches.end());
-        cli::checkOutputFiles(inputs, outputs);
+        request::checkOutputFiles(inputs, outputs);
     }
 
     printBanner(out, baseLine);
@@ -353,13 +347,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
 } // namespace
 
 bool isBatch(const std::vector<std::string>& args) {
-    if (isJob(args))
-        return true;
-    const cli::Flag* series = cli::findFlag("-series");
-    for (const std::string& token : args)
-        if (cli::findFlag(token) == series)
-            return true;
-    return false;
+    return cli::isBatchCommand(args);
 }
 
 BatchReport runBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
@@ -367,7 +355,7 @@ BatchReport runBatch(const std::vector<std::string>& args, std::ostream& out, st
     // (the frames' lines of every rank reach it, RenderFrames.h)
     std::ostream silent(nullptr);
     std::ostream& said = rankPlaceFromEnvironment().rank == 0 ? out : silent;
-    return isJob(args) ? runJob(args, said, err) : runSeries(args, said, err);
+    return cli::isJobCommand(args) ? runJob(args, said, err) : runSeries(args, said, err);
 }
 
 } // namespace bv::headless

@@ -45,7 +45,7 @@ struct BatchReport {
 
 // Runs a series or job, printing what the reference prints for its first frame and then a
 // line per frame on `out`; a progress bar with the rate and the time left on `err` when that
-// is the process's terminal. Throws bv::Error (cli::UsageError for the reference's usage
+// is the process's terminal. Throws bv::Error (request::UsageError for the reference's usage
 // stops) before any file is written for a problem with the command line, the job file or
 // the file names; a frame's own problem stops the run after the frames before it.
 BatchReport runBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

@@ -1,6 +1,7 @@
 #include "compute/headless/Headless.h"
 
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
 #include "compute/engine/CounterNoise.h"
 #include "compute/engine/PixelTrace.h"
@@ -115,7 +116,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         runBatch(args, out, err);
         return 0;
     }
-    cli::CommandLine cl = cli::parseCommandLine(args);
+    RunRequest cl = cli::parseCommandLine(args);
     timing.verbose = cl.verbose;
     times.mark("parse");
     if (cl.help) {
@@ -135,9 +136,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                     " processes: only a batch (-series, --job) shares its frames among them; "
                     "every process would write this one image");
     // before anything is read or written (loadInputs writes the structure-factor cache)
-    cli::checkOutputFiles(cli::inputFiles(cl), cli::outputFiles(cl));
+    request::checkOutputFiles(request::inputFiles(cl), request::outputFiles(cl));
     printBanner(out, cl);
-    cli::loadInputs(cl, out);
+    request::loadInputs(cl, out);
     times.mark("load");
 
     // the run's generator: misset, mosaic domains, then the noise image, in the reference's order
@@ -195,7 +196,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         image = simulator.image();
         gridExit = simulator.gridExit();
         times.mark("readback");
-        if (cl.outputs.noiseGenerator == cli::NoiseGenerator::Counter && cl.outputs.drawsNoise()) {
+        if (cl.outputs.noiseGenerator == NoiseGenerator::Counter && cl.outputs.drawsNoise()) {
             // the noise drawn where the image is (docs/numerics/counter-noise.md)
             counterDeviates = engine::CounterNoise(device).deviates(
                 simulator.imageBuffer(), image.size(), random::counterKey(cl.experiment.seed, 0));
@@ -295,7 +296,7 @@ int runHeadless(const std::vector<std::string>& args, std::ostream& out, std::os
         if (timing.verbose)
             printTiming(out, timing);
         return status;
-    } catch (const cli::UsageError& e) {
+    } catch (const request::UsageError& e) {
         err << "braggview: " << rankPrefix() << e.reason() << "\n" << e.what();
         return stopRanks(err, 2);
     } catch (const Error& e) {

@@ -1,6 +1,7 @@
 #include "compute/headless/Job.h"
 
-#include "compute/cli/Flags.h"
+#include "compute/cli/Suggestions.h"
+#include "compute/request/Parameters.h"
 #include "compute/core/Error.h"
 #include "compute/headless/SessionFile.h"
 #include "compute/io/JsonWriter.h"
@@ -49,7 +50,7 @@ class JobReader {
     void appendOption(std::vector<std::string>& out, const std::string& parent,
                       const std::string& option, const io::Json& value, bool& ownSeed) const {
         const std::string path = parent + "." + option;
-        const cli::Flag* flag = cli::findFlag(option);
+        const request::Flag* flag = request::findFlag(option);
         if (!flag) {
             std::string message = parent + ": \"" + option + "\" is not a nanoBragg option";
             const std::vector<std::string> near = cli::suggestFlagNames(option);
@@ -62,15 +63,15 @@ class JobReader {
                 message += "?)";
             fail(value, message + "; braggview -h lists the options");
         }
-        if (flag == cli::findFlag("--job"))
+        if (flag == request::findFlag("--job"))
             fail(value, path + ": a job file cannot name another job");
-        if (flag == cli::findFlag("-series"))
+        if (flag == request::findFlag("-series"))
             fail(value, path + ": a job lists its frames itself; for a rotation series give "
                                "each frame its own \"-phi\" (or render the series with -series)");
-        if (flag == cli::findFlag("-seed"))
+        if (flag == request::findFlag("-seed"))
             ownSeed = true;
-        const bool takesValues = !(flag->arity == cli::Arity::Fixed && flag->values == 0);
-        const bool severalValues = flag->arity != cli::Arity::Fixed || flag->values > 1;
+        const bool takesValues = !(flag->arity == request::Arity::Fixed && flag->values == 0);
+        const bool severalValues = flag->arity != request::Arity::Fixed || flag->values > 1;
         const std::string syntax = flag->syntax.empty() ? std::string() : " (" + flag->syntax + ")";
         if (value.is_boolean()) {
             if (!value.get<bool>())
@@ -89,7 +90,7 @@ class JobReader {
             const std::string& text = value.get_ref<const std::string&>();
             // a value spelled like an option would read back as that option (jobText)
             for (const std::string& word : whitespaceSplit(text))
-                if (cli::findFlag(word))
+                if (request::findFlag(word))
                     fail(value, path + ": \"" + word + "\" is an option, not a value");
             out.push_back(option);
             if (severalValues) {
@@ -108,7 +109,7 @@ class JobReader {
             for (std::size_t i = 0; i < value.size(); ++i) {
                 const io::Json& element = value[i];
                 // as for a string: a value spelled like an option would read back as one
-                if (element.is_string() && cli::findFlag(element.get_ref<const std::string&>()))
+                if (element.is_string() && request::findFlag(element.get_ref<const std::string&>()))
                     fail(element, indexed(path, i) + ": \"" +
                                       element.get_ref<const std::string&>() +
                                       "\" is an option, not a value");
@@ -252,7 +253,7 @@ namespace {
 void writeOptions(io::JsonWriter& w, const std::vector<std::string>& tokens) {
     std::vector<std::pair<std::string, std::vector<std::string>>> options;
     for (const std::string& token : tokens) {
-        if (cli::findFlag(token) || options.empty()) {
+        if (request::findFlag(token) || options.empty()) {
             for (auto it = options.begin(); it != options.end(); ++it)
                 if (it->first == token) { // a later one wins, as on the command line
                     options.erase(it);
@@ -303,12 +304,12 @@ std::string jobText(const Job& job) {
     return w.text();
 }
 
-cli::CommandLine sessionBase(const Job& job, std::ostream& log) {
+RunRequest sessionBase(const Job& job, std::ostream& log) {
     if (job.sessionObject) {
         // read when the job was (parseJob): the values are known to be good, only the files
         // the session names are new; the job's file is not kept, so messages name no line
         const io::JsonDocument session(job.source, *job.sessionObject);
-        cli::CommandLine cl =
+        RunRequest cl =
             parseSession(session, session.root(), "session", directoryOf(job.source));
         try {
             loadSessionInputs(cl, log);

@@ -34,7 +34,7 @@
 // Frames may name different detectors (-detector, -detpixels): each frame's image has its
 // own size, and the one Simulator is resized for it (a recording per change of size).
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/io/Json.h"
 
 #include <iosfwd>
@@ -82,6 +82,6 @@ std::string jobText(const Job& job);
 // HKL table and mask loaded (warnings on `log`). Throws bv::Error naming the job file, the
 // session file and the key ("job.json: \"session\": view.json:14:19: experiment.detector.
 // distance: expected a number greater than 0, got 'far'").
-cli::CommandLine sessionBase(const Job& job, std::ostream& log);
+RunRequest sessionBase(const Job& job, std::ostream& log);
 
 } // namespace bv::headless

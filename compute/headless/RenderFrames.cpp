@@ -103,7 +103,7 @@ constexpr int kEndTag = 2;    // a rank's last message: its recordings and pipel
 // object.
 struct FrameWork {
     std::size_t index = 0;
-    cli::CommandLine commandLine; // products::productsCommandLine
+    RunRequest commandLine; // products::productsCommandLine
     ResolvedExperiment resolved;
     std::optional<plan::Plan> plan; // dropped once rendered
     std::vector<float> image;
@@ -314,14 +314,14 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             const bool first = launched == 0;
             if (first && settings.primeFrame && *settings.primeFrame != i) {
                 long ignored = 0;
-                const cli::CommandLine& cl = source.prepare(*settings.primeFrame, ignored);
+                const RunRequest& cl = source.prepare(*settings.primeFrame, ignored);
                 random::ReferenceRandom rng;
                 std::ostringstream quiet;
                 const ResolvedExperiment r = resolve(cl.experiment, rng, quiet);
                 makeRenderers(plan::makePlan(r, cl.experiment.mask), &r);
             }
             long noiseSeed = 0;
-            const cli::CommandLine& cl = source.prepare(i, noiseSeed);
+            const RunRequest& cl = source.prepare(i, noiseSeed);
             // each frame's generator starts as a run of the reference does: misset, mosaic
             // domains, then the noise
             random::ReferenceRandom rng;
@@ -354,7 +354,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             w->generator = {rng, noiseSeed};
             w->epochSeconds = startSeconds + static_cast<double>(frame.number - 1) * exposure;
             w->nexus = !settings.nexusFile.empty();
-            w->counterNoise = cl.outputs.noiseGenerator == cli::NoiseGenerator::Counter &&
+            w->counterNoise = cl.outputs.noiseGenerator == NoiseGenerator::Counter &&
                               (!frame.files.noiseFile.empty() || !frame.files.cbfFile.empty() ||
                                ((w->nexus || !frame.files.nexusFile.empty()) &&
                                 cl.outputs.countPhotons));

@@ -4,7 +4,7 @@
 // written by the products step (compute/products/Products.h), one line per frame, a
 // progress bar, and a job's resume (frames complete on disk are skipped).
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/headless/Batch.h"
 #include "compute/products/OutputFiles.h"
 
@@ -28,7 +28,7 @@ class FrameSource {
   public:
     virtual ~FrameSource() = default;
     // valid until the next call
-    virtual const cli::CommandLine& prepare(std::size_t index, long& noiseSeed) = 0;
+    virtual const RunRequest& prepare(std::size_t index, long& noiseSeed) = 0;
 };
 
 struct RunSettings {

@@ -1,8 +1,6 @@
 #include "compute/headless/Series.h"
 
-#include "compute/cli/Flags.h"
 #include "compute/io/FileTemplate.h"
-#include "compute/io/NumberText.h"
 #include "compute/core/Error.h"
 #include "compute/model/Units.h"
 
@@ -14,40 +12,21 @@ namespace bv::headless {
 
 namespace {
 
-bool names(const std::vector<std::string>& args, const char* option) {
-    const cli::Flag* flag = cli::findFlag(option);
-    for (const std::string& token : args)
-        if (cli::findFlag(token) == flag)
-            return true;
-    return false;
-}
-
-// the number after the last `option` in args, as typed (nullopt: not given)
-std::optional<double> lastValue(const std::vector<std::string>& args, const char* option) {
-    const cli::Flag* flag = cli::findFlag(option);
-    std::optional<double> value;
-    for (std::size_t i = 0; i + 1 < args.size(); ++i)
-        if (cli::findFlag(args[i]) == flag)
-            value = io::parseDouble(args[i + 1]);
-    return value;
-}
-
 // The largest |seed| the reference's generator takes (ReferenceRandom::uniform).
 constexpr long long kMaxSeed = 2147483646LL;
 
 } // namespace
 
-products::OutputFiles namedOutputs(const cli::CommandLine& cl,
-                                   const std::vector<std::string>& args) {
-    const cli::OutputOptions& o = cl.outputs;
+products::OutputFiles namedOutputs(const RunRequest& cl) {
+    const OutputOptions& o = cl.outputs;
     products::OutputFiles files;
-    if (names(args, "-floatfile"))
+    if (cl.wasGiven("-floatfile"))
         files.floatFile = o.floatFile;
-    if (names(args, "-intfile"))
+    if (cl.wasGiven("-intfile"))
         files.intFile = o.intFile;
-    if (names(args, "-pgmfile") && o.writePgm)
+    if (cl.wasGiven("-pgmfile") && o.writePgm)
         files.pgmFile = o.pgmFile;
-    if (names(args, "-noisefile") && o.writeNoise)
+    if (cl.wasGiven("-noisefile") && o.writeNoise)
         files.noiseFile = o.noiseFile;
     if (o.writeCbf)
         files.cbfFile = o.cbfFile;
@@ -56,16 +35,15 @@ products::OutputFiles namedOutputs(const cli::CommandLine& cl,
     return files;
 }
 
-std::string seriesNexusFile(const cli::CommandLine& cl) {
+std::string seriesNexusFile(const RunRequest& cl) {
     return cl.outputs.writeNexus ? cl.outputs.nexusFile : std::string();
 }
 
-std::vector<SeriesFrame> seriesFrames(const cli::CommandLine& cl,
-                                      const std::vector<std::string>& args) {
+std::vector<SeriesFrame> seriesFrames(const RunRequest& cl) {
     const int count = cl.series;
     if (count < 1)
         throw Error("-series: expected a number of frames, 1 or more");
-    products::OutputFiles named = namedOutputs(cl, args);
+    products::OutputFiles named = namedOutputs(cl);
     named.nexusFile.clear(); // the series' one file (seriesNexusFile), not a frame's
     const auto outputs = named.named();
     if (outputs.empty() && seriesNexusFile(cl).empty())
@@ -102,9 +80,9 @@ std::vector<SeriesFrame> seriesFrames(const cli::CommandLine& cl,
 
     // angles as given, in degrees, so that frame i is the run with "-phi <phi0 + i*osc>"
     const Crystal& crystal = cl.experiment.crystal;
-    const double phiDeg = lastValue(args, "-phi").value_or(units::degreesFromRadians(crystal.phi0));
-    const double oscDeg = lastValue(args, "-osc")
-                              .value_or(units::degreesFromRadians(crystal.phi.range.value_or(0.0)));
+    const double phiDeg = cl.phiDegrees.value_or(units::degreesFromRadians(crystal.phi0));
+    const double oscDeg =
+        cl.oscDegrees.value_or(units::degreesFromRadians(crystal.phi.range.value_or(0.0)));
     // the number given to -seed (the reference keeps its negative)
     const long long seed = -static_cast<long long>(cl.experiment.seed);
     if (seed + count - 1 > kMaxSeed || seed < -kMaxSeed)

@@ -14,7 +14,7 @@
 // except -nexusfile, one file that holds every frame (products::NexusSeries).
 // docs/series.md has the whole story.
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/products/OutputFiles.h"
 
 #include <string>
@@ -22,14 +22,14 @@
 
 namespace bv::headless {
 
-// The files a series or job frame writes: those whose options `args` names (-floatfile,
-// -intfile, -pgmfile, -noisefile, -cbffile, -nexusfile and their other spellings), less those a later
-// -nopgm or -nonoise turned off. -pgmscale alone names no file. Names as given (templates).
-products::OutputFiles namedOutputs(const cli::CommandLine& cl,
-                                   const std::vector<std::string>& args);
+// The files a series or job frame writes: those whose options the request was given
+// (-floatfile, -intfile, -pgmfile, -noisefile, -cbffile, -nexusfile and their other
+// spellings), less those a later -nopgm or -nonoise turned off. -pgmscale alone names no
+// file. Names as given (templates).
+products::OutputFiles namedOutputs(const RunRequest& cl);
 
 // The NeXus file of the whole series (-nexusfile, taken as named: no # needed), or "".
-std::string seriesNexusFile(const cli::CommandLine& cl);
+std::string seriesNexusFile(const RunRequest& cl);
 
 struct SeriesFrame {
     int number = 0;      // 1-based: the # of the file names
@@ -39,11 +39,11 @@ struct SeriesFrame {
     products::OutputFiles files; // names with the frame number filled in
 };
 
-// The frames of cl.series, from the parsed command line and its arguments. Throws bv::Error
+// The frames of cl.series, from -phi and -osc as given (RunRequest::phiDegrees, oscDegrees).
+// Throws bv::Error
 // naming the option for an output name without a run of #, a run too short for the last
 // frame number, two options naming the same file, no output named at all, or a seed that
 // leaves the generator's range.
-std::vector<SeriesFrame> seriesFrames(const cli::CommandLine& cl,
-                                      const std::vector<std::string>& args);
+std::vector<SeriesFrame> seriesFrames(const RunRequest& cl);
 
 } // namespace bv::headless

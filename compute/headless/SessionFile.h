@@ -26,13 +26,13 @@
 // the file the session is in (the job file, for a session inside a job).
 //
 //     std::ostringstream log;
-//     bv::cli::CommandLine cl = bv::headless::readSession("view.json", log);
+//     bv::RunRequest cl = bv::headless::readSession("view.json", log);
 //     // cl.experiment is the session's experiment, its HKL table and mask loaded
 //
 // Everything wrong throws bv::Error naming the file, line, column and key path:
 // "view.json:14:19: experiment.detector.distance: expected a number greater than 0, got 'far'".
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/io/Json.h"
 #include "compute/io/JsonWriter.h"
 
@@ -43,26 +43,26 @@ namespace bv::headless {
 
 // Writes "format", "version", "experiment", "files", "outputs" and "precision" into the object
 // that `w` has open (the viewer then adds "view"). File names are written absolute.
-void writeSessionMembers(io::JsonWriter& w, const cli::CommandLine& cl);
+void writeSessionMembers(io::JsonWriter& w, const RunRequest& cl);
 // A whole session without a view: what a job file embeds.
-std::string sessionText(const cli::CommandLine& cl);
+std::string sessionText(const RunRequest& cl);
 
 // Reads those members of a session document (its "view" is not looked at) into a command
 // line: the experiment, the file names (relative ones joined to `directory`), the output
 // scales and the precision. Reads no file: the HKL table, the mask and a detector file named
 // without its panels are loadSessionInputs'.
-cli::CommandLine parseSession(const io::JsonDocument& doc, const std::string& directory);
+RunRequest parseSession(const io::JsonDocument& doc, const std::string& directory);
 // The same for a session object inside a document (a job's "session"), at key path `path`
 // ("session"), which messages give before each key: "job.json:3:14: session.experiment...".
-cli::CommandLine parseSession(const io::JsonDocument& doc, const io::Json& object,
+RunRequest parseSession(const io::JsonDocument& doc, const io::Json& object,
                               const std::string& path, const std::string& directory);
 // Reads what the session's files hold: the HKL file's structure factors (warnings on `log`),
 // the panels of a detector file the session names without its panel list, and the mask's
 // pixels, which must fit the session's detector.
-void loadSessionInputs(cli::CommandLine& cl, std::ostream& log);
+void loadSessionInputs(RunRequest& cl, std::ostream& log);
 // readJsonFile + parseSession + loadSessionInputs; relative names relative to the file's
 // directory.
-cli::CommandLine readSession(const std::string& path, std::ostream& log);
+RunRequest readSession(const std::string& path, std::ostream& log);
 
 // The directory of a file name, for relative names inside it ("" for a bare name).
 std::string directoryOf(const std::string& path);

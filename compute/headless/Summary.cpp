@@ -56,14 +56,14 @@ const char* shapeName(LatticeShape shape) {
 
 } // namespace
 
-void printBanner(std::ostream& out, const cli::CommandLine& cl) {
+void printBanner(std::ostream& out, const RunRequest& cl) {
     out << "braggview " BRAGGVIEW_VERSION " - nanoBragg-compatible diffraction simulator (physics "
            "of nanoBragg by James Holton and Ken Frankel)\n";
     for (const std::string& notice : cl.notices)
         out << "WARNING: " << notice << "\n";
 }
 
-void printSummary(std::ostream& out, const cli::CommandLine& cl, const ResolvedExperiment& r) {
+void printSummary(std::ostream& out, const RunRequest& cl, const ResolvedExperiment& r) {
     const Experiment& e = cl.experiment;
     const DetectorGeometry& d = r.detector;
     const CellVectors& cell = r.cell;

@@ -3,7 +3,7 @@
 // detector geometry, sampling), in its words and number formats, from the resolved
 // experiment, so that a run's stdout reads like the reference's.
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/model/Resolve.h"
 
 #include <glm/vec3.hpp>
@@ -14,9 +14,9 @@ namespace bv::headless {
 
 // braggview's first line (name, version, the physics' authors) and the command line's
 // notices as WARNING lines: what every headless run, single or batch, prints first.
-void printBanner(std::ostream& out, const cli::CommandLine& commandLine);
+void printBanner(std::ostream& out, const RunRequest& commandLine);
 
-void printSummary(std::ostream& out, const cli::CommandLine& commandLine,
+void printSummary(std::ostream& out, const RunRequest& commandLine,
                   const ResolvedExperiment& r);
 
 // The reference's warning where its loop first leaves the HKL grid with tricubic

@@ -13,7 +13,7 @@
 
 namespace bv::products {
 
-io::SmvHeader smvHeader(const cli::CommandLine& cl, const ResolvedExperiment& r) {
+io::SmvHeader smvHeader(const RunRequest& cl, const ResolvedExperiment& r) {
     const DetectorGeometry& d = r.detector;
     io::SmvHeader h;
     h.fpixels = d.fastPixels;

@@ -2,7 +2,7 @@
 // The headers of the files a simulated image is written to: the reference's SMV header and
 // braggview's miniCBF header, from the resolved experiment, and the time stamp a CBF carries.
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/io/CbfImage.h"
 #include "compute/io/Smv.h"
 #include "compute/model/Resolve.h"
@@ -12,7 +12,7 @@
 namespace bv::products {
 
 // The reference's SMV header (nanoBragg.c writes the same for the int and noise images).
-io::SmvHeader smvHeader(const cli::CommandLine& cl, const ResolvedExperiment& r);
+io::SmvHeader smvHeader(const RunRequest& cl, const ResolvedExperiment& r);
 
 // A miniCBF header with the frame's geometry: pixel size, wavelength, the distance along the
 // detector normal, the beam centre (where the direct beam meets the detector), the frame's

@@ -1,5 +1,6 @@
 #include "compute/products/NexusSeries.h"
 
+#include "compute/core/Error.h"
 #include "compute/io/CbfImage.h"
 #include "compute/model/Units.h"
 #include "compute/plan/Plan.h"
@@ -151,7 +152,7 @@ NexusFrame nexusFrame(const ImageSource& source) {
     // resolve() makes the detector's size, as nexusDescription() does the file's
     const int width = r.detector.fastPixels, height = r.detector.slowPixels;
     const std::vector<std::uint16_t>& mask = source.commandLine.experiment.mask;
-    if (source.commandLine.outputs.noiseGenerator == cli::NoiseGenerator::Counter) {
+    if (source.commandLine.outputs.noiseGenerator == NoiseGenerator::Counter) {
         std::vector<float> drawn;
         f.photons =
             io::cbfCounts(counterDeviates(source, drawn), width, height, r.roi, mask).data;

@@ -4,7 +4,7 @@
 
 namespace bv::products {
 
-OutputFiles OutputFiles::ofSingleRun(const cli::OutputOptions& o) {
+OutputFiles OutputFiles::ofSingleRun(const OutputOptions& o) {
     OutputFiles files;
     files.floatFile = o.floatFile;
     files.intFile = o.intFile;

@@ -3,7 +3,7 @@
 // run names them as the reference does (OutputFiles::ofSingleRun), a series or job frame
 // only those its options name, a viewer export the one file asked for.
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 
 #include <string>
 #include <utility>
@@ -19,7 +19,7 @@ struct OutputFiles {
 
     // The reference's files for one run: float and int always, PGM unless -nopgm, noise
     // unless -nonoise; and braggview's -cbffile and -nexusfile when given.
-    static OutputFiles ofSingleRun(const cli::OutputOptions& options);
+    static OutputFiles ofSingleRun(const OutputOptions& options);
 
     // the names in writing order, with the option that names each
     std::vector<std::pair<std::string, std::string>> named() const;

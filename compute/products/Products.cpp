@@ -61,8 +61,8 @@ std::string photonsLine(double photons, int overloads, const char* on) {
 } // namespace
 
 Summary writeProducts(const ImageSource& source, const OutputFiles& files, const Hooks& hooks) {
-    const cli::CommandLine& cl = source.commandLine;
-    const cli::OutputOptions& o = cl.outputs;
+    const RunRequest& cl = source.commandLine;
+    const OutputOptions& o = cl.outputs;
     const ResolvedExperiment& r = source.resolved;
     const DetectorGeometry& d = r.detector;
     const std::vector<float>& image = source.image;
@@ -114,7 +114,7 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
         report.phase("write " + files.pgmFile);
     }
     // -noise_generator counter: one set of deviates for the noise image and the CBF
-    const bool counter = o.noiseGenerator == cli::NoiseGenerator::Counter;
+    const bool counter = o.noiseGenerator == NoiseGenerator::Counter;
     std::vector<float> drawn;
     if (!files.noiseFile.empty()) {
         // the run's generator continues after the mosaic domains (a copy: the CBF's counts
@@ -180,8 +180,8 @@ const std::vector<float>& counterDeviates(const ImageSource& source, std::vector
     return storage;
 }
 
-cli::CommandLine productsCommandLine(const cli::CommandLine& cl) {
-    cli::CommandLine c;
+RunRequest productsCommandLine(const RunRequest& cl) {
+    RunRequest c;
     c.outputs = cl.outputs;
     c.precision = cl.precision;
     c.experiment.convention = cl.experiment.convention;

@@ -20,7 +20,7 @@
 // bv::Error and leaves no file of the call behind. The image and one product are held at a
 // time: each product is freed once its file is staged (docs/performance.md, "Memory").
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/io/ImageStatistics.h"
 #include "compute/model/Resolve.h"
 #include "compute/products/FileHeaders.h"
@@ -46,7 +46,7 @@ struct GeneratorState {
 // An image and what its files are made from.
 struct ImageSource {
     // the output options (scales, ADC offset), the mask, the detector's two-theta
-    const cli::CommandLine& commandLine;
+    const RunRequest& commandLine;
     const ResolvedExperiment& resolved;
     const std::vector<float>& image; // photons per pixel, fast index fastest
     GeneratorState generator;
@@ -92,7 +92,7 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
 // mask and the detector (its two-theta for the SMV header), without the structure-factor
 // table and the source list, which may be megabytes. A frame in flight keeps this copy while
 // CPU threads make its files and the next frame's command line is prepared (RenderFrames.h).
-cli::CommandLine productsCommandLine(const cli::CommandLine& cl);
+RunRequest productsCommandLine(const RunRequest& cl);
 
 // A batch frame's part of its line: "max_I 154.652, 111988 photons on noise image (0
 // overloads), 111988 photons on CBF (0 overloads)", each count only for a file written.

@@ -20,7 +20,7 @@
 
 #include "HeadlessImage.h"
 #include "app/PixelGeometry.h"
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/plan/EwaldScene.h"
 #include "tests/TestResolve.h"
 

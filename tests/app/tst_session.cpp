@@ -7,6 +7,7 @@
 #include "app/DisplayPanel.h"
 #include "app/ParameterPanels.h"
 #include "app/Session.h"
+#include "compute/cli/CommandLine.h"
 #include "compute/headless/Headless.h"
 #include "compute/headless/SessionFile.h"
 #include "compute/io/Json.h"
@@ -227,7 +228,7 @@ class TestSession : public QObject {
 
     void aSessionWithoutViewOpensWithTheDefaultView() {
         // as the headless side writes one (what a job embeds)
-        const cli::CommandLine cl = cli::parseCommandLine(test::words(kStart));
+        const RunRequest cl = cli::parseCommandLine(test::words(kStart));
         QTemporaryDir dir;
         const QString path = dir.path() + QStringLiteral("/plain.json");
         const std::string text = headless::sessionText(cl);

@@ -4,8 +4,10 @@
 // the image of the session's command line.
 
 #include "app/Session.h"
+#include "compute/cli/CommandLine.h"
 #include "compute/headless/Headless.h"
 #include "compute/headless/Job.h"
+#include "compute/request/Inputs.h"
 
 #include "tests/TestSupport.h"
 
@@ -58,7 +60,7 @@ class TestSessionJob : public QObject {
         app::Session session;
         session.commandLine = cli::parseCommandLine(words(args));
         std::ostringstream log;
-        cli::loadInputs(session.commandLine, log);
+        request::loadInputs(session.commandLine, log);
         session.precision = session.commandLine.precision;
         app::saveJob(dir.path() + "/still.json", session);
 

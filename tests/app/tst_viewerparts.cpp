@@ -31,7 +31,7 @@ using namespace bv;
 namespace {
 
 ResolvedExperiment resolved(const std::vector<std::string>& args) {
-    cli::CommandLine cl = cli::parseCommandLine(args);
+    RunRequest cl = cli::parseCommandLine(args);
     std::ostringstream log;
     random::ReferenceRandom rng;
     static Experiment keep; // resolve() borrows the structure factors
@@ -319,12 +319,12 @@ class TestViewerParts : public QObject {
         std::vector<std::string> words;
         for (const QString& w : args)
             words.push_back(w.toStdString());
-        const cli::CommandLine original = cli::parseCommandLine(words);
+        const RunRequest original = cli::parseCommandLine(words);
         const std::vector<std::string> emitted =
-            app::headlessArguments(original, original.precision == cli::Precision::Fast
+            app::headlessArguments(original, original.precision == Precision::Fast
                                                  ? engine::Precision::Fast
                                                  : engine::Precision::Precise);
-        const cli::CommandLine again = cli::parseCommandLine(emitted);
+        const RunRequest again = cli::parseCommandLine(emitted);
         test::ExperimentCompare compare(1e-12);
         const QString difference = compare.difference(original.experiment, again.experiment);
         QVERIFY2(difference.isEmpty(), qPrintable(difference));

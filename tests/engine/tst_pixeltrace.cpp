@@ -10,6 +10,7 @@
 // There is no skip: a machine without a Vulkan device fails here.
 
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/engine/PixelTrace.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
@@ -64,7 +65,7 @@ std::string readText(const QString& path) {
 // copies of tests/data/inputs (reading -hkl writes the structure-factor cache Fdump.bin there,
 // which a later case without -hkl would read).
 struct GoldenCase {
-    bv::cli::CommandLine cl;
+    bv::RunRequest cl;
     bv::ResolvedExperiment resolved;
     bv::plan::Plan plan;
     bv::engine::ReferenceLoop loop;
@@ -80,7 +81,7 @@ struct GoldenCase {
         QDir::setCurrent(dir.path());
         std::ostringstream log;
         try {
-            bv::cli::loadInputs(cl, log);
+            bv::request::loadInputs(cl, log);
         } catch (...) {
             QDir::setCurrent(previous);
             throw;

@@ -2,6 +2,7 @@
 // kind, frame counts, and errors that name the file, line and column; the writer's text reads
 // back to the same job. Also the progress bar's text.
 
+#include "compute/cli/CommandLine.h"
 #include "compute/headless/Job.h"
 #include "compute/headless/Progress.h"
 #include "compute/headless/SessionFile.h"
@@ -223,7 +224,7 @@ class TestJob : public QObject {
     }
 
     void anEmbeddedSessionIsWrittenBackAsItWas() {
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(
+        bv::RunRequest cl = bv::cli::parseCommandLine(
             words("-cell 50 60 70 90 90 90 -default_F 100 -distance 60 -lambda 1.2 -seed 3"));
         Job j;
         j.source = "saved.json";
@@ -237,7 +238,7 @@ class TestJob : public QObject {
         QCOMPARE(back.base, j.base);
         QCOMPARE(back.frames.size(), std::size_t(2));
         QCOMPARE(back.frames[1].overrides, words("-phi 1"));
-        const bv::cli::CommandLine session = bv::headless::parseSession(
+        const bv::RunRequest session = bv::headless::parseSession(
             bv::io::JsonDocument(back.source, *back.sessionObject), "");
         QCOMPARE(session.experiment.detector.distance, 0.06);
         QCOMPARE(session.experiment.beam.wavelength, 1.2e-10);

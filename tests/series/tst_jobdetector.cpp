@@ -5,6 +5,7 @@
 // stop the job before it writes anything.
 
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/headless/Batch.h"
 #include "compute/headless/SessionFile.h"
 #include "tests/engine/HeadlessRun.h"
@@ -108,9 +109,9 @@ class TestJobDetector : public QObject {
                              " -seed 5 -detector detectors/four-module-tilted.expt "
                              "-distance 150 -detector_rotx 3 -twotheta 5 -precision " +
                              precision;
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(words(args));
+        bv::RunRequest cl = bv::cli::parseCommandLine(words(args));
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         QVERIFY(QDir().mkpath("views"));
         writeText("views/view.json", QByteArray::fromStdString(bv::headless::sessionText(cl)));
         writeText("job.json",

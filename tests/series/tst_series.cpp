@@ -4,6 +4,7 @@
 // option or the job file's line and leave no file behind.
 
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/headless/Batch.h"
 #include "compute/headless/Headless.h"
 #include "compute/headless/Series.h"
@@ -56,7 +57,7 @@ bv::headless::BatchReport batch(const std::vector<std::string>& args, std::strin
 std::string seriesError(const QString& more) {
     try {
         const std::vector<std::string> args = with(kSmall, more);
-        bv::headless::seriesFrames(bv::cli::parseCommandLine(args), args);
+        bv::headless::seriesFrames(bv::cli::parseCommandLine(args));
     } catch (const bv::Error& e) {
         return e.what();
     }
@@ -94,7 +95,7 @@ class TestSeries : public QObject {
         const std::vector<std::string> args =
             with(kSmall,
                  "-phi 10 -osc 0.5 -series 3 -seed 5 -noisefile n_##.img -cbffile c_##.cbf -nopgm");
-        const auto frames = bv::headless::seriesFrames(bv::cli::parseCommandLine(args), args);
+        const auto frames = bv::headless::seriesFrames(bv::cli::parseCommandLine(args));
         QCOMPARE(frames.size(), std::size_t(3));
         QCOMPARE(frames[2].number, 3);
         QCOMPARE(frames[1].phiDeg, 10.5);
@@ -109,7 +110,7 @@ class TestSeries : public QObject {
                 frames[0].files.pgmFile.empty());
         // -nonoise after -noisefile turns it off again
         const std::vector<std::string> off = with(args, "-nonoise");
-        QVERIFY(bv::headless::seriesFrames(bv::cli::parseCommandLine(off), off)[0]
+        QVERIFY(bv::headless::seriesFrames(bv::cli::parseCommandLine(off))[0]
                     .files.noiseFile.empty());
     }
 
@@ -364,9 +365,9 @@ class TestSeries : public QObject {
         const QString experiment =
             "-seed 5 -phi 3 -osc 0.5 -mosaic 0.2 -mosaic_dom 2 -precision " + precision;
         const std::vector<std::string> args = with(kSmall, experiment);
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
+        bv::RunRequest cl = bv::cli::parseCommandLine(args);
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         QVERIFY(QDir().mkpath("views"));
         writeText("views/view.json", QByteArray::fromStdString(bv::headless::sessionText(cl)));
         writeText("job.json", "{\"session\": \"views/view.json\",\n"
@@ -394,9 +395,9 @@ class TestSeries : public QObject {
         QVERIFY(QFile::copy(QStringLiteral(BV_TEST_DATA "/inputs/test_pattern.hkl"),
                             "views/pattern.hkl"));
         const std::vector<std::string> args = with(kSmall, "-hkl views/pattern.hkl -seed 2");
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
+        bv::RunRequest cl = bv::cli::parseCommandLine(args);
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         // the session names its HKL file relative to itself
         QString text = QString::fromStdString(bv::headless::sessionText(cl));
         const QString absolute = QFileInfo("views/pattern.hkl").absoluteFilePath();
@@ -446,9 +447,9 @@ class TestSeries : public QObject {
         QFETCH(QString, from);
         QFETCH(QString, to);
         QFETCH(QString, message);
-        bv::cli::CommandLine cl = bv::cli::parseCommandLine(kSmall);
+        bv::RunRequest cl = bv::cli::parseCommandLine(kSmall);
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         QString session = QString::fromStdString(bv::headless::sessionText(cl));
         if (!from.isEmpty()) {
             QVERIFY2(session.contains(from), qPrintable(from));

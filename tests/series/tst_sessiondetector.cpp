@@ -23,7 +23,7 @@
 #include <cstring>
 #include <sstream>
 
-using bv::cli::CommandLine;
+using bv::RunRequest;
 
 namespace {
 
@@ -34,8 +34,8 @@ const QString kSmall = QStringLiteral(
     "-cell 50 60 70 90 90 90 -default_F 100 -distance 60 -lambda 1.2 -detpixels 48 -seed 3");
 
 // parseSession, then loadSessionInputs (which reads a detector file named without its panels)
-CommandLine read(const std::string& text, const std::string& directory = "") {
-    CommandLine cl = bv::headless::parseSession(bv::io::parseJson(text, "view.json"), directory);
+RunRequest read(const std::string& text, const std::string& directory = "") {
+    RunRequest cl = bv::headless::parseSession(bv::io::parseJson(text, "view.json"), directory);
     std::ostringstream log;
     bv::headless::loadSessionInputs(cl, log);
     return cl;
@@ -85,8 +85,8 @@ QString panelDifference(const std::vector<bv::Panel>& a, const std::vector<bv::P
 // Two modules by hand, 10 x 20 pixels of 1 mm, 100 mm down the beam with a 4 mm gap (as
 // tests/compute/model/TwoModules.h), the first with a silicon sensor: numbers whose text is
 // known, for the refusals below.
-CommandLine twoModules() {
-    CommandLine cl = bv::cli::parseCommandLine(words(kSmall));
+RunRequest twoModules() {
+    RunRequest cl = bv::cli::parseCommandLine(words(kSmall));
     bv::Panel a;
     a.name = "a";
     a.origin = {0.1, 0.01, -0.012};
@@ -148,7 +148,7 @@ class TestSessionDetector : public QObject {
         if (!directory.isEmpty())
             QVERIFY(QDir::setCurrent(directory));
         // a relative name is the working directory's, there when the session is written
-        const CommandLine original = bv::cli::parseCommandLine(words(args));
+        const RunRequest original = bv::cli::parseCommandLine(words(args));
         const std::string text = bv::headless::sessionText(original);
         QDir::setCurrent(previous);
         const bv::Detector& d = original.experiment.detector;
@@ -156,7 +156,7 @@ class TestSessionDetector : public QObject {
 
         // version 2: a braggview before the panels refuses it rather than draw a flat detector
         QCOMPARE(bv::io::parseJson(text, "view.json").root()["version"].get<int>(), 2);
-        const CommandLine back = read(text, "/elsewhere");
+        const RunRequest back = read(text, "/elsewhere");
         const bv::Detector& e = back.experiment.detector;
         const QString difference = panelDifference(d.panels, e.panels);
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
@@ -179,17 +179,17 @@ class TestSessionDetector : public QObject {
 
     void aFlatDetectorIsStillVersionOne() {
         // which every braggview reads; it has no panels, and its -distance is as stated
-        const CommandLine flat = bv::cli::parseCommandLine(words(kSmall));
+        const RunRequest flat = bv::cli::parseCommandLine(words(kSmall));
         const std::string text = bv::headless::sessionText(flat);
         const bv::io::JsonDocument doc = bv::io::parseJson(text, "view.json");
         QCOMPARE(doc.root()["version"].get<int>(), 1);
         QVERIFY(doc.root()["experiment"]["detector"]["panels"].is_null());
-        const CommandLine back = read(text);
+        const RunRequest back = read(text);
         QVERIFY(back.experiment.detector.panels.empty());
         QVERIFY(back.experiment.detector.panelsSource.empty());
         QVERIFY(back.experiment.detector.distanceStated);
         // a name left without panels is not written: it would bring them back
-        CommandLine stale = flat;
+        RunRequest stale = flat;
         stale.experiment.detector.panelsSource = "eiger2-4m";
         QVERIFY(read(bv::headless::sessionText(stale)).experiment.detector.panels.empty());
     }
@@ -198,11 +198,11 @@ class TestSessionDetector : public QObject {
         QTemporaryDir dir;
         const QString file = dir.path() + "/tilted.expt";
         QVERIFY(QFile::copy(kDetectors + "four-module-tilted.expt", file));
-        const CommandLine original =
+        const RunRequest original =
             bv::cli::parseCommandLine(words("-cell 50 60 70 -default_F 1 -detector " + file));
         const std::string text = bv::headless::sessionText(original);
         QVERIFY(QFile::remove(file));
-        const CommandLine back = read(text);
+        const RunRequest back = read(text);
         const QString difference =
             panelDifference(original.experiment.detector.panels, back.experiment.detector.panels);
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
@@ -232,8 +232,8 @@ class TestSessionDetector : public QObject {
             edited(bv::headless::sessionText(bv::cli::parseCommandLine(words(kSmall))),
                    "\"panelsSource\": \"\"", "\"panelsSource\": \"" + name + "\"");
         // the session in tests/data/detectors
-        const CommandLine back = read(text, QDir::cleanPath(kDetectors).toStdString());
-        const CommandLine given = bv::cli::parseCommandLine(words(kSmall + " -detector " + option));
+        const RunRequest back = read(text, QDir::cleanPath(kDetectors).toStdString());
+        const RunRequest given = bv::cli::parseCommandLine(words(kSmall + " -detector " + option));
         const QString difference =
             panelDifference(given.experiment.detector.panels, back.experiment.detector.panels);
         QVERIFY2(difference.isEmpty(), qPrintable(difference));

@@ -5,6 +5,7 @@
 // with the file, line, column and key.
 
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/headless/SessionFile.h"
 #include "compute/io/Json.h"
 #include "compute/core/Error.h"
@@ -23,7 +24,7 @@
 #include <cstring>
 #include <sstream>
 
-using bv::cli::CommandLine;
+using bv::RunRequest;
 
 namespace {
 
@@ -31,16 +32,16 @@ using bv::testing::words;
 
 const QString kInputs = QStringLiteral(BV_TEST_DATA "/inputs/");
 
-CommandLine loaded(const QString& args) {
-    CommandLine cl = bv::cli::parseCommandLine(words(args));
+RunRequest loaded(const QString& args) {
+    RunRequest cl = bv::cli::parseCommandLine(words(args));
     std::ostringstream log;
-    bv::cli::loadInputs(cl, log);
+    bv::request::loadInputs(cl, log);
     return cl;
 }
 
-CommandLine roundTrip(const CommandLine& cl) {
+RunRequest roundTrip(const RunRequest& cl) {
     const std::string text = bv::headless::sessionText(cl);
-    CommandLine back = bv::headless::parseSession(bv::io::parseJson(text, "view.json"), "");
+    RunRequest back = bv::headless::parseSession(bv::io::parseJson(text, "view.json"), "");
     std::ostringstream log;
     bv::headless::loadSessionInputs(back, log); // the HKL file, read again
     return back;
@@ -55,7 +56,7 @@ const QString kSmall = QStringLiteral(
 
 std::string error(const std::string& text, const std::string& directory = "") {
     try {
-        CommandLine cl =
+        RunRequest cl =
             bv::headless::parseSession(bv::io::parseJson(text, "view.json"), directory);
         std::ostringstream log;
         bv::headless::loadSessionInputs(cl, log);
@@ -109,9 +110,9 @@ class TestSessionFile : public QObject {
         QTemporaryDir dir; // -hkl writes its Fdump.bin cache into the working directory
         const QString previous = QDir::currentPath();
         QVERIFY(QDir::setCurrent(dir.path()));
-        const CommandLine original = loaded(args);
+        const RunRequest original = loaded(args);
         QDir::setCurrent(previous);
-        const CommandLine back = roundTrip(original);
+        const RunRequest back = roundTrip(original);
 
         bv::test::ExperimentCompare exact;
         const QString difference = exact.difference(original.experiment, back.experiment);
@@ -144,14 +145,14 @@ class TestSessionFile : public QObject {
 
     void numbersNoTextStatesComeBackToo() {
         // values a slider or arithmetic makes, which have no short decimal of their own
-        CommandLine cl = loaded(kSmall);
+        RunRequest cl = loaded(kSmall);
         bv::Experiment& e = cl.experiment;
         e.detector.distance = 0.1 + 0.2; // 0.30000000000000004
         e.beam.wavelength = std::nextafter(1e-10, 1.0);
         e.crystal.phi0 = 1.0 / 3.0;
         e.crystal.missetAngles = {std::ldexp(1.0, -1074), -0.0, 1e-300}; // denormal, -0
         e.crystal.mosaicSpread = 5e-324;
-        const CommandLine back = roundTrip(cl);
+        const RunRequest back = roundTrip(cl);
         QVERIFY(sameBits(back.experiment.detector.distance, 0.30000000000000004));
         QVERIFY(sameBits(back.experiment.beam.wavelength, e.beam.wavelength));
         QVERIFY(sameBits(back.experiment.crystal.phi0, 1.0 / 3.0));
@@ -178,14 +179,14 @@ class TestSessionFile : public QObject {
     void aSessionQtWroteStillReads() {
         // sessions of earlier versions were written by QJsonDocument: keys sorted, 4 spaces,
         // its own number texts
-        const CommandLine original =
+        const RunRequest original =
             loaded(QStringLiteral("-mat %1A.mat -sourcefile %1sources.txt -default_F 3 "
                                   "-misset random -misset_seed 4 -mosaic 0.3 -mosaic_dom 3 -seed 8")
                        .arg(kInputs));
         const QByteArray ours = QByteArray::fromStdString(bv::headless::sessionText(original));
         const QByteArray qts = QJsonDocument::fromJson(ours).toJson(QJsonDocument::Indented);
         QVERIFY(qts.startsWith("{\n    \"experiment\""));
-        const CommandLine back =
+        const RunRequest back =
             bv::headless::parseSession(bv::io::parseJson(qts.toStdString(), "old.json"), "");
         bv::test::ExperimentCompare exact;
         const QString difference = exact.difference(original.experiment, back.experiment);
@@ -210,7 +211,7 @@ class TestSessionFile : public QObject {
         QFETCH(QString, path);
         const std::string text = edited(QStringLiteral("\"mat\": \"\""),
                                         QStringLiteral("\"mat\": \"%1\"").arg(name));
-        const CommandLine cl = bv::headless::parseSession(bv::io::parseJson(text, "view.json"),
+        const RunRequest cl = bv::headless::parseSession(bv::io::parseJson(text, "view.json"),
                                                           directory.toStdString());
         QCOMPARE(QString::fromStdString(cl.mat), path);
     }
@@ -226,7 +227,7 @@ class TestSessionFile : public QObject {
         file.write(text.data(), static_cast<qint64>(text.size()));
         file.close();
         std::ostringstream log;
-        const CommandLine cl =
+        const RunRequest cl =
             bv::headless::readSession((dir.path() + "/view.json").toStdString(), log);
         const bv::StructureFactors& f = cl.experiment.structureFactors;
         // test_pattern.hkl: "2 0 0 200.0", "1 1 0 12.5"; (3 0 0) is outside: -default_F 100

@@ -10,6 +10,7 @@
 // printed by the headless program: braggview --headless ARGS -printout_pixel FAST SLOW.
 
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
@@ -29,10 +30,10 @@ int main(int argc, char** argv) {
     }
     const int fpixel = std::atoi(argv[1]), spixel = std::atoi(argv[2]);
     try {
-        bv::cli::CommandLine cl =
+        bv::RunRequest cl =
             bv::cli::parseCommandLine(std::vector<std::string>(argv + 3, argv + argc));
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         bv::random::ReferenceRandom rng;
         const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, log);
         const bv::plan::Plan p = bv::plan::makePlan(r, cl.experiment.mask);

@@ -5,7 +5,8 @@
 // where it is the case).
 
 #include "compute/cli/CommandLine.h"
-#include "compute/cli/Flags.h"
+#include "compute/request/Inputs.h"
+#include "compute/request/Parameters.h"
 
 #include <QtTest>
 
@@ -20,7 +21,7 @@
 #include <functional>
 #include <sstream>
 
-using bv::cli::CommandLine;
+using bv::RunRequest;
 using bv::cli::parseCommandLine;
 
 namespace {
@@ -35,7 +36,7 @@ std::vector<std::string> split(const QString& args) {
     return out;
 }
 
-CommandLine parse(const QString& args) { return parseCommandLine(split(args)); }
+RunRequest parse(const QString& args) { return parseCommandLine(split(args)); }
 
 // The message parseCommandLine throws for `args`, or "" when it accepts them.
 QString parseError(const QString& args) {
@@ -50,7 +51,7 @@ QString parseError(const QString& args) {
 double orNan(const std::optional<double>& v) { return v ? *v : std::nan(""); }
 
 // The quantities the tables below name, read from a parsed command line.
-double quantity(const CommandLine& cl, const QString& name) {
+double quantity(const RunRequest& cl, const QString& name) {
     const bv::Experiment& e = cl.experiment;
     const bv::Detector& d = e.detector;
     const bv::Crystal& x = e.crystal;
@@ -124,10 +125,10 @@ double quantity(const CommandLine& cl, const QString& name) {
         {"writePgm", [&] { return cl.outputs.writePgm; }},
         {"writeNoise", [&] { return cl.outputs.writeNoise; }},
         {"counterNoise",
-         [&] { return cl.outputs.noiseGenerator == bv::cli::NoiseGenerator::Counter; }},
+         [&] { return cl.outputs.noiseGenerator == bv::NoiseGenerator::Counter; }},
         {"progress", [&] { return cl.progress; }},
         {"verbose", [&] { return cl.verbose; }},
-        {"fastPrecision", [&] { return cl.precision == bv::cli::Precision::Fast; }},
+        {"fastPrecision", [&] { return cl.precision == bv::Precision::Fast; }},
     };
     const auto it = table.find(name);
     if (it == table.end())
@@ -265,7 +266,7 @@ void TestCommandLine::everyReferenceOptionIsAccepted_data() {
 
 void TestCommandLine::everyReferenceOptionIsAccepted() {
     QFETCH(QString, name);
-    QVERIFY2(bv::cli::findFlag(name.toStdString()) != nullptr, qPrintable(name));
+    QVERIFY2(bv::request::findFlag(name.toStdString()) != nullptr, qPrintable(name));
 }
 
 void TestCommandLine::synonyms_data() {
@@ -301,9 +302,9 @@ void TestCommandLine::synonyms_data() {
 void TestCommandLine::synonyms() {
     QFETCH(QString, spelling);
     QFETCH(QString, sameAs);
-    const bv::cli::Flag* flag = bv::cli::findFlag(spelling.toStdString());
+    const bv::request::Flag* flag = bv::request::findFlag(spelling.toStdString());
     QVERIFY2(flag, qPrintable(spelling));
-    QCOMPARE(flag, bv::cli::findFlag(sameAs.toStdString()));
+    QCOMPARE(flag, bv::request::findFlag(sameAs.toStdString()));
 }
 
 // ---- what options set --------------------------------------------------------------------
@@ -459,7 +460,7 @@ void TestCommandLine::pivot() {
     QFETCH(QString, args);
     QFETCH(QString, requested);
     QFETCH(QString, used);
-    const CommandLine cl = parse(args);
+    const RunRequest cl = parse(args);
     QCOMPARE(QString(bv::pivotName(cl.experiment.detector.pivot)), requested);
     QCOMPARE(QString(bv::pivotName(cl.experiment.effectivePivot())), used);
 }
@@ -495,7 +496,7 @@ void TestCommandLine::customVectorsStartFromReferenceDefaults() {
     // vectors not given keep the reference's starting values (nanoBragg.c declares
     // beam 1 0 0, fdet 0 0 1, sdet 0 -1 0, odet 1 0 0, polar 0 0 1, spindle 0 0 1), and the
     // given ones accumulate across a named convention in between
-    const CommandLine cl = parse("-fdet_vector 1 0 0 -mosflm -sdet_vector 0 1 0");
+    const RunRequest cl = parse("-fdet_vector 1 0 0 -mosflm -sdet_vector 0 1 0");
     const bv::LabAxes& axes = cl.experiment.customAxes;
     QCOMPARE(cl.experiment.convention, bv::Convention::Custom);
     QCOMPARE(axes.fdet, glm::dvec3(1, 0, 0));
@@ -510,7 +511,7 @@ void TestCommandLine::customVectorsStartFromReferenceDefaults() {
 
 void TestCommandLine::cellAndMisset() {
     // -cell takes up to six numbers, ending at the next option
-    CommandLine cl = parse("-cell 70 80 90 75 85 95 -N 5");
+    RunRequest cl = parse("-cell 70 80 90 75 85 95 -N 5");
     QVERIFY(cl.experiment.crystal.cell.has_value());
     QCOMPARE(cl.experiment.crystal.cell->c, 90.0);
     QVERIFY(sameNumber(cl.experiment.crystal.cell->gamma, 95 * kDegree));
@@ -577,7 +578,7 @@ void TestCommandLine::detectorSize() {
 }
 
 void TestCommandLine::roiAndPrintout() {
-    CommandLine cl = parse("-roi 50 150 60 200");
+    RunRequest cl = parse("-roi 50 150 60 200");
     QVERIFY(cl.experiment.sampling.roi.has_value());
     QCOMPARE(cl.experiment.sampling.roi->xmin, 50);
     QCOMPARE(cl.experiment.sampling.roi->xmax, 150);
@@ -598,7 +599,7 @@ void TestCommandLine::roiAndPrintout() {
 }
 
 void TestCommandLine::outputDefaults() {
-    CommandLine cl = parse("");
+    RunRequest cl = parse("");
     QCOMPARE(cl.outputs.floatFile, std::string("floatimage.bin"));
     QCOMPARE(cl.outputs.intFile, std::string("intimage.img"));
     QCOMPARE(cl.outputs.pgmFile, std::string("image.pgm"));
@@ -607,7 +608,7 @@ void TestCommandLine::outputDefaults() {
     QVERIFY(cl.outputs.writeNoise);
     QCOMPARE(cl.outputs.adcOffset, 40.0);
     QCOMPARE(cl.dumpFile, std::string("Fdump.bin"));
-    QCOMPARE(cl.precision, bv::cli::Precision::Precise);
+    QCOMPARE(cl.precision, bv::Precision::Precise);
     QVERIFY(cl.device.empty());
 
     cl = parse("-floatfile f.bin -intimage i.img -pgmfile p.pgm -noiseimage n.img -dump F.bin "
@@ -628,7 +629,7 @@ void TestCommandLine::outputDefaults() {
 void TestCommandLine::seeds() {
     // the reference's seeds are the negatives of the numbers given
     const long before = static_cast<long>(std::time(nullptr));
-    CommandLine cl = parse("");
+    RunRequest cl = parse("");
     const long after = static_cast<long>(std::time(nullptr));
     QVERIFY(cl.experiment.seed <= -before && cl.experiment.seed >= -after);
     QCOMPARE(cl.experiment.crystal.mosaicSeed, -12345678L);
@@ -681,7 +682,7 @@ void TestCommandLine::imgHeader() {
     QFETCH(double, expected);
     inTemporaryDirectory([&](const QString&) {
         writeSmvFile("h.img", kHeader, 8, 8, std::vector<std::uint16_t>(64, 1));
-        const CommandLine cl = parse(args);
+        const RunRequest cl = parse(args);
         QCOMPARE(cl.img, std::string("h.img"));
         QVERIFY(cl.experiment.mask.empty()); // -img pixels are not a mask
         // header values are not options: they choose no pivot
@@ -698,7 +699,7 @@ void TestCommandLine::maskHeaderAndPixels() {
         pixels[0] = 0;      // fast 0, slow 0
         pixels[8 + 3] = 0;  // fast 3, slow 1
         writeSmvFile("m.img", kHeader, 8, 8, pixels);
-        CommandLine cl = parse("-mask m.img");
+        RunRequest cl = parse("-mask m.img");
         QCOMPARE(cl.mask, std::string("m.img"));
         QCOMPARE(cl.experiment.mask, pixels);
         // the mask's BEAM_CENTER_Y counts from the far edge: 8 x 0.2 mm - 0.7 mm = 0.9 mm
@@ -806,9 +807,9 @@ void TestCommandLine::loadInputsReadsFiles() {
         QVERIFY(stol.open(QIODevice::WriteOnly));
         stol.write("0 2.57\n0.5 1\n");
         stol.close();
-        CommandLine cl = parse("-mat A.mat -default_F 1 -sourcefile sources.txt -stol water.stol");
+        RunRequest cl = parse("-mat A.mat -default_F 1 -sourcefile sources.txt -stol water.stol");
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         // A.mat's first row is a*x b*x c*x: the matrix's columns are a*, b*, c*
         QVERIFY(cl.experiment.crystal.mosflmMatrix.has_value());
         const glm::dmat3& m = *cl.experiment.crystal.mosflmMatrix;
@@ -830,16 +831,16 @@ void TestCommandLine::loadInputsUsesAndWritesDump() {
     inTemporaryDirectory([&](const QString& dir) {
         copyInput("test_pattern.hkl");
         // -hkl: read, then cached in Fdump.bin
-        CommandLine cl = parse("-hkl test_pattern.hkl -cell 100");
+        RunRequest cl = parse("-hkl test_pattern.hkl -cell 100");
         std::ostringstream log;
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         const bv::StructureFactors first = cl.experiment.structureFactors;
         QCOMPARE(first.reflectionCount, std::size_t(6)); // the file's six lines
         QVERIFY(QFile::exists("Fdump.bin"));
 
         // no -hkl: the cache is read back, with this run's -default_F outside the grid
         cl = parse("-cell 100 -default_F 3");
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         const bv::StructureFactors& again = cl.experiment.structureFactors;
         QCOMPARE(again.F, first.F);
         QCOMPARE(again.hMin, first.hMin);
@@ -851,7 +852,7 @@ void TestCommandLine::loadInputsUsesAndWritesDump() {
         // -dump names the cache; one that cannot be written is a warning
         log.str("");
         cl = parse("-hkl test_pattern.hkl -cell 100 -dump " + dir + "/no/such/dir/F.bin");
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         QVERIFY2(QString::fromStdString(log.str()).contains("WARNING"), log.str().c_str());
         QCOMPARE(cl.experiment.structureFactors.reflectionCount, std::size_t(6));
     });
@@ -873,12 +874,12 @@ void TestCommandLine::loadInputsErrors() {
     QFETCH(QString, message);
     inTemporaryDirectory([&](const QString&) {
         QVERIFY(QDir().mkdir("subdir"));
-        CommandLine cl = parse(args);
+        RunRequest cl = parse(args);
         std::ostringstream log;
         QString actual;
         try {
-            bv::cli::loadInputs(cl, log);
-        } catch (const bv::cli::UsageError& e) {
+            bv::request::loadInputs(cl, log);
+        } catch (const bv::request::UsageError& e) {
             actual = "UsageError: " + QString::fromStdString(e.reason());
         } catch (const bv::Error& e) {
             actual = QString::fromStdString(e.what());
@@ -899,12 +900,12 @@ void TestCommandLine::usageStops() {
     QFETCH(QString, args);
     QFETCH(QString, reason);
     inTemporaryDirectory([&](const QString&) {
-        CommandLine cl = parse(args);
+        RunRequest cl = parse(args);
         std::ostringstream log;
         try {
-            bv::cli::loadInputs(cl, log);
+            bv::request::loadInputs(cl, log);
             QFAIL("no UsageError");
-        } catch (const bv::cli::UsageError& e) {
+        } catch (const bv::request::UsageError& e) {
             QVERIFY2(QString::fromStdString(e.reason()).contains(reason), e.reason().c_str());
             QCOMPARE(std::string(e.what()), bv::cli::usageText());
         }
@@ -913,7 +914,7 @@ void TestCommandLine::usageStops() {
 
 void TestCommandLine::usageListsEveryOption() {
     const QString usage = QString::fromStdString(bv::cli::usageText());
-    for (const bv::cli::Flag& flag : bv::cli::flagTable()) {
+    for (const bv::request::Flag& flag : bv::request::flagTable()) {
         for (const std::string& name : flag.names) {
             // each name as a word of its own
             const QRegularExpression word("(^|[ (,])" + QRegularExpression::escape(QString::fromStdString(name)) + "([ ,)]|$)",

@@ -10,7 +10,7 @@ class TestDetectorOption : public QObject {
     Q_OBJECT
 private slots:
     void listAsksForTheList() {
-        const bv::cli::CommandLine cl = bv::cli::parseCommandLine({"-detector", "list"});
+        const bv::RunRequest cl = bv::cli::parseCommandLine({"-detector", "list"});
         QVERIFY(cl.listDetectors);
         QVERIFY(!bv::cli::parseCommandLine({"-cell", "100"}).listDetectors);
     }
@@ -31,7 +31,7 @@ private slots:
     // A preset becomes its modules, facing the beam; an unknown word is refused; a panel
     // detector refuses the single-detector files it cannot fill.
     void aPresetIsItsModules() {
-        const bv::cli::CommandLine cl = bv::cli::parseCommandLine(
+        const bv::RunRequest cl = bv::cli::parseCommandLine(
             {"-cell", "100", "100", "100", "90", "90", "90", "-detector", "eiger2-4m"});
         QCOMPARE(int(cl.experiment.detector.panels.size()), 8); // 2 x 4 modules
         QCOMPARE(cl.experiment.detector.panels[0].fastPixels, 1028);
@@ -53,7 +53,7 @@ private slots:
                                        "90",    "90",  "-detector", "eiger2-4m"};
         for (const QString& a : args)
             words.push_back(a.toStdString());
-        const bv::cli::CommandLine cl = bv::cli::parseCommandLine(words);
+        const bv::RunRequest cl = bv::cli::parseCommandLine(words);
         QVERIFY(cl.outputs.writeNexus);
         QCOMPARE(cl.outputs.nexusFile, std::string("d.h5"));
         QCOMPARE(cl.outputs.countPhotons, counts);

@@ -10,6 +10,7 @@
 // into a fresh working directory per case, as nanoBragg ran in one.
 
 #include "compute/cli/CommandLine.h"
+#include "compute/request/Inputs.h"
 #include "compute/model/Resolve.h"
 #include "compute/model/Units.h"
 #include "compute/random/ReferenceRandom.h"
@@ -27,7 +28,7 @@
 #include <string>
 #include <vector>
 
-using bv::cli::CommandLine;
+using bv::RunRequest;
 
 namespace {
 
@@ -275,7 +276,7 @@ std::vector<std::string> split(const QString& args) {
 
 // Runs parse + load + resolve with the case's inputs in a fresh working directory.
 struct Run {
-    CommandLine cl;
+    RunRequest cl;
     bv::ResolvedExperiment r;
 };
 
@@ -291,7 +292,7 @@ Run runCase(const QString& args) {
     try {
         run.cl = bv::cli::parseCommandLine(split(args));
         std::ostringstream log;
-        bv::cli::loadInputs(run.cl, log);
+        bv::request::loadInputs(run.cl, log);
         bv::random::ReferenceRandom rng;
         run.r = bv::resolve(run.cl.experiment, rng, log);
     } catch (...) {

@@ -6,7 +6,8 @@
 // may be comes from the physics table below it, not from the code under test.
 
 #include "compute/cli/CommandLine.h"
-#include "compute/cli/Flags.h"
+#include "compute/request/Inputs.h"
+#include "compute/request/Parameters.h"
 
 #include <QtTest>
 
@@ -18,7 +19,7 @@
 #include <sstream>
 #include <string>
 
-using bv::cli::CommandLine;
+using bv::RunRequest;
 
 namespace {
 
@@ -204,7 +205,7 @@ private slots:
 
 // A new numeric option fails here until its physics is written into the table above.
 void TestOptionRanges::everyNumericOptionHasItsPhysicsWritten() {
-    for (const bv::cli::Flag& flag : bv::cli::flagTable()) {
+    for (const bv::request::Flag& flag : bv::request::flagTable()) {
         const std::string& name = flag.names[0];
         if (flag.values == 0 || isTextOption(name))
             continue;
@@ -213,14 +214,14 @@ void TestOptionRanges::everyNumericOptionHasItsPhysicsWritten() {
                             ": a numeric option without a row in physicsTable()"));
     }
     for (const auto& [name, physics] : physicsTable())
-        QVERIFY2(bv::cli::findFlag(name), qPrintable(QString::fromStdString(name) + ": no such option"));
+        QVERIFY2(bv::request::findFlag(name), qPrintable(QString::fromStdString(name) + ": no such option"));
 }
 
 void TestOptionRanges::everyNumericOptionRefusesWhatNoPhysicsAllows_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("option");
     QTest::addColumn<bool>("accepted");
-    for (const bv::cli::Flag& flag : bv::cli::flagTable()) {
+    for (const bv::request::Flag& flag : bv::request::flagTable()) {
         const std::string& name = flag.names[0];
         const auto physics = physicsTable().find(name);
         if (physics == physicsTable().end())
@@ -368,10 +369,10 @@ void TestOptionRanges::cellAnglesMustCloseACell() {
 void TestOptionRanges::aMatrixMustFormACell() {
     inTemporaryDirectory([] {
         writeFile("flat.mat", " 0.01 0.00 0.01\n 0.00 0.01 0.01\n 0.00 0.00 0.00\n");
-        CommandLine cl = bv::cli::parseCommandLine(split("-mat flat.mat -default_F 1"));
+        RunRequest cl = bv::cli::parseCommandLine(split("-mat flat.mat -default_F 1"));
         std::ostringstream log;
         try {
-            bv::cli::loadInputs(cl, log);
+            bv::request::loadInputs(cl, log);
             QFAIL("a flat matrix was accepted");
         } catch (const bv::Error& e) {
             QVERIFY2(QString(e.what()).startsWith("-mat flat.mat: the reciprocal cell vectors") &&
@@ -380,7 +381,7 @@ void TestOptionRanges::aMatrixMustFormACell() {
         }
         writeFile("cubic.mat", " 0.01 0.00 0.00\n 0.00 0.01 0.00\n 0.00 0.00 0.01\n");
         cl = bv::cli::parseCommandLine(split("-mat cubic.mat -default_F 1"));
-        bv::cli::loadInputs(cl, log);
+        bv::request::loadInputs(cl, log);
         QVERIFY(cl.experiment.crystal.mosflmMatrix.has_value());
     });
 }

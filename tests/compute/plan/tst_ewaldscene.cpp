@@ -8,7 +8,7 @@
 // sphere of radius 1 about (-1, 0, 0), through the origin. N = 10: the lattice factor's
 // width 1/(N a) = 1/100 = 0.01 1/A.
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/model/Units.h"
 #include "compute/plan/EwaldScene.h"
 #include "tests/TestResolve.h"

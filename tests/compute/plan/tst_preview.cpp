@@ -1,7 +1,7 @@
 // The viewer's preview sampling (compute/plan/Preview.h): which loops a preview thins, in
 // which order, and what the thinned experiment keeps. Numbers worked by hand.
 
-#include "compute/cli/CommandLine.h"
+#include "compute/request/RunRequest.h"
 #include "compute/plan/Preview.h"
 #include "compute/plan/RunCost.h"
 #include "tests/TestResolve.h"

@@ -13,7 +13,7 @@
 namespace {
 
 bv::plan::Plan planOf(const std::vector<std::string>& args) {
-    const bv::cli::CommandLine cl = bv::cli::parseCommandLine(args);
+    const bv::RunRequest cl = bv::cli::parseCommandLine(args);
     bv::random::ReferenceRandom rng;
     std::ostringstream log;
     return bv::plan::makePlan(bv::resolve(cl.experiment, rng, log), cl.experiment.mask);

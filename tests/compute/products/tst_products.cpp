@@ -27,7 +27,7 @@ using bv::products::OutputFiles;
 // A 16x16 detector and the run's generator where resolve() leaves it (a mosaic spread, so
 // that resolve() draws from it).
 struct Run {
-    bv::cli::CommandLine cl = bv::cli::parseCommandLine(
+    bv::RunRequest cl = bv::cli::parseCommandLine(
         {"-cell", "100", "100", "100", "90", "90", "90", "-default_F", "100", "-detpixels", "16",
          "-mosaic", "0.5", "-mosaic_domains", "3", "-seed", "7"});
     bv::random::ReferenceRandom rng;
@@ -242,7 +242,7 @@ class TestProducts : public QObject {
     void counterNoiseIsTheCounterGeneratorsDeviates() {
         QTemporaryDir dir;
         Run run;
-        run.cl.outputs.noiseGenerator = bv::cli::NoiseGenerator::Counter;
+        run.cl.outputs.noiseGenerator = bv::NoiseGenerator::Counter;
         run.image[5] = 1.0e6f; // a pixel that overloads the SMV but not the CBF
         OutputFiles files;
         files.noiseFile = dir.filePath("n.img").toStdString();
@@ -279,7 +279,7 @@ class TestProducts : public QObject {
     void counterDeviatesHandedOverAreWritten() {
         QTemporaryDir dir;
         Run run;
-        run.cl.outputs.noiseGenerator = bv::cli::NoiseGenerator::Counter;
+        run.cl.outputs.noiseGenerator = bv::NoiseGenerator::Counter;
         OutputFiles files;
         files.noiseFile = dir.filePath("n.img").toStdString();
         const std::vector<float> fives(run.image.size(), 5.0f);

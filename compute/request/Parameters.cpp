@@ -1,8 +1,9 @@
-#include "compute/cli/Flags.h"
+#include "compute/request/Parameters.h"
 
-#include "compute/cli/DetectorSource.h"
-#include "compute/cli/ParseContext.h"
+#include "compute/request/DetectorSource.h"
+#include "compute/request/ParseContext.h"
 #include "compute/core/Error.h"
+#include "compute/io/JsonWriter.h"
 #include "compute/io/NumberText.h"
 #include "compute/model/Units.h"
 
@@ -11,7 +12,7 @@
 #include <cmath>
 #include <limits>
 
-namespace bv::cli {
+namespace bv::request {
 
 namespace {
 
@@ -24,10 +25,10 @@ double fromDegrees(double degrees) { return units::radiansFromDegrees(degrees); 
 double fromMilliradians(double mrad) { return mrad / 1000.0; }
 double fromPercent(double percent) { return percent / 100.0; }
 
-Experiment& experimentOf(ParseContext& c) { return c.cl.experiment; }
-Detector& det(ParseContext& c) { return c.cl.experiment.detector; }
-Crystal& xtal(ParseContext& c) { return c.cl.experiment.crystal; }
-Beam& beam(ParseContext& c) { return c.cl.experiment.beam; }
+Experiment& experimentOf(ParseContext& c) { return c.request.experiment; }
+Detector& det(ParseContext& c) { return c.request.experiment.detector; }
+Crystal& xtal(ParseContext& c) { return c.request.experiment.crystal; }
+Beam& beam(ParseContext& c) { return c.request.experiment.beam; }
 
 LabAxes& customAxes(ParseContext& c) {
     experimentOf(c).convention = Convention::Custom;
@@ -199,12 +200,15 @@ std::vector<Flag> buildTable() {
                  }));
     add(makeFlag({"-phi"}, 1, "<deg>", "spindle rotation at the start of the exposure, degrees",
                  "0", G::Crystal, [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).phi0 = fromDegrees(v.number(0, Quantity::Angle));
+                     const double degrees = v.number(0, Quantity::Angle);
+                     xtal(c).phi0 = fromDegrees(degrees);
+                     c.request.phiDegrees = degrees;
                  }));
     add(makeFlag({"-osc"}, 1, "<deg>", "spindle rotation range, degrees", "0 (a still)", G::Crystal,
                  [](ParseContext& c, const FlagValues& v) {
-                     xtal(c).phi.range =
-                         fromDegrees(v.number(0, Quantity::Angle, Bound::NonNegative));
+                     const double degrees = v.number(0, Quantity::Angle, Bound::NonNegative);
+                     xtal(c).phi.range = fromDegrees(degrees);
+                     c.request.oscDegrees = degrees;
                  }));
     add(makeFlag({"-phistep"}, 1, "<deg>", "spindle rotation step, degrees", "-osc / -phisteps",
                  G::Crystal, [](ParseContext& c, const FlagValues& v) {
@@ -593,11 +597,11 @@ std::vector<Flag> buildTable() {
     // ---- input files ----
     add(makeFlag({"-hkl"}, 1, "<file>",
                  "structure factors, lines of h k l F; cached in the -dump file", "", G::Files,
-                 [](ParseContext& c, const FlagValues& v) { c.cl.hkl = fileName(v); }));
+                 [](ParseContext& c, const FlagValues& v) { c.request.hkl = fileName(v); }));
     add(makeFlag({"-mat"}, 1, "<file>",
                  "MOSFLM orientation matrix (reciprocal cell vectors times the wavelength); "
                  "alternative to -cell",
-                 "", G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.mat = fileName(v); }));
+                 "", G::Files, [](ParseContext& c, const FlagValues& v) { c.request.mat = fileName(v); }));
     add(makeFlag({"-default_F"}, 1, "<F>",
                  "structure factor of every hkl the -hkl file does not list (alternative to "
                  "-hkl)",
@@ -608,29 +612,29 @@ std::vector<Flag> buildTable() {
     add(makeFlag({"-dump", "-dumpfile"}, 1, "<file>",
                  "structure-factor cache: written after -hkl is read, read when -hkl is not given",
                  "Fdump.bin", G::Files,
-                 [](ParseContext& c, const FlagValues& v) { c.cl.dumpFile = fileName(v); }));
+                 [](ParseContext& c, const FlagValues& v) { c.request.dumpFile = fileName(v); }));
     add(makeFlag({"-sourcefile"}, 1, "<file>",
                  "X-ray sources, lines of X Y Z weight lambda (m, relative, m); replaces the "
                  "divergence and dispersion options",
                  "", G::Files,
-                 [](ParseContext& c, const FlagValues& v) { c.cl.sourceFile = fileName(v); }));
+                 [](ParseContext& c, const FlagValues& v) { c.request.sourceFile = fileName(v); }));
     add(makeFlag({"-img"}, 1, "<file>",
                  "SMV image whose header sets defaults (read before every other option: "
                  "PIXEL_SIZE, SIZE1/2, DISTANCE, CLOSE_DISTANCE, WAVELENGTH, BEAM_CENTER_X/Y, "
                  "ORGX/Y, PHI, OSC_RANGE); its pixels are not used",
-                 "", G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.img = fileName(v); }));
+                 "", G::Files, [](ParseContext& c, const FlagValues& v) { c.request.img = fileName(v); }));
     add(makeFlag({"-mask"}, 1, "<file>",
                  "SMV image: pixels that are 0 are skipped; its header sets defaults like -img's "
                  "(BEAM_CENTER_Y counted from the other edge), read before -img",
-                 "", G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.mask = fileName(v); }));
+                 "", G::Files, [](ParseContext& c, const FlagValues& v) { c.request.mask = fileName(v); }));
     add(makeFlag({"-stol"}, 1, "<file>", "amorphous scattering, F vs sin(theta)/lambda (checked readable, not used)", "",
-                 G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.stol = fileName(v); },
+                 G::Files, [](ParseContext& c, const FlagValues& v) { c.request.stol = fileName(v); },
                  true));
     add(makeFlag({"-4stol"}, 1, "<file>", "amorphous scattering, F vs 4 sin(theta)/lambda (checked readable, not used)", "",
-                 G::Files, [](ParseContext& c, const FlagValues& v) { c.cl.stol = fileName(v); },
+                 G::Files, [](ParseContext& c, const FlagValues& v) { c.request.stol = fileName(v); },
                  true));
     add(makeFlag({"-Q"}, 1, "<file>", "amorphous scattering, F vs Q (checked readable, not used)", "", G::Files,
-                 [](ParseContext& c, const FlagValues& v) { c.cl.stol = fileName(v); }, true));
+                 [](ParseContext& c, const FlagValues& v) { c.request.stol = fileName(v); }, true));
     add(makeFlag({"-stolout"}, 1, "<file>", "output file for the amorphous scattering curve",
                  "output.stol", G::Files,
                  [](ParseContext&, const FlagValues& v) { fileName(v); }, true));
@@ -638,61 +642,61 @@ std::vector<Flag> buildTable() {
     // ---- output ----
     add(makeFlag({"-floatfile", "-floatimage"}, 1, "<file>",
                  "raw 4-byte float image, photons per pixel", "floatimage.bin", G::Output,
-                 [](ParseContext& c, const FlagValues& v) { c.cl.outputs.floatFile = fileName(v); }));
+                 [](ParseContext& c, const FlagValues& v) { c.request.outputs.floatFile = fileName(v); }));
     add(makeFlag({"-intfile", "-intimage"}, 1, "<file>",
                  "SMV image without noise, scaled by -scale (always written)", "intimage.img",
                  G::Output,
-                 [](ParseContext& c, const FlagValues& v) { c.cl.outputs.intFile = fileName(v); }));
+                 [](ParseContext& c, const FlagValues& v) { c.request.outputs.intFile = fileName(v); }));
     add(makeFlag({"-pgmfile", "-pgmimage"}, 1, "<file>",
                  "8-bit greymap image (turns it on)", "image.pgm", G::Output,
                  [](ParseContext& c, const FlagValues& v) {
-                     c.cl.outputs.pgmFile = fileName(v);
-                     c.cl.outputs.writePgm = true;
+                     c.request.outputs.pgmFile = fileName(v);
+                     c.request.outputs.writePgm = true;
                  }));
     add(makeFlag({"-noisefile", "-noiseimage"}, 1, "<file>",
                  "SMV image with Poisson noise (turns it on)", "noiseimage.img", G::Output,
                  [](ParseContext& c, const FlagValues& v) {
-                     c.cl.outputs.noiseFile = fileName(v);
-                     c.cl.outputs.writeNoise = true;
-                     c.cl.outputs.countPhotons = true;
+                     c.request.outputs.noiseFile = fileName(v);
+                     c.request.outputs.writeNoise = true;
+                     c.request.outputs.countPhotons = true;
                  }));
     add(makeFlag({"-cbffile", "-cbfimage"}, 1, "<file>",
                  "miniCBF image (PILATUS style, byte-offset compressed) of the photon counts: "
                  "the noise image's Poisson deviates without the -adc pedestal (docs/series.md)",
                  "not written", G::Output, [](ParseContext& c, const FlagValues& v) {
-                     c.cl.outputs.cbfFile = fileName(v);
-                     c.cl.outputs.writeCbf = true;
+                     c.request.outputs.cbfFile = fileName(v);
+                     c.request.outputs.writeCbf = true;
                  }));
     add(makeFlag({"-nexusfile"}, 1, "<file.h5>",
                  "NeXus/NXmx (HDF5) file, as DIALS reads EIGER data: one file for a whole "
                  "-series (no # needed), its frames bitshuffle/LZ4 compressed; the photon "
                  "counts of -cbffile, or the float image with -nonoise (docs/nexus.md)",
                  "not written", G::Output, [](ParseContext& c, const FlagValues& v) {
-                     c.cl.outputs.nexusFile = fileName(v);
-                     c.cl.outputs.writeNexus = true;
+                     c.request.outputs.nexusFile = fileName(v);
+                     c.request.outputs.writeNexus = true;
                  }));
     add(makeFlag({"-nonoise"}, 0, "", "do not write the noise image", "written", G::Output,
                  [](ParseContext& c, const FlagValues&) {
-                     c.cl.outputs.writeNoise = false;
-                     c.cl.outputs.countPhotons = false;
+                     c.request.outputs.writeNoise = false;
+                     c.request.outputs.countPhotons = false;
                  }));
     add(makeFlag({"-nopgm"}, 0, "", "do not write the greymap image", "written", G::Output,
-                 [](ParseContext& c, const FlagValues&) { c.cl.outputs.writePgm = false; }));
+                 [](ParseContext& c, const FlagValues&) { c.request.outputs.writePgm = false; }));
     add(makeFlag({"-scale"}, 1, "<factor>",
                  "photons to int-image counts (0: automatic, brightest pixel at 55000)", "0",
                  G::Output, [](ParseContext& c, const FlagValues& v) {
-                     c.cl.outputs.intScale =
+                     c.request.outputs.intScale =
                          v.number(0, Quantity::IntensityScale, Bound::NonNegative);
                  }));
     add(makeFlag(
         {"-pgmscale"}, 1, "<factor>", "photons to grey levels (0: automatic); turns the greymap on",
         "0", G::Output, [](ParseContext& c, const FlagValues& v) {
-            c.cl.outputs.pgmScale = v.number(0, Quantity::IntensityScale, Bound::NonNegative);
-            c.cl.outputs.writePgm = true;
+            c.request.outputs.pgmScale = v.number(0, Quantity::IntensityScale, Bound::NonNegative);
+            c.request.outputs.writePgm = true;
         }));
     add(makeFlag({"-adc"}, 1, "<counts>", "offset added to int and noise image pixels", "40",
                  G::Output, [](ParseContext& c, const FlagValues& v) {
-                     c.cl.outputs.adcOffset = v.number(0, Quantity::AdcOffset);
+                     c.request.outputs.adcOffset = v.number(0, Quantity::AdcOffset);
                  }));
     add(makeFlag({"-seed"}, 1, "<n>", "random-number seed of the noise image",
                  "the current time", G::Output,
@@ -706,9 +710,9 @@ std::vector<Flag> buildTable() {
                  "reference", G::Output, [](ParseContext& c, const FlagValues& v) {
                      const std::string name = v.text(0);
                      if (name == "reference")
-                         c.cl.outputs.noiseGenerator = NoiseGenerator::Reference;
+                         c.request.outputs.noiseGenerator = NoiseGenerator::Reference;
                      else if (name == "counter")
-                         c.cl.outputs.noiseGenerator = NoiseGenerator::Counter;
+                         c.request.outputs.noiseGenerator = NoiseGenerator::Counter;
                      else
                          v.fail(0, "reference or counter");
                  }));
@@ -717,12 +721,12 @@ std::vector<Flag> buildTable() {
     add(makeFlag({"-printout_pixel"}, 2, "<fast> <slow>",
                  "print how one pixel's value comes about", "", G::Output,
                  [](ParseContext& c, const FlagValues& v) {
-                     c.cl.printoutPixel = std::pair<int, int>{v.count(0), v.count(1)};
+                     c.request.printoutPixel = std::pair<int, int>{v.count(0), v.count(1)};
                  }));
     add(makeFlag({"-progress"}, 0, "", "show the progress meter", "on", G::Output,
-                 [](ParseContext& c, const FlagValues&) { c.cl.progress = true; }));
+                 [](ParseContext& c, const FlagValues&) { c.request.progress = true; }));
     add(makeFlag({"-noprogress"}, 0, "", "hide the progress meter", "", G::Output,
-                 [](ParseContext& c, const FlagValues&) { c.cl.progress = false; }));
+                 [](ParseContext& c, const FlagValues&) { c.request.progress = false; }));
 
     // ---- braggview ----
     add(makeFlag({"-precision"}, 1, "fast|precise",
@@ -732,7 +736,7 @@ std::vector<Flag> buildTable() {
                      const std::optional<Precision> precision = precisionFromName(v.text(0));
                      if (!precision)
                          v.fail(0, "fast, single, precise or double");
-                     c.cl.precision = *precision;
+                     c.request.precision = *precision;
                  }));
     add(makeFlag({"-detector"}, 1, "<preset>|<file.expt>|<file.geom>|list",
                  "a detector of several panels: a preset (-detector list shows them), a DIALS "
@@ -742,7 +746,7 @@ std::vector<Flag> buildTable() {
                  "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
                      const std::string name = v.text(0);
                      if (name == "list") {
-                         c.cl.listDetectors = true;
+                         c.request.listDetectors = true;
                          return;
                      }
                      const PanelDetector panels = readDetectorSource(name, v.name() + " " + name);
@@ -776,7 +780,7 @@ std::vector<Flag> buildTable() {
                              start = comma + 1;
                          }
                      }
-                     c.cl.device = word;
+                     c.request.device = word;
                  }));
     add(makeFlag({"-series"}, 1, "<frames>",
                  "render a rotation series: frame i (from 0) at phi = -phi + i * -osc with its "
@@ -784,7 +788,7 @@ std::vector<Flag> buildTable() {
                  "of # for the frame number (sim_#####.img) and only those named are written "
                  "(docs/series.md)",
                  "one image", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.cl.series = v.integer(0, 1, 1000000);
+                     c.request.series = v.integer(0, 1, 1000000);
                  }));
     add(makeFlag({"-threads"}, 1, "<count>",
                  "a -series or --job: CPU threads that make the frames' files (noise, int "
@@ -792,7 +796,7 @@ std::vector<Flag> buildTable() {
                  "whatever the count (docs/series.md)",
                  "the cores this process may use", G::Braggview,
                  [](ParseContext& c, const FlagValues& v) {
-                     c.cl.threads = v.integer(0, 1, 1024);
+                     c.request.threads = v.integer(0, 1, 1024);
                  }));
     add(makeFlag({"--job", "-job"}, 1, "<file.json>",
                  "render the frames of a JSON job file, skipping those already complete on "
@@ -806,38 +810,391 @@ std::vector<Flag> buildTable() {
     add(makeFlag({"-restart"}, 0, "",
                  "with --job: render every frame again, also those already complete on disk",
                  "off", G::Braggview,
-                 [](ParseContext& c, const FlagValues&) { c.cl.restart = true; }));
+                 [](ParseContext& c, const FlagValues&) { c.request.restart = true; }));
     add(makeFlag({"-v"}, 0, "", "verbose: report GPU timings", "off", G::Braggview,
-                 [](ParseContext& c, const FlagValues&) { c.cl.verbose = true; }));
+                 [](ParseContext& c, const FlagValues&) { c.request.verbose = true; }));
     add(makeFlag({"-h", "-help", "--help"}, 0, "", "print this text and stop", "", G::Braggview,
-                 [](ParseContext& c, const FlagValues&) { c.cl.help = true; }));
+                 [](ParseContext& c, const FlagValues&) { c.request.help = true; }));
     return t;
 }
 
-// edit distance, case-insensitive, for "did you mean"
-std::size_t editDistance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                              std::tolower(static_cast<unsigned char>(b[j - 1]));
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
+// ---- writing: each option's values from a request, the inverse of apply ------------------
+//
+// In the order commandWords writes them, which matters where options act on each other: the
+// -mask header first (every option overrides it); the options that also set the pivot before
+// -pivot; -twotheta_axis (also read as -twotheta) before -twotheta; -detector_abs (whose 0
+// also zeroes the thickness) before -detector_thick; -misset_seed last (followed by three
+// more words it would also be read as -misset). A value that is the default, or that the
+// options cannot state, writes nothing; a few are always written so that the words state the
+// whole experiment whatever the defaults become.
+
+using Words = std::optional<std::vector<std::string>>;
+
+std::string text(double value) {
+    return io::shortestNumberText(value);
+}
+double toMillimetres(double metres) {
+    return metres * 1000.0;
+}
+double toDegrees(double radians) {
+    return units::degreesFromRadians(radians);
+}
+
+Words number(double value) {
+    return std::vector<std::string>{text(value)};
+}
+Words integer(long value) {
+    return std::vector<std::string>{std::to_string(value)};
+}
+Words word(const std::string& value) {
+    return std::vector<std::string>{value};
+}
+Words vector3(const glm::dvec3& v) {
+    return std::vector<std::string>{text(v.x), text(v.y), text(v.z)};
+}
+Words switchedOn(bool on) {
+    return on ? Words(std::vector<std::string>{}) : std::nullopt;
+}
+Words fileIfNamed(const std::string& path) {
+    return path.empty() ? std::nullopt : word(path);
+}
+Words numberIf(bool stated, double value) {
+    return stated ? number(value) : std::nullopt;
+}
+// an optional value in the option's unit (`scale` per SI unit); nothing when automatic
+Words optionalNumber(const std::optional<double>& value, double scale = 1.0) {
+    return value ? number(*value * scale) : std::nullopt;
+}
+Words optionalCount(const std::optional<int>& value) {
+    return value ? integer(*value) : std::nullopt;
+}
+Words conventionIs(const RunRequest& r, Convention convention) {
+    return switchedOn(r.experiment.convention == convention);
+}
+Words customAxis(const RunRequest& r, glm::dvec3 LabAxes::*axis) {
+    if (r.experiment.convention != Convention::Custom)
+        return std::nullopt;
+    return vector3(r.experiment.customAxes.*axis);
+}
+Words shapeIs(const RunRequest& r, LatticeShape shape) {
+    return switchedOn(r.experiment.crystal.shape == shape);
+}
+Words divergence(const RunRequest& r, bool horizontal, int part) {
+    const Beam& b = r.experiment.beam;
+    const SweepRequest& s = horizontal ? b.horizontalDivergence : b.verticalDivergence;
+    if (part == 0)
+        return optionalNumber(s.range, 1000.0);
+    if (part == 1)
+        return optionalNumber(s.step, 1000.0);
+    return optionalCount(s.steps);
+}
+const Crystal& crystalOf(const RunRequest& r) {
+    return r.experiment.crystal;
+}
+const Beam& beamOf(const RunRequest& r) {
+    return r.experiment.beam;
+}
+const Detector& detectorOf(const RunRequest& r) {
+    return r.experiment.detector;
+}
+const Sampling& samplingOf(const RunRequest& r) {
+    return r.experiment.sampling;
+}
+
+struct Writer {
+    const char* name; // the option, by any of its names
+    Words (*write)(const RunRequest&);
+    const char* spelled; // the name written, when not names[0]
+};
+
+const Writer kWriters[] = {
+    {"-mask", [](const RunRequest& r) { return fileIfNamed(r.mask); }, nullptr},
+    // the laboratory frame
+    {"-mosflm", [](const RunRequest& r) { return conventionIs(r, Convention::Mosflm); }, nullptr},
+    {"-xds", [](const RunRequest& r) { return conventionIs(r, Convention::Xds); }, nullptr},
+    {"-adxv", [](const RunRequest& r) { return conventionIs(r, Convention::Adxv); }, nullptr},
+    {"-denzo", [](const RunRequest& r) { return conventionIs(r, Convention::Denzo); }, nullptr},
+    {"-dials", [](const RunRequest& r) { return conventionIs(r, Convention::Dials); }, nullptr},
+    {"-beam_vector", [](const RunRequest& r) { return customAxis(r, &LabAxes::beam); }, nullptr},
+    {"-polar_vector", [](const RunRequest& r) { return customAxis(r, &LabAxes::polarization); },
+     nullptr},
+    {"-spindle_axis", [](const RunRequest& r) { return customAxis(r, &LabAxes::spindle); },
+     nullptr},
+    // also sets -twotheta: given again below
+    {"-twotheta_axis", [](const RunRequest& r) { return customAxis(r, &LabAxes::twothetaAxis); },
+     nullptr},
+    {"-fdet_vector", [](const RunRequest& r) { return customAxis(r, &LabAxes::fdet); }, nullptr},
+    {"-sdet_vector", [](const RunRequest& r) { return customAxis(r, &LabAxes::sdet); }, nullptr},
+    {"-odet_vector", [](const RunRequest& r) { return customAxis(r, &LabAxes::odet); }, nullptr},
+    // crystal
+    {"-mat", [](const RunRequest& r) { return fileIfNamed(r.mat); }, nullptr},
+    {"-cell",
+     [](const RunRequest& r) -> Words {
+         const std::optional<UnitCell>& cell = crystalOf(r).cell;
+         if (!r.mat.empty() || !cell)
+             return std::nullopt;
+         std::vector<std::string> out;
+         for (double v : {cell->a, cell->b, cell->c})
+             out.push_back(text(v));
+         for (double v : {cell->alpha, cell->beta, cell->gamma}) // 0 stands for 90 degrees
+             out.push_back(text(v == 0.0 ? 90.0 : toDegrees(v)));
+         return out;
+     },
+     nullptr},
+    {"-misset",
+     [](const RunRequest& r) -> Words {
+         const Crystal& c = crystalOf(r);
+         if (c.misset == MissetKind::Random)
+             return word("random");
+         if (c.misset != MissetKind::Angles)
+             return std::nullopt;
+         return vector3({toDegrees(c.missetAngles.x), toDegrees(c.missetAngles.y),
+                         toDegrees(c.missetAngles.z)});
+     },
+     nullptr},
+    {"-Na", [](const RunRequest& r) { return integer(std::lround(crystalOf(r).cells.x)); },
+     nullptr},
+    {"-Nb", [](const RunRequest& r) { return integer(std::lround(crystalOf(r).cells.y)); },
+     nullptr},
+    {"-Nc", [](const RunRequest& r) { return integer(std::lround(crystalOf(r).cells.z)); },
+     nullptr},
+    {"-xtal_thick",
+     [](const RunRequest& r) {
+         const double size = crystalOf(r).sampleSize.x;
+         return numberIf(size > 0.0, toMillimetres(size));
+     },
+     nullptr},
+    {"-xtal_width",
+     [](const RunRequest& r) {
+         const double size = crystalOf(r).sampleSize.y;
+         return numberIf(size > 0.0, toMillimetres(size));
+     },
+     nullptr},
+    {"-xtal_height",
+     [](const RunRequest& r) {
+         const double size = crystalOf(r).sampleSize.z;
+         return numberIf(size > 0.0, toMillimetres(size));
+     },
+     nullptr},
+    {"-square_xtal", [](const RunRequest& r) { return shapeIs(r, LatticeShape::Square); }, nullptr},
+    {"-round_xtal", [](const RunRequest& r) { return shapeIs(r, LatticeShape::Round); }, nullptr},
+    {"-gauss_xtal", [](const RunRequest& r) { return shapeIs(r, LatticeShape::Gauss); }, nullptr},
+    {"-tophat_spots", [](const RunRequest& r) { return shapeIs(r, LatticeShape::Tophat); },
+     nullptr},
+    {"-fudge", [](const RunRequest& r) { return number(crystalOf(r).fudge); }, nullptr},
+    {"-mosaic",
+     [](const RunRequest& r) {
+         const auto& spread = crystalOf(r).mosaicSpread;
+         return numberIf(spread.has_value(), spread ? toDegrees(*spread) : 0.0);
+     },
+     nullptr},
+    {"-mosaic_domains",
+     [](const RunRequest& r) { return optionalCount(crystalOf(r).mosaicDomains); }, "-mosaic_dom"},
+    {"-mosaic_seed", [](const RunRequest& r) { return integer(-crystalOf(r).mosaicSeed); },
+     nullptr},
+    {"-phi", [](const RunRequest& r) { return number(toDegrees(crystalOf(r).phi0)); }, nullptr},
+    {"-osc",
+     [](const RunRequest& r) {
+         const auto& range = crystalOf(r).phi.range;
+         return numberIf(range.has_value(), range ? toDegrees(*range) : 0.0);
+     },
+     nullptr},
+    {"-phistep",
+     [](const RunRequest& r) {
+         const auto& step = crystalOf(r).phi.step;
+         return numberIf(step.has_value(), step ? toDegrees(*step) : 0.0);
+     },
+     nullptr},
+    {"-phisteps", [](const RunRequest& r) { return optionalCount(crystalOf(r).phi.steps); },
+     nullptr},
+    // beam
+    {"-lambda", [](const RunRequest& r) { return number(beamOf(r).wavelength * 1e10); }, nullptr},
+    {"-dispersion",
+     [](const RunRequest& r) { return optionalNumber(beamOf(r).dispersion.range, 100.0); },
+     nullptr},
+    {"-dispsteps", [](const RunRequest& r) { return optionalCount(beamOf(r).dispersion.steps); },
+     nullptr},
+    {"-hdivrange", [](const RunRequest& r) { return divergence(r, true, 0); }, nullptr},
+    {"-hdivstep", [](const RunRequest& r) { return divergence(r, true, 1); }, nullptr},
+    {"-hdivsteps", [](const RunRequest& r) { return divergence(r, true, 2); }, nullptr},
+    {"-vdivrange", [](const RunRequest& r) { return divergence(r, false, 0); }, nullptr},
+    {"-vdivstep", [](const RunRequest& r) { return divergence(r, false, 1); }, nullptr},
+    {"-vdivsteps", [](const RunRequest& r) { return divergence(r, false, 2); }, nullptr},
+    {"-round_div", [](const RunRequest& r) { return switchedOn(beamOf(r).roundDivergence); },
+     nullptr},
+    {"-square_div", [](const RunRequest& r) { return switchedOn(!beamOf(r).roundDivergence); },
+     nullptr},
+    {"-polar", [](const RunRequest& r) { return number(beamOf(r).kahnFactor); }, nullptr},
+    {"-nopolar", [](const RunRequest& r) { return switchedOn(!beamOf(r).polarization); }, nullptr},
+    {"-fluence", [](const RunRequest& r) { return number(beamOf(r).fluence); }, nullptr},
+    // the flux, exposure and beam size replace the fluence only with a flux
+    {"-flux", [](const RunRequest& r) { return numberIf(beamOf(r).flux != 0.0, beamOf(r).flux); },
+     nullptr},
+    {"-exposure",
+     [](const RunRequest& r) { return numberIf(beamOf(r).flux != 0.0, beamOf(r).exposure); },
+     nullptr},
+    {"-beamsize",
+     [](const RunRequest& r) {
+         return numberIf(beamOf(r).flux != 0.0, toMillimetres(beamOf(r).beamSize));
+     },
+     nullptr},
+    {"-sourcefile", [](const RunRequest& r) { return fileIfNamed(r.sourceFile); }, nullptr},
+    // detector
+    {"-pixel", [](const RunRequest& r) { return number(toMillimetres(detectorOf(r).pixelSize)); },
+     nullptr},
+    {"-detsize_f",
+     [](const RunRequest& r) { return number(toMillimetres(detectorOf(r).sizeFast)); }, nullptr},
+    {"-detsize_s",
+     [](const RunRequest& r) { return number(toMillimetres(detectorOf(r).sizeSlow)); }, nullptr},
+    // a file's panels not moved: where the file puts them (-distance would move them)
+    {"-distance",
+     [](const RunRequest& r) {
+         const Detector& d = detectorOf(r);
+         return numberIf(d.panels.empty() || d.distanceStated, toMillimetres(d.distance));
+     },
+     nullptr},
+    {"-close_distance",
+     [](const RunRequest& r) { return optionalNumber(detectorOf(r).closeDistance, 1000.0); },
+     nullptr},
+    {"-Xbeam", [](const RunRequest& r) { return optionalNumber(detectorOf(r).beamX, 1000.0); },
+     nullptr},
+    {"-Ybeam", [](const RunRequest& r) { return optionalNumber(detectorOf(r).beamY, 1000.0); },
+     nullptr},
+    {"-Xclose", [](const RunRequest& r) { return optionalNumber(detectorOf(r).closeX, 1000.0); },
+     nullptr},
+    {"-Yclose", [](const RunRequest& r) { return optionalNumber(detectorOf(r).closeY, 1000.0); },
+     nullptr},
+    {"-ORGX", [](const RunRequest& r) { return optionalNumber(detectorOf(r).orgX); }, nullptr},
+    {"-ORGY", [](const RunRequest& r) { return optionalNumber(detectorOf(r).orgY); }, nullptr},
+    {"-detector_rotx", [](const RunRequest& r) { return number(toDegrees(detectorOf(r).rotX)); },
+     nullptr},
+    {"-detector_roty", [](const RunRequest& r) { return number(toDegrees(detectorOf(r).rotY)); },
+     nullptr},
+    {"-detector_rotz", [](const RunRequest& r) { return number(toDegrees(detectorOf(r).rotZ)); },
+     nullptr},
+    {"-twotheta", [](const RunRequest& r) { return number(toDegrees(detectorOf(r).twotheta)); },
+     nullptr},
+    {"-curved_det", [](const RunRequest& r) { return switchedOn(detectorOf(r).curved); }, nullptr},
+    {"-point_pixel", [](const RunRequest& r) { return switchedOn(detectorOf(r).pointPixel); },
+     nullptr},
+    {"-detector_abs",
+     [](const RunRequest& r) { return optionalNumber(detectorOf(r).attenuationDepth, 1e6); },
+     nullptr},
+    {"-detector_thick",
+     [](const RunRequest& r) { return optionalNumber(detectorOf(r).thickness.range, 1e6); },
+     nullptr},
+    {"-detector_thicksteps",
+     [](const RunRequest& r) { return optionalCount(detectorOf(r).thickness.steps); }, nullptr},
+    // last of the options that set the pivot
+    {"-pivot", [](const RunRequest& r) { return word(pivotName(detectorOf(r).pivot)); }, nullptr},
+    // a detector of several panels, read again from its source
+    {"-detector",
+     [](const RunRequest& r) {
+         const Detector& d = detectorOf(r);
+         return d.panels.empty() ? std::nullopt : word(d.panelsSource);
+     },
+     nullptr},
+    // sampling
+    {"-oversample", [](const RunRequest& r) { return optionalCount(samplingOf(r).oversample); },
+     nullptr},
+    {"-oversample_thick",
+     [](const RunRequest& r) { return switchedOn(samplingOf(r).oversampleThick); }, nullptr},
+    {"-oversample_polar",
+     [](const RunRequest& r) { return switchedOn(samplingOf(r).oversamplePolar); }, nullptr},
+    {"-oversample_omega",
+     [](const RunRequest& r) { return switchedOn(samplingOf(r).oversampleOmega); }, nullptr},
+    {"-roi",
+     [](const RunRequest& r) -> Words {
+         const std::optional<Roi>& roi = samplingOf(r).roi;
+         if (!roi)
+             return std::nullopt;
+         std::vector<std::string> out;
+         for (int v : {roi->xmin, roi->xmax, roi->ymin, roi->ymax})
+             out.push_back(std::to_string(v));
+         return out;
+     },
+     nullptr},
+    {"-dmin",
+     [](const RunRequest& r) {
+         return numberIf(samplingOf(r).dmin > 0.0, samplingOf(r).dmin * 1e10);
+     },
+     nullptr},
+    {"-interpolate",
+     [](const RunRequest& r) {
+         return switchedOn(samplingOf(r).interpolation == Interpolation::Tricubic);
+     },
+     nullptr},
+    {"-nointerpolate",
+     [](const RunRequest& r) {
+         return switchedOn(samplingOf(r).interpolation == Interpolation::Nearest);
+     },
+     nullptr},
+    {"-interpolate_local",
+     [](const RunRequest& r) {
+         return switchedOn(samplingOf(r).interpolationEdge == InterpolationEdge::Local);
+     },
+     nullptr},
+    {"-water",
+     [](const RunRequest& r) {
+         return numberIf(r.experiment.waterThickness > 0.0, r.experiment.waterThickness * 1e6);
+     },
+     nullptr},
+    // structure factors, outputs, braggview's own
+    {"-hkl", [](const RunRequest& r) { return fileIfNamed(r.hkl); }, nullptr},
+    {"-default_F",
+     [](const RunRequest& r) { return number(r.experiment.structureFactors.defaultF); }, nullptr},
+    {"-scale",
+     [](const RunRequest& r) { return numberIf(r.outputs.intScale > 0.0, r.outputs.intScale); },
+     nullptr},
+    {"-pgmscale",
+     [](const RunRequest& r) { return numberIf(r.outputs.pgmScale > 0.0, r.outputs.pgmScale); },
+     nullptr},
+    {"-adc",
+     [](const RunRequest& r) {
+         return numberIf(r.outputs.adcOffset != OutputOptions().adcOffset, r.outputs.adcOffset);
+     },
+     nullptr},
+    {"-seed", [](const RunRequest& r) { return integer(-r.experiment.seed); }, nullptr},
+    {"-precision", [](const RunRequest& r) { return word(precisionName(r.precision)); }, nullptr},
+    // last: followed by three more words it would also be read as -misset
+    {"-misset_seed",
+     [](const RunRequest& r) -> Words {
+         const std::optional<long>& seed = crystalOf(r).missetSeed;
+         return seed ? integer(-*seed) : std::nullopt;
+     },
+     nullptr},
+};
+
+// The table with each writer set on its option (buildTable gives the rest).
+std::vector<Flag> tableWithWriters() {
+    std::vector<Flag> t = buildTable();
+    for (const Writer& w : kWriters)
+        for (Flag& f : t)
+            if (std::find(f.names.begin(), f.names.end(), w.name) != f.names.end()) {
+                f.write = w.write;
+                f.writtenName = w.spelled ? w.spelled : f.names[0];
+            }
+    return t;
 }
 
 } // namespace
 
 const std::vector<Flag>& flagTable() {
-    static const std::vector<Flag> table = buildTable();
+    static const std::vector<Flag> table = tableWithWriters();
     return table;
+}
+
+std::vector<std::string> commandWords(const RunRequest& request) {
+    std::vector<std::string> words;
+    for (const Writer& w : kWriters) {
+        const Flag* flag = findFlag(w.name);
+        const std::optional<std::vector<std::string>> values = flag->write(request);
+        if (!values)
+            continue;
+        words.push_back(flag->writtenName);
+        words.insert(words.end(), values->begin(), values->end());
+    }
+    return words;
 }
 
 const Flag* findFlag(std::string_view name) {
@@ -848,47 +1205,24 @@ const Flag* findFlag(std::string_view name) {
     return nullptr;
 }
 
-std::vector<std::string> suggestFlagNames(std::string_view name) {
-    std::vector<std::string> abbreviated;
-    if (name.size() >= 3) {
-        for (const Flag& f : flagTable())
-            for (const std::string& n : f.names)
-                if (n.size() > name.size() && n.compare(0, name.size(), name) == 0 &&
-                    abbreviated.size() < 3)
-                    abbreviated.push_back(n);
-    }
-    if (!abbreviated.empty())
-        return abbreviated;
-
-    std::string best;
-    std::size_t bestDistance = std::numeric_limits<std::size_t>::max();
-    for (const Flag& f : flagTable()) {
-        for (const std::string& n : f.names) {
-            const std::size_t d = editDistance(name, n);
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = n;
-            }
-        }
-    }
-    // a typo: one character off in a short name, a few in a long one
-    const std::size_t allowed = name.size() <= 5 ? 1 : std::max<std::size_t>(2, name.size() / 4);
-    if (bestDistance <= allowed)
-        return {best};
-    return {};
-}
-
 const char* flagGroupTitle(FlagGroup group) {
     switch (group) {
-    case FlagGroup::Crystal: return "Crystal";
-    case FlagGroup::Beam: return "Beam";
-    case FlagGroup::Detector: return "Detector";
-    case FlagGroup::Sampling: return "Sampling";
-    case FlagGroup::Files: return "Input files";
-    case FlagGroup::Output: return "Output";
-    case FlagGroup::Braggview: return "braggview";
+    case FlagGroup::Crystal:
+        return "Crystal";
+    case FlagGroup::Beam:
+        return "Beam";
+    case FlagGroup::Detector:
+        return "Detector";
+    case FlagGroup::Sampling:
+        return "Sampling";
+    case FlagGroup::Files:
+        return "Input files";
+    case FlagGroup::Output:
+        return "Output";
+    case FlagGroup::Braggview:
+        return "braggview";
     }
     return "";
 }
 
-} // namespace bv::cli
+} // namespace bv::request

@@ -1,22 +1,23 @@
 #pragma once
-// What the option table's actions work on (internal to compute/cli): the command line being
-// filled and the detector sizes that are only settled after the last option.
+// What the parameter table's actions work on (internal to compute/request and the parser of
+// compute/cli): the request being filled and the detector sizes that are only settled after
+// the last option.
 
-#include "compute/cli/CommandLine.h"
-#include "compute/cli/FlagValues.h"
-#include "compute/cli/Flags.h"
+#include "compute/request/RunRequest.h"
+#include "compute/request/FlagValues.h"
+#include "compute/request/Parameters.h"
 
 #include <array>
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace bv::cli {
+namespace bv::request {
 
 struct ParseContext {
-    explicit ParseContext(CommandLine& commandLine) : cl(commandLine) {}
+    explicit ParseContext(RunRequest& filled) : request(filled) {}
 
-    CommandLine& cl;
+    RunRequest& request;
     // pixel counts as given (-detpixels*, an -img/-mask header); 0: not given, the size
     // in mm decides (the reference's "fill in blanks")
     int fastPixels = 0, slowPixels = 0;
@@ -28,4 +29,4 @@ struct ParseContext {
     bool distanceGiven = false;
 };
 
-} // namespace bv::cli
+} // namespace bv::request

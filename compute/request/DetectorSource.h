@@ -11,7 +11,7 @@
 
 #include <string>
 
-namespace bv::cli {
+namespace bv::request {
 
 // Whether `name` is a preset's name (a preset is never taken as a file name).
 bool isDetectorPreset(const std::string& name);
@@ -25,4 +25,4 @@ bool isDetectorFileName(const std::string& name);
 // fail the checks.
 PanelDetector readDetectorSource(const std::string& name, const std::string& where);
 
-} // namespace bv::cli
+} // namespace bv::request

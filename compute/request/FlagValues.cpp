@@ -1,9 +1,9 @@
-#include "compute/cli/FlagValues.h"
+#include "compute/request/FlagValues.h"
 
 #include "compute/io/NumberText.h"
 #include "compute/core/Error.h"
 
-namespace bv::cli {
+namespace bv::request {
 
 FlagValues::FlagValues(std::string spelled, const Flag& flag, std::vector<std::string> tokens)
     : m_name(std::move(spelled)), m_flag(&flag), m_tokens(std::move(tokens)) {}
@@ -45,4 +45,4 @@ glm::dvec3 FlagValues::vector(bool allowZero) const {
     return v;
 }
 
-} // namespace bv::cli
+} // namespace bv::request

@@ -1,11 +1,11 @@
-#include "compute/cli/DetectorSource.h"
+#include "compute/request/DetectorSource.h"
 
 #include "compute/core/Error.h"
 #include "compute/io/CrystfelGeometry.h"
 #include "compute/io/DialsExperiment.h"
 #include "compute/model/DetectorPresets.h"
 
-namespace bv::cli {
+namespace bv::request {
 
 bool isDetectorPreset(const std::string& name) {
     return findDetectorPreset(name) != nullptr;
@@ -53,4 +53,4 @@ PanelDetector readDetectorSource(const std::string& name, const std::string& whe
     return panels;
 }
 
-} // namespace bv::cli
+} // namespace bv::request

@@ -1,14 +1,15 @@
 #pragma once
 // What the session writer (SessionWriter.cpp) and reader (SessionFile.cpp) share: the
 // format's name and version, and the words a session file uses for the experiment's choices.
-// Internal to compute/headless; the format itself is described in SessionFile.h.
+// The format itself is described in compute/headless/SessionFile.h; the fields are
+// SessionFields.h's table.
 
 #include "compute/model/Experiment.h"
 
 #include <cstddef>
 #include <utility>
 
-namespace bv::headless::session {
+namespace bv::request::session {
 
 // The newest version this braggview reads and writes. 2 added the detector's panels
 // (experiment.detector.distanceStated, .panelsSource, .panels); a session without panels is
@@ -43,4 +44,4 @@ const char* nameOf(const Choice<Enum> (&choices)[N], Enum value) {
     return choices[0].first;
 }
 
-} // namespace bv::headless::session
+} // namespace bv::request::session

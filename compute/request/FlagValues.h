@@ -4,7 +4,7 @@
 // Every number goes through one kind's limits (compute/model/PhysicalLimits.h), so options of
 // the same kind refuse the same values.
 
-#include "compute/cli/Flags.h"
+#include "compute/request/Parameters.h"
 #include "compute/model/PhysicalLimits.h"
 
 #include <glm/vec3.hpp>
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace bv::cli {
+namespace bv::request {
 
 class FlagValues {
 public:
@@ -43,4 +43,4 @@ private:
     std::vector<std::string> m_tokens;
 };
 
-} // namespace bv::cli
+} // namespace bv::request
