@@ -12,13 +12,12 @@
 #include "compute/io/FileTemplate.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/model/Resolve.h"
-#include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
 
 #include <map>
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 
 namespace bv::headless {
 
@@ -95,9 +94,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
     // a later frame whose first phi step is exactly 0 has the reference's carry-over rows
     // (SerialOrder.h) on top of its own: set its plan first so no table outgrows its buffer
     {
-        random::ReferenceRandom rng;
-        std::ostringstream quiet;
-        const ResolvedExperiment r = resolve(cl.experiment, rng, quiet);
+        const ResolvedExperiment r = run::resolveQuietly(cl.experiment);
         auto hasZeroStep = [&](double phi0) {
             for (int t = 0; t < r.phi.steps; ++t)
                 if (phi0 + r.phi.step * t == 0.0)

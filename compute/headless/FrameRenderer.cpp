@@ -1,8 +1,8 @@
 #include "compute/headless/FrameRenderer.h"
 
 #include "compute/core/Error.h"
-#include "compute/engine/SerialOrder.h"
 #include "compute/headless/Ranks.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 
 #include <cstdlib>
@@ -28,7 +28,7 @@ std::string FrameRenderer::description() const {
 
 void FrameRenderer::setPlan(const ResolvedExperiment& r, const plan::Plan& plan) {
     // the reference's serial loop, as run by as many OpenMP threads as OMP_NUM_THREADS says
-    m_simulator->setPlan(plan, {engine::phiAngles(r), engine::referenceThreads()});
+    run::setPlan(*m_simulator, r, plan);
 }
 
 std::vector<float> FrameRenderer::render(const ResolvedExperiment& r, const plan::Plan& plan) {

@@ -12,6 +12,7 @@
 #include "compute/products/FileHeaders.h"
 #include "compute/products/NexusSeries.h"
 #include "compute/products/Products.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 
 #include <algorithm>
@@ -230,7 +231,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             out << "removed " << removed << " temporary file" << (removed == 1 ? "" : "s")
                 << " of an interrupted run\n";
     }
-    auto makeRenderers = [&](const std::optional<plan::Plan>& prime, const ResolvedExperiment* r) {
+    auto makeRenderers = [&](const std::optional<run::PreparedRun>& prime) {
         renderers = std::make_unique<Renderers>(devices, settings.precision);
         for (std::size_t k = 0; k < renderers->size(); ++k) {
             FrameRenderer& renderer = renderers->at(k);
@@ -238,7 +239,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             if (!renderer.simulator().notice().empty())
                 err << "braggview: warning: " << renderer.simulator().notice() << "\n";
             if (prime)
-                renderer.setPlan(*r, *prime);
+                renderer.setPlan(prime->resolved, prime->plan);
         }
         if (ranks)
             out << "  " << size << " processes (mpirun): rank r renders the frames i with "
@@ -315,10 +316,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             if (first && settings.primeFrame && *settings.primeFrame != i) {
                 long ignored = 0;
                 const cli::CommandLine& cl = source.prepare(*settings.primeFrame, ignored);
-                random::ReferenceRandom rng;
-                std::ostringstream quiet;
-                const ResolvedExperiment r = resolve(cl.experiment, rng, quiet);
-                makeRenderers(plan::makePlan(r, cl.experiment.mask), &r);
+                makeRenderers(run::prepareQuietly(cl.experiment));
             }
             long noiseSeed = 0;
             const cli::CommandLine& cl = source.prepare(i, noiseSeed);
@@ -337,13 +335,19 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             };
             auto w = std::make_unique<FrameWork>();
             w->index = i;
-            w->resolved = named([&] { return resolve(cl.experiment, rng, first ? out : quiet); });
+            // the first frame prints the reference's warnings and summary, as a single run
+            run::PreparedRun prepared = named([&] {
+                return run::prepare(cl.experiment, rng, first ? out : quiet,
+                                    [&](const ResolvedExperiment& r) {
+                                        if (first)
+                                            printSummary(out, cl, r);
+                                    });
+            });
+            w->resolved = std::move(prepared.resolved);
+            w->plan = std::move(prepared.plan);
             const ResolvedExperiment& r = w->resolved;
-            if (first)
-                printSummary(out, cl, r);
-            w->plan = named([&] { return plan::makePlan(r, cl.experiment.mask); });
             if (!renderers)
-                makeRenderers(std::nullopt, nullptr);
+                makeRenderers(std::nullopt);
             if (first) {
                 progress.startClock(); // the rate counts rendering, not the devices' creation
                 progress.draw();
