@@ -21,9 +21,8 @@
 #include "compute/core/Error.h"
 #include "compute/engine/Simulator.h"
 #include "compute/headless/FrameRenderer.h"
-#include "compute/model/Resolve.h"
-#include "compute/plan/Plan.h"
 #include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Instance.h"
 
 #include <pybind11/numpy.h>
@@ -88,15 +87,14 @@ class Simulator {
         std::ostringstream log;
         bv::cli::loadInputs(cl, log);
         bv::random::ReferenceRandom rng;
-        const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, log);
-        const bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);
+        const bv::run::PreparedRun prepared = bv::run::prepare(cl.experiment, rng, log);
         m_log = log.str();
         auto image = std::make_unique<std::vector<float>>();
         {
             py::gil_scoped_release released; // the GPU works; other Python threads run
-            *image = m_renderer->render(r, plan);
+            *image = m_renderer->render(prepared.resolved, prepared.plan);
         }
-        const py::ssize_t fast = plan.fastPixels, slow = plan.slowPixels;
+        const py::ssize_t fast = prepared.plan.fastPixels, slow = prepared.plan.slowPixels;
         // the vector's own memory becomes the array's: no copy after the read-back
         float* data = image->data();
         py::capsule owner(image.release(), [](void* p) { delete static_cast<std::vector<float>*>(p); });
