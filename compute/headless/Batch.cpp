@@ -3,9 +3,9 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/cli/Flags.h"
 #include "compute/core/Error.h"
+#include "compute/headless/BatchFrames.h"
 #include "compute/headless/Job.h"
 #include "compute/headless/Ranks.h"
-#include "compute/headless/RenderFrames.h"
 #include "compute/headless/Series.h"
 #include "compute/headless/Summary.h"
 #include "compute/io/FileIdentity.h"
@@ -112,7 +112,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
         << io::formatG(series.front().phiDeg) << " deg in steps of "
         << io::formatG(series.size() > 1 ? series[1].phiDeg - series[0].phiDeg : 0.0) << " deg\n";
     SeriesSource source(std::move(cl), std::move(series));
-    return renderFrames(frames, source, settings, out, err);
+    return runFrames(frames, source, settings, out, err);
 }
 
 // ---- --job -------------------------------------------------------------------------------
@@ -344,7 +344,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
     settings.verbose = baseLine.verbose;
     settings.threads = baseLine.threads;
     JobSource source(resolvedJob, extra, std::move(seeds), start, out);
-    return renderFrames(frames, source, settings, out, err);
+    return runFrames(frames, source, settings, out, err);
 }
 
 } // namespace
@@ -361,7 +361,7 @@ bool isBatch(const std::vector<std::string>& args) {
 
 BatchReport runBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     // under mpirun every rank reads the same job and would say the same: rank 0 alone prints
-    // (the frames' lines of every rank reach it, RenderFrames.h)
+    // (the frames' lines of every rank reach it, BatchFrames.h)
     std::ostream silent(nullptr);
     std::ostream& said = rankPlaceFromEnvironment().rank == 0 ? out : silent;
     return isJob(args) ? runJob(args, said, err) : runSeries(args, said, err);
