@@ -4,7 +4,6 @@
 #include "app/SkippedPixels.h"
 
 #include "compute/core/Error.h"
-#include "compute/engine/SerialOrder.h"
 #include "compute/plan/Plan.h"
 #include "compute/plan/Preview.h"
 #include "compute/random/ReferenceRandom.h"
@@ -242,9 +241,9 @@ void SimulationController::startRun() {
     std::ostringstream log;
     try {
         random::ReferenceRandom rng;
-        ResolvedExperiment resolved = resolve(experiment, rng, log);
-        std::optional<ResolvedExperiment> reduced; // a preview's sampling; the plan borrows it
-        const plan::Plan plan = choosePlan(resolved, experiment, reduced);
+        run::PreparedRun exact = run::prepare(experiment, rng, log);
+        const std::optional<run::PreparedRun> preview = choosePreview(exact, experiment);
+        const plan::Plan& plan = preview ? preview->plan : exact.plan;
         const bool resized = plan.fastPixels != m_simulator->fastPixels() ||
                              plan.slowPixels != m_simulator->slowPixels();
         if (resized) {
@@ -253,11 +252,10 @@ void SimulationController::startRun() {
             m_window.setImageSource({});
         }
         // the reference's serial loop, as the headless mode runs it (same numbers)
-        m_simulator->setPlan(
-            plan, {engine::phiAngles(reduced ? *reduced : resolved), engine::referenceThreads()});
+        run::setPlan(*m_simulator, preview ? *preview : exact);
         m_runningSkipped =
-            skippedPixels(resolved, experiment.mask, plan.fastPixels, plan.slowPixels);
-        m_running = std::move(resolved);
+            skippedPixels(exact.resolved, experiment.mask, plan.fastPixels, plan.slowPixels);
+        m_running = std::move(exact.resolved);
         m_runningGenerator = {rng, experiment.seed};
         m_runningLog = log.str();
     } catch (const request::UsageError& e) {
@@ -288,17 +286,14 @@ void SimulationController::startRun() {
     }
 }
 
-plan::Plan SimulationController::choosePlan(const ResolvedExperiment& resolved,
-                                            const Experiment& experiment,
-                                            std::optional<ResolvedExperiment>& reduced) {
-    plan::Plan exact = plan::makePlan(resolved, experiment.mask);
-    const plan::SamplingCounts all = plan::samplingCounts(resolved);
-    const plan::SamplingCounts light = m_scheduler.chooseSampling(all, plan::runCost(exact));
+std::optional<run::PreparedRun> SimulationController::choosePreview(const run::PreparedRun& exact,
+                                                                    const Experiment& experiment) {
+    const plan::SamplingCounts all = plan::samplingCounts(exact.resolved);
+    const plan::SamplingCounts light = m_scheduler.chooseSampling(all, plan::runCost(exact.plan));
     if (light == all)
-        return exact;
-    reduced = plan::reduceSampling(resolved, light);
-    plan::Plan preview = plan::makePlan(*reduced, experiment.mask);
-    m_scheduler.previewChosen(plan::runCost(preview), plan::describePreview(all, light));
+        return std::nullopt;
+    run::PreparedRun preview = run::preparePreview(experiment, exact, light);
+    m_scheduler.previewChosen(plan::runCost(preview.plan), plan::describePreview(all, light));
     return preview;
 }
 

@@ -3,7 +3,7 @@
 // window's device, without blocking the GUI thread, newest value first.
 //
 // A change of the document marks it dirty. When no run is in flight the controller resolves
-// the experiment (resolve(), microseconds), flattens it (makePlan), hands the plan to the
+// the experiment and flattens it into a plan (run::prepare, microseconds), hands the plan to the
 // Simulator (which uploads only the tables that changed and re-submits the command buffer it
 // recorded; a new recording only for a new detector size or pipeline variant) and submits
 // with start(). A timer polls; when the run is done the host copy of the image is refreshed
@@ -60,6 +60,7 @@
 #include "compute/plan/Preview.h"
 #include "compute/plan/RunCost.h"
 #include "compute/products/Products.h"
+#include "compute/run/PreparedRun.h"
 #include "render/GpuHistogram.h"
 
 #include <QElapsedTimer>
@@ -207,10 +208,9 @@ class SimulationController : public QObject {
     void act(RunScheduler::Action action);
     void interrupt();
     void showPartialImage();
-    // The plan of the next run: the exact one, or a preview while values move; sets the
-    // Simulator's slice size for it.
-    plan::Plan choosePlan(const ResolvedExperiment& resolved, const Experiment& experiment,
-                          std::optional<ResolvedExperiment>& reduced);
+    // The next run's preview of `exact` while values move, or nothing: the exact one runs.
+    std::optional<run::PreparedRun> choosePreview(const run::PreparedRun& exact,
+                                                  const Experiment& experiment);
     // whether a run can start: a Simulator, the engine not stopped
     bool canRun() const { return m_simulator && !m_engineStopped; }
 

@@ -30,9 +30,8 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
-#include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
-#include "compute/model/Resolve.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/plan/Plan.h"
 #include "compute/vk/Device.h"
 #include "compute/vk/Instance.h"
@@ -100,9 +99,8 @@ Result runCase(const bv::vk::Device& device, const std::string& name, const std:
     bv::RunRequest cl = bv::cli::parseCommandLine(words(args));
     std::ostringstream quiet;
     bv::request::loadInputs(cl, quiet);
-    bv::random::ReferenceRandom rng;
-    const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, quiet);
-    const bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);
+    const bv::run::PreparedRun prepared = bv::run::prepareQuietly(cl.experiment);
+    const bv::plan::Plan& plan = prepared.plan;
 
     bv::engine::SimulatorOptions options;
     options.precision = precision;
@@ -117,7 +115,7 @@ Result runCase(const bv::vk::Device& device, const std::string& name, const std:
                                  ? bv::engine::SimulatorOptions::Specialisation::Wait
                                  : bv::engine::SimulatorOptions::Specialisation::Generic;
     bv::engine::Simulator simulator(device, options);
-    simulator.setPlan(plan, {bv::engine::phiAngles(r), bv::engine::referenceThreads()});
+    bv::run::setPlan(simulator, prepared);
 
     Result out;
     out.name = name;
@@ -182,10 +180,7 @@ void shapeSoak(const bv::vk::Device& device, int runs, bv::engine::Precision pre
         bv::RunRequest cl = bv::cli::parseCommandLine(words(line));
         std::ostringstream quiet;
         bv::request::loadInputs(cl, quiet);
-        bv::random::ReferenceRandom rng;
-        const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, quiet);
-        const bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);
-        simulator.setPlan(plan, {bv::engine::phiAngles(r), bv::engine::referenceThreads()});
+        bv::run::setPlan(simulator, bv::run::prepareQuietly(cl.experiment));
         specialisedRuns += simulator.specialised() ? 1 : 0;
         simulator.run();
         if (i % std::max(1, runs / 10) == 0 || i + 1 == runs)

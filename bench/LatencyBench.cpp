@@ -1,5 +1,5 @@
 // braggview-bench-latency: what a slider costs. Repeats the viewer's work for one parameter
-// change (app/SimulationController: resolve, makePlan, setPlan, start, poll isFinished until
+// change (app/SimulationController: run::prepare, setPlan, start, poll isFinished until
 // the image is complete, copy the image to the host for the readout) for a series of random
 // changes, and prints the median, p95 and maximum of change -> finished image. Also the cold
 // start: the Simulator's construction and its first setPlan (pipeline from the cache).
@@ -16,12 +16,9 @@
 #include "bench/ParameterChanges.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/request/Inputs.h"
-#include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
 #include "compute/core/Error.h"
-#include "compute/model/Resolve.h"
-#include "compute/plan/Plan.h"
-#include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 #include "compute/vk/Instance.h"
 
@@ -100,11 +97,7 @@ int main(int argc, char** argv) {
         bv::Experiment experiment = start;
         std::vector<float> hostImage;
         auto render = [&] {
-            bv::random::ReferenceRandom rng;
-            std::ostringstream log;
-            const bv::ResolvedExperiment r = bv::resolve(experiment, rng, log);
-            const bv::plan::Plan plan = bv::plan::makePlan(r, experiment.mask);
-            simulator.setPlan(plan, {bv::engine::phiAngles(r), bv::engine::referenceThreads()});
+            bv::run::setPlan(simulator, bv::run::prepareQuietly(experiment));
             simulator.start();
             while (!simulator.isFinished())
                 std::this_thread::sleep_for(std::chrono::microseconds(50));

@@ -24,17 +24,16 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
-#include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
-#include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
 #include "compute/plan/Preview.h"
 #include "compute/plan/RunCost.h"
-#include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 
 #include <chrono>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -121,23 +120,21 @@ int main(int argc, char** argv) {
         // image on the device, and calls onSlice(ms) as each slice finishes.
         auto render = [&](bool moving, std::vector<double>* sliceTimes) {
             const auto t0 = Clock::now();
-            bv::random::ReferenceRandom rng;
-            std::ostringstream log;
-            const bv::ResolvedExperiment r = bv::resolve(experiment, rng, log);
-            const bv::plan::Plan exactPlan = bv::plan::makePlan(r, experiment.mask);
+            const bv::run::PreparedRun exact = bv::run::prepareQuietly(experiment);
             bv::plan::RunSituation s;
-            s.exact = bv::plan::samplingCounts(r);
-            s.pixels = bv::plan::runCost(exactPlan).pixels;
+            s.exact = bv::plan::samplingCounts(exact.resolved);
+            s.pixels = bv::plan::runCost(exact.plan).pixels;
             s.stepsPerMillisecond = rate.stepsPerMillisecond();
             s.moving = moving;
             s.budgetMilliseconds = budget;
             const bv::plan::SamplingCounts counts = bv::plan::chooseRun(s);
             previewed = counts != s.exact;
             leftOut = previewed ? bv::plan::describePreview(s.exact, counts) : "";
-            const bv::ResolvedExperiment light = previewed ? bv::plan::reduceSampling(r, counts) : r;
-            const bv::plan::Plan plan =
-                previewed ? bv::plan::makePlan(light, experiment.mask) : exactPlan;
-            simulator.setPlan(plan, {bv::engine::phiAngles(light), bv::engine::referenceThreads()});
+            std::optional<bv::run::PreparedRun> preview; // the viewer's lighter sampling
+            if (previewed)
+                preview = bv::run::preparePreview(experiment, exact, counts);
+            const bv::plan::Plan& plan = preview ? preview->plan : exact.plan;
+            bv::run::setPlan(simulator, preview ? *preview : exact);
             simulator.start();
             int seen = 0;
             while (!simulator.isFinished()) {

@@ -19,7 +19,7 @@
 #include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/EwaldScene.h"
-#include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Buffer.h"
 #include "compute/vk/Commands.h"
 #include "compute/vk/Device.h"
@@ -90,9 +90,7 @@ int main(int argc, char** argv) {
         bv::request::loadInputs(cl, quiet);
         bv::Experiment experiment = cl.experiment;
         auto build = [&] {
-            bv::random::ReferenceRandom rng;
-            std::ostringstream log;
-            const bv::ResolvedExperiment r = bv::resolve(experiment, rng, log);
+            const bv::ResolvedExperiment r = bv::run::resolveQuietly(experiment);
             return bv::plan::ewaldScene(r, r.structureFactors, r.phi0, {});
         };
 

@@ -14,8 +14,7 @@ endif()
 
 set(BV_LAYERS
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
-  compute/vk
-  compute/engine compute/products compute/headless render/scene render app)
+  compute/vk compute/engine compute/run compute/products compute/headless render/scene render app)
 
 set(BV_LAYER_USES_compute/core "")
 set(BV_LAYER_USES_compute/random compute/core)
@@ -29,12 +28,15 @@ set(BV_LAYER_USES_compute/plan compute/core compute/random compute/model)
 # The Vulkan wrappers know nothing of the physics: no model, no plan.
 set(BV_LAYER_USES_compute/vk compute/core)
 set(BV_LAYER_USES_compute/engine compute/core compute/random compute/model compute/plan compute/vk)
+# One run's preparation (resolve, plan, the Simulator's plan), used by every front end.
+set(BV_LAYER_USES_compute/run
+  compute/core compute/random compute/model compute/plan compute/vk compute/engine)
 # products take a request, never words: no cli.
 set(BV_LAYER_USES_compute/products
   compute/core compute/random compute/model compute/io compute/request compute/plan)
 set(BV_LAYER_USES_compute/headless
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
-  compute/vk compute/engine compute/products)
+  compute/vk compute/engine compute/run compute/products)
 # The reciprocal view's drawing (camera, vertices, pipelines) is free of Qt: it builds and is
 # benchmarked where there is no Qt. It draws plan::EwaldScene, hence plan and what plan uses.
 set(BV_LAYER_USES_render/scene compute/core compute/random compute/model compute/plan compute/vk)

@@ -21,10 +21,9 @@
 #include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
 #include "compute/engine/Simulator.h"
-#include "compute/headless/FrameRenderer.h"
-#include "compute/model/Resolve.h"
-#include "compute/plan/Plan.h"
+#include "compute/headless/FrameRunner.h"
 #include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Instance.h"
 
 #include <pybind11/numpy.h>
@@ -81,7 +80,7 @@ class Simulator {
         if (!p)
             throw bv::Error("precision must be \"fast\" or \"precise\", not \"" + precision + "\"");
         bv::vk::skipMesaDeviceSelectLayer(); // as the headless program does
-        m_renderer = std::make_unique<bv::headless::FrameRenderer>(device, *p);
+        m_runner = std::make_unique<bv::headless::FrameRunner>(device, *p);
     }
 
     py::array_t<float> simulate(const py::args& positional, const py::kwargs& keywords) {
@@ -89,15 +88,14 @@ class Simulator {
         std::ostringstream log;
         bv::request::loadInputs(cl, log);
         bv::random::ReferenceRandom rng;
-        const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, log);
-        const bv::plan::Plan plan = bv::plan::makePlan(r, cl.experiment.mask);
+        const bv::run::PreparedRun prepared = bv::run::prepare(cl.experiment, rng, log);
         m_log = log.str();
         auto image = std::make_unique<std::vector<float>>();
         {
             py::gil_scoped_release released; // the GPU works; other Python threads run
-            *image = m_renderer->render(r, plan);
+            *image = m_runner->run(prepared.resolved, prepared.plan);
         }
-        const py::ssize_t fast = plan.fastPixels, slow = plan.slowPixels;
+        const py::ssize_t fast = prepared.plan.fastPixels, slow = prepared.plan.slowPixels;
         // the vector's own memory becomes the array's: no copy after the read-back
         float* data = image->data();
         py::capsule owner(image.release(), [](void* p) { delete static_cast<std::vector<float>*>(p); });
@@ -105,16 +103,16 @@ class Simulator {
                                   data, owner);
     }
 
-    std::string device() const { return m_renderer->description(); }
+    std::string device() const { return m_runner->description(); }
     std::string precision() const {
-        return bv::engine::precisionName(m_renderer->simulator().precision());
+        return bv::engine::precisionName(m_runner->simulator().precision());
     }
-    double gpuMilliseconds() const { return m_renderer->simulator().gpuMilliseconds(); }
-    int recordCount() const { return m_renderer->simulator().recordCount(); }
+    double gpuMilliseconds() const { return m_runner->simulator().gpuMilliseconds(); }
+    int recordCount() const { return m_runner->simulator().recordCount(); }
     const std::string& log() const { return m_log; }
 
   private:
-    std::unique_ptr<bv::headless::FrameRenderer> m_renderer;
+    std::unique_ptr<bv::headless::FrameRunner> m_runner;
     std::string m_log;
 };
 

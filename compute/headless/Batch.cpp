@@ -4,22 +4,21 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
+#include "compute/headless/BatchFrames.h"
 #include "compute/headless/Job.h"
 #include "compute/headless/Ranks.h"
-#include "compute/headless/RenderFrames.h"
 #include "compute/headless/Series.h"
 #include "compute/headless/Summary.h"
 #include "compute/io/FileIdentity.h"
 #include "compute/io/FileTemplate.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/model/Resolve.h"
-#include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
 
 #include <map>
 #include <optional>
 #include <ostream>
 #include <set>
-#include <sstream>
 
 namespace bv::headless {
 
@@ -92,9 +91,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
     // a later frame whose first phi step is exactly 0 has the reference's carry-over rows
     // (SerialOrder.h) on top of its own: set its plan first so no table outgrows its buffer
     {
-        random::ReferenceRandom rng;
-        std::ostringstream quiet;
-        const ResolvedExperiment r = resolve(cl.experiment, rng, quiet);
+        const ResolvedExperiment r = run::resolveQuietly(cl.experiment);
         auto hasZeroStep = [&](double phi0) {
             for (int t = 0; t < r.phi.steps; ++t)
                 if (phi0 + r.phi.step * t == 0.0)
@@ -112,7 +109,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
         << io::formatG(series.front().phiDeg) << " deg in steps of "
         << io::formatG(series.size() > 1 ? series[1].phiDeg - series[0].phiDeg : 0.0) << " deg\n";
     SeriesSource source(std::move(cl), std::move(series));
-    return renderFrames(frames, source, settings, out, err);
+    return runFrames(frames, source, settings, out, err);
 }
 
 // ---- --job -------------------------------------------------------------------------------
@@ -341,7 +338,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
     settings.verbose = baseLine.verbose;
     settings.threads = baseLine.threads;
     JobSource source(resolvedJob, extra, std::move(seeds), start, out);
-    return renderFrames(frames, source, settings, out, err);
+    return runFrames(frames, source, settings, out, err);
 }
 
 } // namespace
@@ -352,7 +349,7 @@ bool isBatch(const std::vector<std::string>& args) {
 
 BatchReport runBatch(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     // under mpirun every rank reads the same job and would say the same: rank 0 alone prints
-    // (the frames' lines of every rank reach it, RenderFrames.h)
+    // (the frames' lines of every rank reach it, BatchFrames.h)
     std::ostream silent(nullptr);
     std::ostream& said = rankPlaceFromEnvironment().rank == 0 ? out : silent;
     return cli::isJobCommand(args) ? runJob(args, said, err) : runSeries(args, said, err);

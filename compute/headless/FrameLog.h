@@ -1,6 +1,6 @@
 #pragma once
 // The ordered end of a batch's frames: whatever device, thread or rank made a frame, its line,
-// its NeXus data and its place in the report follow frame order (RenderFrames.h). A frame's
+// its NeXus data and its place in the report follow frame order (BatchFrames.h). A frame's
 // record is made where the frame was rendered and written; the log of the process that
 // prints (the only one, or rank 0 under mpirun) takes records in any order and finishes the
 // run of consecutive frames it holds. Records travel between ranks as bytes (toBytes,

@@ -5,7 +5,6 @@
 #include "compute/core/Error.h"
 #include "compute/engine/CounterNoise.h"
 #include "compute/engine/PixelTrace.h"
-#include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
 #include "compute/engine/SolidAngle.h"
 #include "compute/headless/Batch.h"
@@ -17,6 +16,7 @@
 #include "compute/products/Products.h"
 #include "compute/random/CounterRandom.h"
 #include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 #include "compute/vk/PhaseTimer.h"
 
@@ -143,10 +143,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
 
     // the run's generator: misset, mosaic domains, then the noise image, in the reference's order
     random::ReferenceRandom rng;
-    const ResolvedExperiment r = resolve(cl.experiment, rng, out);
-    printSummary(out, cl, r);
-    times.mark("resolve");
-    const plan::Plan plan = plan::makePlan(r, cl.experiment.mask);
+    const run::PreparedRun prepared =
+        run::prepare(cl.experiment, rng, out, [&](const ResolvedExperiment& r) {
+            printSummary(out, cl, r);
+            times.mark("resolve");
+        });
+    const plan::Plan& plan = prepared.plan;
     times.mark("plan");
     // the summary's solid angle: a CPU sum over every pixel, done while the GPU is set up
     std::future<double> omegaSumLater =
@@ -176,7 +178,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         if (!simulator.notice().empty())
             err << "braggview: warning: " << simulator.notice() << "\n";
         // the reference's serial loop, as run by as many OpenMP threads as OMP_NUM_THREADS says
-        simulator.setPlan(plan, {engine::phiAngles(r), engine::referenceThreads()});
+        run::setPlan(simulator, prepared);
         times.mark("set plan");
         timing.notes.push_back("set plan: " + phaseList(simulator.lastPlanTimes()));
         timing.notes.push_back(
@@ -240,7 +242,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                                 },
                                 [&](const std::string& phase) { times.mark(phase); }};
     products::ImageSource source{
-        cl, r, image, {rng, cl.experiment.seed}, products::runStartSeconds()};
+        cl, prepared.resolved, image, {rng, cl.experiment.seed}, products::runStartSeconds()};
     if (!counterDeviates.empty())
         source.counterDeviates = &counterDeviates;
     products::writeProducts(source, products::OutputFiles::ofSingleRun(cl.outputs), hooks);

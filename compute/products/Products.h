@@ -91,7 +91,7 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
 // What writeProducts() reads of a command line, and nothing more: the output options, the
 // mask and the detector (its two-theta for the SMV header), without the structure-factor
 // table and the source list, which may be megabytes. A frame in flight keeps this copy while
-// CPU threads make its files and the next frame's command line is prepared (RenderFrames.h).
+// CPU threads make its files and the next frame's command line is prepared (BatchFrames.h).
 RunRequest productsCommandLine(const RunRequest& cl);
 
 // A batch frame's part of its line: "max_I 154.652, 111988 photons on noise image (0

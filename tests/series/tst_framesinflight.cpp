@@ -1,4 +1,4 @@
-// Frames in flight (compute/headless/RenderFrames.h): while the GPU renders a frame, CPU
+// Frames in flight (compute/headless/BatchFrames.h): while the GPU renders a frame, CPU
 // threads make the files of the frames before it. Each frame's noise comes from its own seed
 // and generator, so the files must be the bytes the one-thread run writes, whatever the
 // number of threads and however the threads finish; the lines stay in frame order; a frame
@@ -7,7 +7,7 @@
 
 #include "compute/core/Error.h"
 #include "compute/headless/Batch.h"
-#include "compute/headless/RenderFrames.h"
+#include "compute/headless/BatchFrames.h"
 
 #include "tests/TestSupport.h"
 

@@ -12,9 +12,8 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/request/Inputs.h"
 #include "compute/engine/SerialOrder.h"
-#include "compute/model/Resolve.h"
-#include "compute/plan/Plan.h"
 #include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
 #include "tests/engine/ReferencePixel.h"
 
 #include <cstdio>
@@ -35,10 +34,12 @@ int main(int argc, char** argv) {
         std::ostringstream log;
         bv::request::loadInputs(cl, log);
         bv::random::ReferenceRandom rng;
-        const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, log);
-        const bv::plan::Plan p = bv::plan::makePlan(r, cl.experiment.mask);
-        const bv::engine::OrderedOrientations ordered = bv::engine::orderOrientations(
-            p, bv::engine::phiAngles(r), bv::engine::referenceThreads());
+        const bv::run::PreparedRun prepared = bv::run::prepare(cl.experiment, rng, log);
+        const bv::plan::Plan& p = prepared.plan;
+        // the rows in the order the reference's serial loop met them, as the GPU's setPlan
+        const bv::engine::ReferenceLoop loop = bv::run::referenceLoop(prepared.resolved);
+        const bv::engine::OrderedOrientations ordered =
+            bv::engine::orderOrientations(p, loop.phiAngles, loop.threads);
 
         bv::testing::ReferencePixelOptions options;
         options.rows = &ordered.rows;

@@ -1,8 +1,8 @@
-#include "compute/headless/RenderFrames.h"
+#include "compute/headless/BatchFrames.h"
 
 #include "compute/core/Error.h"
 #include "compute/headless/FrameLog.h"
-#include "compute/headless/FrameRenderer.h"
+#include "compute/headless/FrameRunner.h"
 #include "compute/headless/Progress.h"
 #include "compute/headless/Ranks.h"
 #include "compute/headless/Summary.h"
@@ -12,6 +12,7 @@
 #include "compute/products/FileHeaders.h"
 #include "compute/products/NexusSeries.h"
 #include "compute/products/Products.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 
 #include <algorithm>
@@ -127,13 +128,13 @@ struct FrameWork {
     }
 };
 
-// The frame on the renderer it was given, then its files, renamed into place when all are
+// The frame on the runner it was given, then its files, renamed into place when all are
 // made, and its NeXus data (appended to the file in frame order by the log). A frame's
-// image depends on its plan alone, not on the renderer or the frames it rendered before.
+// image depends on its plan alone, not on the runner or the frames it rendered before.
 // The plan borrows the frame source's structure factors and mask, which the source's next
-// frame replaces: `planTaken` is set once the renderer has them (setPlan copies them to the
+// frame replaces: `planTaken` is set once the runner has them (setPlan copies them to the
 // device), and the main thread prepares the next frame only then.
-void renderAndWrite(FrameWork& w, Renderers& renderers, std::size_t rendererIndex,
+void runAndWrite(FrameWork& w, FrameRunners& runners, std::size_t runnerIndex,
                     std::promise<void>& planTaken, const products::OutputFiles& files,
                     const std::string& name) {
     bool told = false;
@@ -143,20 +144,20 @@ void renderAndWrite(FrameWork& w, Renderers& renderers, std::size_t rendererInde
         told = true;
     };
     try {
-        Renderers::Lease lease(renderers, rendererIndex);
-        FrameRenderer& renderer = lease.renderer();
+        FrameRunners::Lease lease(runners, runnerIndex);
+        FrameRunner& runner = lease.runner();
         const auto start = Clock::now();
-        renderer.setPlan(w.resolved, *w.plan);
+        runner.setPlan(w.resolved, *w.plan);
         tell();
-        w.image = renderer.run();
+        w.image = runner.run();
         if (w.counterNoise) // from the image still on the device, keyed by seed and frame
-            w.counterDeviates = renderer.counterNoise(
+            w.counterDeviates = runner.counterNoise(
                 w.image.size(),
                 random::counterKey(w.generator.seed, static_cast<std::uint32_t>(w.index)));
         w.timing.renderMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-        w.timing.gpuMs = renderer.simulator().gpuMilliseconds();
-        w.uploadedParts = renderer.simulator().lastUploadedParts();
-        if (const auto& exit = renderer.simulator().gridExit())
+        w.timing.gpuMs = runner.simulator().gpuMilliseconds();
+        w.uploadedParts = runner.simulator().lastUploadedParts();
+        if (const auto& exit = runner.simulator().gridExit())
             w.gridExit = exit->hkl;
     } catch (const Error& e) { // what the frame cannot be (too large for the device) names it
         tell();
@@ -175,8 +176,8 @@ void renderAndWrite(FrameWork& w, Renderers& renderers, std::size_t rendererInde
 
 } // namespace
 
-BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& source,
-                         const RunSettings& settings, std::ostream& out, std::ostream& err) {
+BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source,
+                      const RunSettings& settings, std::ostream& out, std::ostream& err) {
     BatchReport report;
     report.frames = static_cast<int>(frames.size());
     // under mpirun: this rank renders the frames i with i % size == rank; rank 0 prints
@@ -190,7 +191,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
     const bool terminal = err.rdbuf() == std::cerr.rdbuf() && isatty(STDERR_FILENO);
     FrameProgress progress(err, report.frames, prints && settings.progress && terminal);
     const std::vector<std::string> devices = batchDevices(settings.device, place);
-    std::unique_ptr<Renderers> renderers;
+    std::unique_ptr<FrameRunners> runners;
     // every rank's frames carry rank 0's start as their time stamps' origin
     const double startSeconds =
         ranks ? ranks->broadcast(products::runStartSeconds()) : products::runStartSeconds();
@@ -230,15 +231,15 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             out << "removed " << removed << " temporary file" << (removed == 1 ? "" : "s")
                 << " of an interrupted run\n";
     }
-    auto makeRenderers = [&](const std::optional<plan::Plan>& prime, const ResolvedExperiment* r) {
-        renderers = std::make_unique<Renderers>(devices, settings.precision);
-        for (std::size_t k = 0; k < renderers->size(); ++k) {
-            FrameRenderer& renderer = renderers->at(k);
-            out << "  " << renderer.description() << "\n";
-            if (!renderer.simulator().notice().empty())
-                err << "braggview: warning: " << renderer.simulator().notice() << "\n";
+    auto makeRunners = [&](const std::optional<run::PreparedRun>& prime) {
+        runners = std::make_unique<FrameRunners>(devices, settings.precision);
+        for (std::size_t k = 0; k < runners->size(); ++k) {
+            FrameRunner& runner = runners->at(k);
+            out << "  " << runner.description() << "\n";
+            if (!runner.simulator().notice().empty())
+                err << "braggview: warning: " << runner.simulator().notice() << "\n";
             if (prime)
-                renderer.setPlan(*r, *prime);
+                runner.setPlan(prime->resolved, prime->plan);
         }
         if (ranks)
             out << "  " << size << " processes (mpirun): rank r renders the frames i with "
@@ -315,10 +316,7 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             if (first && settings.primeFrame && *settings.primeFrame != i) {
                 long ignored = 0;
                 const RunRequest& cl = source.prepare(*settings.primeFrame, ignored);
-                random::ReferenceRandom rng;
-                std::ostringstream quiet;
-                const ResolvedExperiment r = resolve(cl.experiment, rng, quiet);
-                makeRenderers(plan::makePlan(r, cl.experiment.mask), &r);
+                makeRunners(run::prepareQuietly(cl.experiment));
             }
             long noiseSeed = 0;
             const RunRequest& cl = source.prepare(i, noiseSeed);
@@ -337,13 +335,19 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
             };
             auto w = std::make_unique<FrameWork>();
             w->index = i;
-            w->resolved = named([&] { return resolve(cl.experiment, rng, first ? out : quiet); });
+            // the first frame prints the reference's warnings and summary, as a single run
+            run::PreparedRun prepared = named([&] {
+                return run::prepare(cl.experiment, rng, first ? out : quiet,
+                                    [&](const ResolvedExperiment& r) {
+                                        if (first)
+                                            printSummary(out, cl, r);
+                                    });
+            });
+            w->resolved = std::move(prepared.resolved);
+            w->plan = std::move(prepared.plan);
             const ResolvedExperiment& r = w->resolved;
-            if (first)
-                printSummary(out, cl, r);
-            w->plan = named([&] { return plan::makePlan(r, cl.experiment.mask); });
-            if (!renderers)
-                makeRenderers(std::nullopt, nullptr);
+            if (!runners)
+                makeRunners(std::nullopt);
             if (first) {
                 progress.startClock(); // the rate counts rendering, not the devices' creation
                 progress.draw();
@@ -359,14 +363,14 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
                                ((w->nexus || !frame.files.nexusFile.empty()) &&
                                 cl.outputs.countPhotons));
             ++launched;
-            const std::size_t device = renderers->acquire(); // waits while every one is busy
+            const std::size_t device = runners->acquire(); // waits while every one is busy
             auto planTaken = std::make_shared<std::promise<void>>();
             std::future<void> taken = planTaken->get_future();
             pending.push_back(
                 std::async(std::launch::async,
-                           [work = std::move(w), &renderers = *renderers, device, planTaken,
+                           [work = std::move(w), &runners = *runners, device, planTaken,
                             &files = frame.files, name = frameName(i)]() mutable {
-                               renderAndWrite(*work, renderers, device, *planTaken, files, name);
+                               runAndWrite(*work, runners, device, *planTaken, files, name);
                                return std::move(work);
                            }));
             taken.wait(); // the source may replace the plan's tables from here on
@@ -390,10 +394,10 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         finishOldest();
 
     int recordCount = 0, pipelineCount = 0;
-    if (renderers)
-        for (std::size_t k = 0; k < renderers->size(); ++k) {
-            recordCount += renderers->at(k).simulator().recordCount();
-            pipelineCount += renderers->at(k).simulator().pipelineCount();
+    if (runners)
+        for (std::size_t k = 0; k < runners->size(); ++k) {
+            recordCount += runners->at(k).simulator().recordCount();
+            pipelineCount += runners->at(k).simulator().pipelineCount();
         }
     if (ranks && !prints) { // this rank's part is done: rank 0 prints the rest
         std::vector<char> end(2 * sizeof(int));
@@ -431,21 +435,21 @@ BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& sou
         out << ", in " << io::formatFixed(seconds, 2) << " s ("
             << io::formatFixed(report.rendered / seconds, 2) << " frames/s)";
     out << "\n";
-    if (renderers || recordCount > 0) {
+    if (runners || recordCount > 0) {
         report.recordCount = recordCount;
         report.pipelineCount = pipelineCount;
         out << "  " << recordCount << " command buffer recording" << (recordCount == 1 ? "" : "s")
             << " and " << pipelineCount << " pipeline" << (pipelineCount == 1 ? "" : "s") << " for "
             << report.rendered << " frame" << (report.rendered == 1 ? "" : "s") << "\n";
     }
-    if (renderers) {
-        // the pipeline cache's warnings, from each renderer's first plan, once each
+    if (runners) {
+        // the pipeline cache's warnings, from each runner's first plan, once each
         std::set<std::string> said;
-        for (std::size_t k = 0; k < renderers->size(); ++k) {
-            for (const std::string& warning : renderers->at(k).simulator().warnings())
+        for (std::size_t k = 0; k < runners->size(); ++k) {
+            for (const std::string& warning : runners->at(k).simulator().warnings())
                 if (said.insert(warning).second)
                     err << "braggview: warning: " << warning << "\n";
-            for (const std::string& message : renderers->at(k).device().validationMessages())
+            for (const std::string& message : runners->at(k).device().validationMessages())
                 err << "braggview: validation: " << message << "\n";
         }
     }

@@ -22,24 +22,24 @@ class Device;
 
 namespace bv::headless {
 
-class FrameRenderer {
+class FrameRunner {
   public:
-    FrameRenderer(const std::string& deviceOverride, Precision precision);
-    ~FrameRenderer();
-    FrameRenderer(const FrameRenderer&) = delete;
-    FrameRenderer& operator=(const FrameRenderer&) = delete;
+    FrameRunner(const std::string& deviceOverride, Precision precision);
+    ~FrameRunner();
+    FrameRunner(const FrameRunner&) = delete;
+    FrameRunner& operator=(const FrameRunner&) = delete;
 
     const vk::Device& device() const { return *m_device; }
     const engine::Simulator& simulator() const { return *m_simulator; }
     // "GPU: <device>, <precision> precision" as the single run prints it
     std::string description() const;
 
-    // Takes the plan (uploading only what changed) without rendering it.
+    // Takes the plan (uploading only what changed) without running it.
     void setPlan(const ResolvedExperiment& r, const plan::Plan& plan);
     // setPlan, then run(): once setPlan returns, the plan's borrowed tables (structure
     // factors, mask) may go, for what the run needs is on the device.
-    std::vector<float> render(const ResolvedExperiment& r, const plan::Plan& plan);
-    // -noise_generator counter: the Poisson deviates of the image render() returned last,
+    std::vector<float> run(const ResolvedExperiment& r, const plan::Plan& plan);
+    // -noise_generator counter: the Poisson deviates of the image run() returned last,
     // drawn on the device from its buffer (engine::CounterNoise)
     std::vector<float> counterNoise(std::size_t pixels, random::CounterKey key);
     // Runs the recorded commands of the plan set last and reads the image back.
@@ -53,43 +53,43 @@ class FrameRenderer {
 
 struct RankPlace;
 
-// The devices a batch renders on, one entry per FrameRenderer, each as DeviceOptions'
+// The devices a batch renders on, one entry per FrameRunner, each as DeviceOptions'
 // deviceOverride takes it ("" automatic, "cpu", "1"), from -device (or BRAGGVIEW_DEVICE when
 // -device is not given): automatic -> the one best device; "all" -> every usable GPU
-// (vk::chooseAllDevices); a list -> its entries, a repeat making a second renderer on the same
+// (vk::chooseAllDevices); a list -> its entries, a repeat making a second runner on the same
 // device. Under mpirun (place.size > 1) a rank takes one entry, the (local rank mod
 // entries)th, of the list or of "all", which is also what no -device means there. Throws
 // bv::Error naming -device.
 std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place);
 
-// A batch's renderers, one per device entry; a frame takes one that no other frame uses.
-class Renderers {
+// A batch's runners, one per device entry; a frame takes one that no other frame uses.
+class FrameRunners {
   public:
-    Renderers(const std::vector<std::string>& devices, Precision precision);
-    std::size_t size() const { return m_renderers.size(); }
-    FrameRenderer& at(std::size_t i) { return *m_renderers.at(i); }
-    const FrameRenderer& at(std::size_t i) const { return *m_renderers.at(i); }
+    FrameRunners(const std::vector<std::string>& devices, Precision precision);
+    std::size_t size() const { return m_runners.size(); }
+    FrameRunner& at(std::size_t i) { return *m_runners.at(i); }
+    const FrameRunner& at(std::size_t i) const { return *m_runners.at(i); }
 
-    // A renderer no frame uses, the first free one in the list (so that one device renders
+    // A runner no frame uses, the first free one in the list (so that one device renders
     // every frame when it keeps up), waiting while every one is busy; give it back with
     // release() (Lease does both).
     std::size_t acquire();
     void release(std::size_t i);
     class Lease {
       public:
-        Lease(Renderers& r, std::size_t i) : m_renderers(r), m_index(i) {}
-        ~Lease() { m_renderers.release(m_index); }
+        Lease(FrameRunners& r, std::size_t i) : m_runners(r), m_index(i) {}
+        ~Lease() { m_runners.release(m_index); }
         Lease(const Lease&) = delete;
         Lease& operator=(const Lease&) = delete;
-        FrameRenderer& renderer() { return m_renderers.at(m_index); }
+        FrameRunner& runner() { return m_runners.at(m_index); }
 
       private:
-        Renderers& m_renderers;
+        FrameRunners& m_runners;
         std::size_t m_index;
     };
 
   private:
-    std::vector<std::unique_ptr<FrameRenderer>> m_renderers;
+    std::vector<std::unique_ptr<FrameRunner>> m_runners;
     std::vector<bool> m_busy;
     std::mutex m_mutex;
     std::condition_variable m_freed;

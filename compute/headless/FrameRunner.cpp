@@ -1,15 +1,15 @@
-#include "compute/headless/FrameRenderer.h"
+#include "compute/headless/FrameRunner.h"
 
 #include "compute/core/Error.h"
-#include "compute/engine/SerialOrder.h"
 #include "compute/headless/Ranks.h"
+#include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 
 #include <cstdlib>
 
 namespace bv::headless {
 
-FrameRenderer::FrameRenderer(const std::string& deviceOverride, Precision precision) {
+FrameRunner::FrameRunner(const std::string& deviceOverride, Precision precision) {
     vk::DeviceOptions deviceOptions;
     deviceOptions.deviceOverride = deviceOverride;
     m_device = std::make_unique<vk::Device>(deviceOptions);
@@ -18,30 +18,30 @@ FrameRenderer::FrameRenderer(const std::string& deviceOverride, Precision precis
     m_simulator = std::make_unique<engine::Simulator>(*m_device, options);
 }
 
-FrameRenderer::~FrameRenderer() = default;
+FrameRunner::~FrameRunner() = default;
 
-std::string FrameRenderer::description() const {
+std::string FrameRunner::description() const {
     return "GPU: " + m_device->description() + ", " +
            engine::precisionName(m_simulator->precision()) + " precision" +
            (m_device->validationEnabled() ? ", Vulkan validation on" : "");
 }
 
-void FrameRenderer::setPlan(const ResolvedExperiment& r, const plan::Plan& plan) {
+void FrameRunner::setPlan(const ResolvedExperiment& r, const plan::Plan& plan) {
     // the reference's serial loop, as run by as many OpenMP threads as OMP_NUM_THREADS says
-    m_simulator->setPlan(plan, {engine::phiAngles(r), engine::referenceThreads()});
+    run::setPlan(*m_simulator, r, plan);
 }
 
-std::vector<float> FrameRenderer::render(const ResolvedExperiment& r, const plan::Plan& plan) {
+std::vector<float> FrameRunner::run(const ResolvedExperiment& r, const plan::Plan& plan) {
     setPlan(r, plan);
     return run();
 }
 
-std::vector<float> FrameRenderer::run() {
+std::vector<float> FrameRunner::run() {
     m_simulator->run();
     return m_simulator->image();
 }
 
-std::vector<float> FrameRenderer::counterNoise(std::size_t pixels, random::CounterKey key) {
+std::vector<float> FrameRunner::counterNoise(std::size_t pixels, random::CounterKey key) {
     if (!m_counterNoise)
         m_counterNoise = std::make_unique<engine::CounterNoise>(*m_device);
     return m_counterNoise->deviates(m_simulator->imageBuffer(), pixels, key);
@@ -72,13 +72,13 @@ std::vector<std::string> batchDevices(const std::string& option, const RankPlace
     return devices;
 }
 
-Renderers::Renderers(const std::vector<std::string>& devices, Precision precision) {
+FrameRunners::FrameRunners(const std::vector<std::string>& devices, Precision precision) {
     for (const std::string& device : devices)
-        m_renderers.push_back(std::make_unique<FrameRenderer>(device, precision));
-    m_busy.assign(m_renderers.size(), false);
+        m_runners.push_back(std::make_unique<FrameRunner>(device, precision));
+    m_busy.assign(m_runners.size(), false);
 }
 
-std::size_t Renderers::acquire() {
+std::size_t FrameRunners::acquire() {
     std::unique_lock<std::mutex> lock(m_mutex);
     for (;;) {
         for (std::size_t i = 0; i < m_busy.size(); ++i)
@@ -90,7 +90,7 @@ std::size_t Renderers::acquire() {
     }
 }
 
-void Renderers::release(std::size_t i) {
+void FrameRunners::release(std::size_t i) {
     {
         const std::lock_guard<std::mutex> lock(m_mutex);
         m_busy.at(i) = false;

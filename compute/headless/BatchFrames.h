@@ -1,6 +1,6 @@
 #pragma once
 // The loop over a batch's frames, shared by -series and --job (Batch.h): each frame's
-// command line from a FrameSource, resolved, rendered on one of the FrameRenderers, its files
+// command line from a FrameSource, resolved, rendered on one of the FrameRunners, its files
 // written by the products step (compute/products/Products.h), one line per frame, a
 // progress bar, and a job's resume (frames complete on disk are skipped).
 
@@ -51,7 +51,7 @@ struct RunSettings {
 // process may run on (its CPU affinity, which a container or taskset narrows), at least 1.
 int productThreads(int requested);
 
-// Renders `frames` on the devices of settings.device (batchDevices, FrameRenderer.h): while
+// Renders `frames` on the devices of settings.device (batchDevices, FrameRunner.h): while
 // the devices render, the main thread prepares the next frames and up to
 // productThreads(settings.threads) frames have their files made on CPU threads, each from its
 // own image and generator, so the files are those of a serial loop on one device. Lines,
@@ -59,7 +59,7 @@ int productThreads(int requested);
 // warnings on `err`); a frame's problem stops the run after the frames before it. Under
 // mpirun (Ranks.h) this process renders only the frames i with i % ranks == rank, and rank 0
 // prints every frame's line and writes the series' NeXus file; an error stops every rank.
-BatchReport renderFrames(const std::vector<BatchFrame>& frames, FrameSource& source,
-                         const RunSettings& settings, std::ostream& out, std::ostream& err);
+BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source,
+                      const RunSettings& settings, std::ostream& out, std::ostream& err);
 
 } // namespace bv::headless
