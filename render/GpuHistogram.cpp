@@ -90,20 +90,12 @@ float ImageHistogram::percentile(double percent) const {
 
 GpuHistogram::GpuHistogram(const vk::Device& device)
     : m_device(device),
-      m_setLayout(device, {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                           {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                           {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}),
-      m_layout(device, {m_setLayout.handle()}, sizeof(PassConstants)),
-      m_pipeline(device, histogram_comp_spv, histogram_comp_spv_size, m_layout),
-      m_pool(device, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3}}),
-      m_commandPool(device), m_commands(m_commandPool), m_fence(device),
+      m_pass(device, histogram_comp_spv, histogram_comp_spv_size, 3, sizeof(PassConstants)),
       m_result(device, (kHeaderWords + kBins) * sizeof(std::uint32_t),
                VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Readback,
                "the image histogram"),
       m_skipped(device, 16, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Upload,
-                "the skipped-pixel flags of the histogram") {
-    m_set = m_pool.allocate(m_setLayout);
-}
+                "the skipped-pixel flags of the histogram") {}
 
 ImageHistogram GpuHistogram::compute(VkBuffer image, std::size_t pixelCount,
                                      const std::vector<std::uint8_t>& skipped) {
@@ -130,32 +122,28 @@ ImageHistogram GpuHistogram::compute(VkBuffer image, std::size_t pixelCount,
     // The bindings point at the image of this call (the simulator replaces its buffer when the
     // detector changes size): written, and the two dispatches recorded, each time; both cost
     // microseconds next to the passes over the image.
-    m_pool.write(m_set, {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, image},
-                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_skipped.handle()},
-                         {2, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_result.handle()}});
+    m_pass.bind({image, m_skipped.handle(), m_result.handle()});
     const auto groups = static_cast<std::uint32_t>(
         std::min<std::size_t>(kMaxGroups, (pixelCount + kGroupSize - 1) / kGroupSize));
     PassConstants constants{static_cast<std::uint32_t>(pixelCount), 0u, haveSkipped ? 1u : 0u,
                             static_cast<std::uint32_t>(kBins)};
-    m_commands.begin();
+    vk::CommandBuffer& commands = m_pass.begin();
     // the simulation's writes of the image (an earlier submission) become visible here
-    m_commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-    m_commands.bindCompute(m_pipeline, m_layout, m_set);
-    m_commands.pushConstants(m_layout, &constants, sizeof constants);
-    m_commands.dispatch(groups);
-    m_commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                     VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+    m_pass.push(&constants, sizeof constants);
+    commands.dispatch(groups);
+    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                     VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     constants.pass = 1u;
-    m_commands.pushConstants(m_layout, &constants, sizeof constants);
-    m_commands.dispatch(groups);
-    m_commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    m_commands.end();
-    vk::submitAndWait(m_device, m_commands, m_fence);
+    m_pass.push(&constants, sizeof constants);
+    commands.dispatch(groups);
+    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    m_pass.submitAndWait();
 
     std::vector<std::uint32_t> result(kHeaderWords + kBins);
     m_result.read(result.data(), result.size() * sizeof(std::uint32_t));

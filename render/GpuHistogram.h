@@ -11,14 +11,13 @@
 // width in log(value) from the smallest positive value to the largest, so that a percentile
 // is known to within a bin's ratio (about 1 % for six decades) whatever the dynamic range.
 //
-// Owns its pipeline, descriptor set, command buffer, fence and two small buffers (the
-// skipped-pixel flags and the result); borrows the vk::Device, which must outlive it, and the
+// Owns its one-shot pass (vk::ComputePass: pipeline, descriptor set, command buffer, fence)
+// and two small buffers (the skipped-pixel flags and the result); borrows the vk::Device, which must outlive it, and the
 // image buffer, which must hold its pixels (no run in flight) during compute(). Qt-free:
 // built on compute/vk alone, so that it is tested without a window.
 
 #include "compute/vk/Buffer.h"
-#include "compute/vk/Commands.h"
-#include "compute/vk/Pipeline.h"
+#include "compute/vk/ComputePass.h"
 
 #include <cstdint>
 #include <utility>
@@ -66,14 +65,7 @@ class GpuHistogram {
 
   private:
     const vk::Device& m_device;
-    vk::DescriptorSetLayout m_setLayout;
-    vk::PipelineLayout m_layout;
-    vk::ComputePipeline m_pipeline;
-    vk::DescriptorPool m_pool;
-    VkDescriptorSet m_set = VK_NULL_HANDLE;
-    vk::CommandPool m_commandPool;
-    vk::CommandBuffer m_commands;
-    vk::Fence m_fence;
+    vk::ComputePass m_pass;
     vk::Buffer m_result;
     vk::Buffer m_skipped;
 };

@@ -21,6 +21,10 @@
 #include "render/Colormap.h"
 #include "render/ViewTransform.h"
 
+// the Vulkan prototypes first: Qt's Vulkan headers turn them off (VK_NO_PROTOTYPES), and the
+// renderer (ImageRenderer.h) calls the loader's functions through compute/vk and render/scene
+#include <vulkan/vulkan.h>
+
 #include <QImage>
 #include <QSizeF>
 #include <QVulkanWindow>

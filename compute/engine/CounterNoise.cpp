@@ -25,14 +25,8 @@ constexpr std::uint32_t kMaxGroupsX = 65535; // the smallest maxComputeWorkGroup
 } // namespace
 
 CounterNoise::CounterNoise(const vk::Device& device)
-    : m_device(device), m_setLayout(device, {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                             {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}}),
-      m_layout(device, {m_setLayout.handle()}, sizeof(PassConstants)),
-      m_pipeline(device, counter_noise_comp_spv, counter_noise_comp_spv_size, m_layout),
-      m_pool(device, 1, {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2}}), m_commandPool(device),
-      m_commands(m_commandPool), m_fence(device) {
-    m_set = m_pool.allocate(m_setLayout);
-}
+    : m_device(device), m_pass(device, counter_noise_comp_spv, counter_noise_comp_spv_size, 2,
+                               sizeof(PassConstants)) {}
 
 std::vector<float> CounterNoise::deviates(VkBuffer image, std::size_t pixelCount,
                                           random::CounterKey key, std::uint32_t firstPixel) {
@@ -46,25 +40,22 @@ std::vector<float> CounterNoise::deviates(VkBuffer image, std::size_t pixelCount
                                 vk::MemoryUse::Readback, "the counter noise's photon counts");
     // the image of this call (the simulator replaces its buffer when the detector changes
     // size): bindings written and the dispatch recorded each time, microseconds next to it
-    m_pool.write(m_set, {{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, image},
-                         {1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_deviates.handle()}});
+    m_pass.bind({image, m_deviates.handle()});
     const PassConstants constants{
         {key.seed, key.frame}, firstPixel, static_cast<std::uint32_t>(pixelCount)};
     const std::size_t groups = (pixelCount + kGroupSize - 1) / kGroupSize;
     const auto groupsX = static_cast<std::uint32_t>(std::min<std::size_t>(groups, kMaxGroupsX));
     const auto groupsY = static_cast<std::uint32_t>((groups + groupsX - 1) / groupsX);
-    m_commands.begin();
+    vk::CommandBuffer& commands = m_pass.begin();
     // the simulation's writes of the image (an earlier submission) become visible here
-    m_commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-                       VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    m_commands.bindCompute(m_pipeline, m_layout, m_set);
-    m_commands.pushConstants(m_layout, &constants, sizeof constants);
-    m_commands.dispatch(groupsX, groupsY);
-    m_commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
-    m_commands.end();
-    vk::submitAndWait(m_device, m_commands, m_fence);
+    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                     VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    m_pass.push(&constants, sizeof constants);
+    commands.dispatch(groupsX, groupsY);
+    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    m_pass.submitAndWait();
     std::vector<float> result(pixelCount);
     m_deviates.read(result.data(), bytes);
     return result;

@@ -9,14 +9,13 @@
 //       noise.deviates(simulator.imageBuffer(), pixels, random::counterKey(seed, frame));
 //   // products::ImageSource::deviates = &photons: the noise image, CBF and NeXus counts
 //
-// Owns its pipeline, descriptor set, command buffer, fence and the deviates' buffer (kept
-// between calls, grown when an image is larger); borrows the vk::Device, which must outlive
+// Owns its one-shot pass (vk::ComputePass: pipeline, descriptor set, command buffer, fence)
+// and the deviates' buffer (kept between calls, grown when an image is larger); borrows the vk::Device, which must outlive
 // it, and the image buffer, which must hold its pixels (no run in flight) during deviates().
 
 #include "compute/random/CounterRandom.h"
 #include "compute/vk/Buffer.h"
-#include "compute/vk/Commands.h"
-#include "compute/vk/Pipeline.h"
+#include "compute/vk/ComputePass.h"
 
 #include <cstdint>
 #include <vector>
@@ -41,14 +40,7 @@ class CounterNoise {
 
   private:
     const vk::Device& m_device;
-    vk::DescriptorSetLayout m_setLayout;
-    vk::PipelineLayout m_layout;
-    vk::ComputePipeline m_pipeline;
-    vk::DescriptorPool m_pool;
-    VkDescriptorSet m_set = VK_NULL_HANDLE;
-    vk::CommandPool m_commandPool;
-    vk::CommandBuffer m_commands;
-    vk::Fence m_fence;
+    vk::ComputePass m_pass;
     vk::Buffer m_deviates;
 };
 

@@ -20,6 +20,14 @@
 
 namespace bv::engine {
 
+// How the reference's serial loop ran, for what it carries from pixel to pixel: the spindle
+// angle of each phi step (engine::phiAngles(resolved); empty: no carry-over) and the
+// reference's OpenMP thread count (engine::referenceThreads()).
+struct ReferenceLoop {
+    std::vector<double> phiAngles;
+    int threads = 1;
+};
+
 // The spindle angle (rad) of each phi step, as the reference forms it: phi0 + step * t.
 std::vector<double> phiAngles(const ResolvedExperiment& experiment);
 

@@ -1,11 +1,8 @@
 #include "compute/engine/Simulator.h"
 
 #include "compute/core/Error.h"
-#include "compute/engine/DiffractionShaders.h"
 #include "compute/engine/GpuLayout.h"
-#include "compute/engine/SimulatorInternals.h"
 #include "compute/plan/RunCost.h"
-#include "compute/vk/Check.h"
 #include "compute/vk/Device.h"
 
 #include <algorithm>
@@ -14,8 +11,6 @@
 #include <limits>
 
 namespace bv::engine {
-
-using simulator_detail::kSerialGridExitBit;
 
 namespace {
 
@@ -33,181 +28,94 @@ template <typename Real> std::optional<GridExit> gridExitFrom(const void* bytes,
     return exit;
 }
 
+Precision precisionOn(const vk::Device& device, Precision asked) {
+    return asked == Precision::Precise && !device.float64Enabled() ? Precision::Fast : asked;
+}
+
+bool paramsInStorageOn(const vk::Device& device) {
+    return device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+}
+
+VariantOptions variantOptions(const vk::Device& device, const SimulatorOptions& o) {
+    VariantOptions v;
+    v.precision = precisionOn(device, o.precision);
+    v.paramsInStorage = paramsInStorageOn(device);
+    v.cacheDirectory = o.pipelineCacheDirectory.value_or(vk::defaultPipelineCacheDirectory());
+    v.shaderCode = o.shaderCode;
+    v.localSizeX = o.localSizeX;
+    v.localSizeY = o.localSizeY;
+    v.maxSlices = o.maxSlices;
+    return v;
+}
+
+TableOptions tableOptions(const vk::Device& device, const SimulatorOptions& o) {
+    TableOptions t;
+    t.precision = precisionOn(device, o.precision);
+    t.paramsInStorage = paramsInStorageOn(device);
+    t.stagedUploads = o.stagedUploads;
+    t.maxSlices = o.maxSlices;
+    t.localSizeX = o.localSizeX;
+    t.localSizeY = o.localSizeY;
+    return t;
+}
+
 } // namespace
 
-Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
-    : m_device(device), m_options(options), m_precision(options.precision) {
-    m_paramsInStorage = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
-    // two: the grid-exit rule runs a search slice before the image's (uploadSlices)
-    if (m_options.maxSlices < 2)
-        m_options.maxSlices = 2;
-    if (m_options.workPerSlice == 0)
-        m_options.workPerSlice = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
-                                     ? std::uint64_t(1) << 26
-                                     : std::uint64_t(1) << 28;
-    if (m_options.specialiseWork == 0)
-        m_options.specialiseWork = 1; // always (SimulatorOptions::specialiseWork says why)
+SimulatorOptions Simulator::settled(const vk::Device& device, SimulatorOptions options) {
+    // two: the grid-exit rule runs a search slice before the image's (DeviceTables)
+    if (options.maxSlices < 2)
+        options.maxSlices = 2;
+    if (options.workPerSlice == 0)
+        options.workPerSlice = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
+                                   ? std::uint64_t(1) << 26
+                                   : std::uint64_t(1) << 28;
+    if (options.specialiseWork == 0)
+        options.specialiseWork = 1; // always (SimulatorOptions::specialiseWork says why)
     // BRAGGVIEW_PIPELINE=generic|specialised overrides Automatic (the parity suite runs both)
     if (const char* forced = std::getenv("BRAGGVIEW_PIPELINE");
-        forced && m_options.specialisation == SimulatorOptions::Specialisation::Automatic) {
+        forced && options.specialisation == SimulatorOptions::Specialisation::Automatic) {
         const std::string value = forced;
         if (value == "generic")
-            m_options.specialisation = SimulatorOptions::Specialisation::Generic;
+            options.specialisation = SimulatorOptions::Specialisation::Generic;
         else if (value == "specialised")
-            m_options.specialisation = SimulatorOptions::Specialisation::Wait;
+            options.specialisation = SimulatorOptions::Specialisation::Wait;
         else if (!value.empty())
             throw Error("BRAGGVIEW_PIPELINE: expected generic or specialised, not " + value);
     }
-    m_builds = std::make_unique<Builds>();
     const auto& limits = device.info().limits;
-    if (m_options.localSizeX == 0 || m_options.localSizeY == 0 ||
-        m_options.localSizeX * m_options.localSizeY > limits.maxComputeWorkGroupInvocations ||
-        m_options.localSizeX > limits.maxComputeWorkGroupSize[0] ||
-        m_options.localSizeY > limits.maxComputeWorkGroupSize[1])
-        throw Error("workgroup size " + std::to_string(m_options.localSizeX) + "x" +
-                    std::to_string(m_options.localSizeY) + " is not possible on " +
+    if (options.localSizeX == 0 || options.localSizeY == 0 ||
+        options.localSizeX * options.localSizeY > limits.maxComputeWorkGroupInvocations ||
+        options.localSizeX > limits.maxComputeWorkGroupSize[0] ||
+        options.localSizeY > limits.maxComputeWorkGroupSize[1])
+        throw Error("workgroup size " + std::to_string(options.localSizeX) + "x" +
+                    std::to_string(options.localSizeY) + " is not possible on " +
                     device.description());
+    return options;
+}
 
-    if (m_precision == Precision::Precise && !device.float64Enabled()) {
-        m_precision = Precision::Fast;
+Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
+    : m_device(device), m_options(settled(device, options)),
+      m_precision(precisionOn(device, options.precision)),
+      m_paramsInStorage(paramsInStorageOn(device)),
+      m_variants(device, variantOptions(device, m_options), m_warnings, m_constructionTimer),
+      m_runner(device), m_tables(device, tableOptions(device, m_options), m_variants.setLayout(),
+                                 m_runner.cancelBuffer(), m_warnings) {
+    if (m_precision != m_options.precision)
         m_notice = device.description() +
                    " has no double precision in shaders (shaderFloat64); using the fast "
                    "single-precision shader instead";
-    }
-
-    vk::PhaseTimer timer;
-    const std::string directory =
-        m_options.pipelineCacheDirectory.value_or(vk::defaultPipelineCacheDirectory());
-    m_cache = vk::PipelineCache(device, directory);
-    timer.mark("pipeline cache load");
-    if (!m_cache.ignoredReason().empty())
-        m_warnings.push_back("pipeline cache " + m_cache.filePath() +
-                             " not used: " + m_cache.ignoredReason());
-
-    if (!m_options.shaderCode.empty())
-        m_module = vk::ShaderModule(device, m_options.shaderCode.data(),
-                                    m_options.shaderCode.size() * sizeof(std::uint32_t));
-    else
-        m_module = diffractionShaderModule(device, {m_precision, m_paramsInStorage, false});
-    timer.mark("shader module");
-
-    m_setLayout =
-        vk::DescriptorSetLayout(device, {{BindingParams, paramsDescriptorType()},
-                                         {BindingOrientations, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingSources, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingAmplitudes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingMask, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingSlices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingStates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingPanels, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingCancel, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
-    m_pipelineLayout = vk::PipelineLayout(device, {m_setLayout.handle()}, sizeof(GpuPush));
-    m_descriptorPool = vk::DescriptorPool(
-        device, 1,
-        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 13}});
-    m_set = m_descriptorPool.allocate(m_setLayout);
-    m_commandPool = vk::CommandPool(device);
-    m_uploadCommands = vk::CommandBuffer(m_commandPool);
-    m_fence = vk::Fence(device);
-    m_timestamps = device.timestampValidBits() > 0;
-
-    auto makeBuffer = [](const std::string& label, VkBufferUsageFlags usage, vk::MemoryUse use) {
-        auto b = std::make_unique<DeviceBuffer>();
-        b->label = label;
-        b->usage = usage;
-        b->use = use;
-        return b;
-    };
-    const VkBufferUsageFlags storage =
-        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    // a uniform buffer on GPUs, a storage buffer on CPU devices (shaders/params.glsl)
-    m_params = makeBuffer("the simulation parameters",
-                          VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                          vk::MemoryUse::Upload);
-    m_orientations =
-        makeBuffer("the crystal orientation table", storage, vk::MemoryUse::DeviceLocal);
-    m_sources = makeBuffer("the source table", storage, vk::MemoryUse::DeviceLocal);
-    m_amplitudes = makeBuffer("the structure factor table", storage, vk::MemoryUse::DeviceLocal);
-    m_mask = makeBuffer("the pixel mask", storage, vk::MemoryUse::DeviceLocal);
-    m_image = makeBuffer("the intensity image",
-                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
-                             VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                         vk::MemoryUse::DeviceLocal);
-    m_slices = makeBuffer("the slice table", storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
-                          vk::MemoryUse::DeviceLocal);
-    m_states = makeBuffer("the per-pixel state between slices", VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                          vk::MemoryUse::DeviceLocal);
-    m_freshUnitsBuffer =
-        makeBuffer("the table of fresh units", storage, vk::MemoryUse::DeviceLocal);
-    m_gridExit = makeBuffer("the search for the HKL grid's edge",
-                            storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::DeviceLocal);
-    m_gridExitReadback = std::make_unique<vk::Buffer>(
-        device, sizeof(GpuGridExit<double>), VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-        vk::MemoryUse::Readback, "the readback of the HKL grid's edge");
-    m_panels = makeBuffer("the detector's panels", storage, vk::MemoryUse::DeviceLocal);
-    m_panelRows = makeBuffer("the panel of each image row", storage, vk::MemoryUse::DeviceLocal);
-    // host-visible and coherent: written by the host while the shader runs (requestCancel)
-    m_cancel =
-        std::make_unique<vk::Buffer>(device, sizeof(GpuCancel), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                     vk::MemoryUse::HostSignal, "the cancel word");
-    m_cancelWord = static_cast<volatile std::uint32_t*>(m_cancel->map());
-    *m_cancelWord = 0u;
-    // every binding needs a buffer before the first plan arrives
-    for (DeviceBuffer* b :
-         {m_params.get(), m_orientations.get(), m_sources.get(), m_amplitudes.get(), m_mask.get(),
-          m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get(), m_gridExit.get(),
-          m_panels.get(), m_panelRows.get()})
-        b->buffer = vk::Buffer(device, 256, b->usage, b->use, b->label);
-    writeDescriptors();
-    timer.mark("layouts, pools, buffers");
-    m_constructionTimes = timer.phases();
+    m_constructionTimer.mark("layouts, pools, buffers");
+    m_constructionTimes = m_constructionTimer.phases();
 }
 
 Simulator::~Simulator() {
-    // a background build uses this Simulator's module, layout and cache
-    if (m_builds && m_builds->building)
-        m_builds->building->pipeline.wait();
     // nothing may be in flight when the buffers go (run() waits, unless it was interrupted by
-    // an exception)
-    if (m_inFlight && m_fence.handle() != VK_NULL_HANDLE) {
-        const VkFence fence = m_fence.handle();
-        vkWaitForFences(m_device.handle(), 1, &fence, VK_TRUE,
-                        std::numeric_limits<std::uint64_t>::max());
-    }
+    // an exception); PipelineVariants waits for a background build itself
+    m_runner.waitIdle();
 }
 
 std::string Simulator::deviceDescription() const {
     return m_device.description();
-}
-
-void Simulator::writeDescriptors() {
-    m_descriptorPool.write(
-        m_set,
-        {{BindingParams, paramsDescriptorType(), m_params->buffer.handle()},
-         {BindingOrientations, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_orientations->buffer.handle()},
-         {BindingSources, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_sources->buffer.handle()},
-         {BindingAmplitudes, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_amplitudes->buffer.handle()},
-         {BindingMask, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_mask->buffer.handle()},
-         {BindingImage, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_image->buffer.handle()},
-         {BindingSlices, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_slices->buffer.handle()},
-         {BindingStates, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_states->buffer.handle()},
-         {BindingFreshUnits, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
-          m_freshUnitsBuffer->buffer.handle()},
-         {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_gridExit->buffer.handle()},
-         {BindingPanels, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_panels->buffer.handle()},
-         {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_panelRows->buffer.handle()},
-         {BindingCancel, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_cancel->handle()}});
-}
-
-void Simulator::invalidateRecordings() {
-    if (m_generic)
-        m_generic->recorded = false;
-    for (auto& entry : m_builds->ready)
-        entry.second->recorded = false;
 }
 
 void Simulator::checkPlan(const plan::Plan& p) const {
@@ -259,205 +167,180 @@ void Simulator::checkPlan(const plan::Plan& p) const {
     }
 }
 
-void Simulator::resize(int fast, int slow) {
-    m_fast = fast;
-    m_slow = slow;
-    const std::size_t pixels = static_cast<std::size_t>(fast) * static_cast<std::size_t>(slow);
-    m_image->buffer =
-        vk::Buffer(m_device, pixels * sizeof(float), m_image->usage, m_image->use, m_image->label);
-    m_readback = std::make_unique<vk::Buffer>(m_device, pixels * sizeof(float),
-                                              VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                                              vk::MemoryUse::Readback, "the image readback buffer");
-
-    m_timer.reset();
-    if (m_timestamps)
-        m_timer = std::make_unique<vk::QueryPool>(
-            m_device, static_cast<std::uint32_t>(m_options.maxSlices + 1));
-    m_dispatchMilliseconds.clear();
-    m_gpuMilliseconds = 0.0;
-    writeDescriptors();
-    invalidateRecordings();
-}
-
-vk::ComputePipeline::CacheUse Simulator::pipelineCacheUse() const {
-    return m_current ? m_current->pipeline.cacheUse() : vk::ComputePipeline::CacheUse::Unknown;
-}
-
-std::vector<std::string> Simulator::pipelineStatistics() const {
-    return m_current ? m_current->pipeline.statistics() : std::vector<std::string>{};
-}
-
-int Simulator::finishedSlices() const {
-    // From the fences, not the timestamp queries: reading the query of a slice still on the
-    // device blocks on lavapipe, which froze the viewer's GUI thread for the length of a long
-    // slice (docs/robustness.md, A3). The parts before the last submission are done (each
-    // submission waits for the one before); the last one's are when its fence is signaled.
-    const int done = m_inFlight && m_fence.isSignaled() ? m_nextPart : m_partsDone;
-    return std::min(done, m_activeSlices);
-}
-
-void Simulator::submitParts(int first, int end) {
-    switchToSpecialisedIfReady();
-    // parts first..end-1 of the run's sequence: the active slices, then the copy
-    std::vector<VkCommandBuffer> buffers;
-    for (int i = first; i < end; ++i) {
-        const int part = i < m_activeSlices ? i : m_options.maxSlices;
-        buffers.push_back(m_current->parts[static_cast<std::size_t>(part)].handle());
+PipelineVariants::Mode Simulator::modeFor(const plan::Plan& p) const {
+    using Mode = SimulatorOptions::Specialisation;
+    Mode mode = m_options.specialisation;
+    if (!m_options.shaderCode.empty())
+        mode = Mode::Wait; // a benchmark's shader variant may not have the generic path
+    if (mode == Mode::Automatic) {
+        const std::uint64_t work = static_cast<std::uint64_t>(p.fastPixels) *
+                                   static_cast<std::uint64_t>(p.slowPixels) *
+                                   m_tables.stepsPerPixel();
+        mode = work >= m_options.specialiseWork ? Mode::Wait : Mode::Generic;
     }
-    m_partsDone = first; // a submission is made once the one before it has finished
-    m_fence.reset();
-    VkSubmitInfo info{};
-    info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-    info.commandBufferCount = static_cast<std::uint32_t>(buffers.size());
-    info.pCommandBuffers = buffers.data();
-    vk::check(vkQueueSubmit(m_device.queue(), 1, &info, m_fence.handle()),
-              "submitting work to the GPU");
-    m_nextPart = end;
-    ++m_submissions;
-    m_inFlight = true;
+    return mode == Mode::Wait         ? PipelineVariants::Mode::Wait
+           : mode == Mode::Background ? PipelineVariants::Mode::Background
+                                      : PipelineVariants::Mode::Generic;
+}
+
+void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
+    if (m_runner.isRunning())
+        throw Error("a new plan was set while the simulation runs (internal error)");
+    m_planTimer.clear();
+    checkPlan(p);
+    const unsigned parts = m_tables.upload(p, loop, m_options.workPerSlice, m_planTimer);
+    if (m_tables.imageGeneration() != m_recordedImage) {
+        m_runner.resetTimer(m_options.maxSlices); // the timestamps of the last size mean nothing
+        m_recordedImage = m_tables.imageGeneration();
+    }
+    if (m_tables.bindingGeneration() != m_recordedBindings) {
+        // a new buffer behind a binding: the recorded commands refer to the old descriptors
+        m_variants.invalidateRecordings();
+        m_recordedBindings = m_tables.bindingGeneration();
+    }
+
+    m_currentKey = variantKey(p);
+    PipelineVariant& current = m_variants.choose(m_currentKey, modeFor(p), m_planTimer);
+    if (!current.recorded) {
+        m_planTimer.restart();
+        record(current);
+        m_planTimer.mark("record");
+    }
+    m_lastUploaded = parts;
+}
+
+void Simulator::record(PipelineVariant& variant) {
+    RecordTargets t;
+    t.set = m_tables.set();
+    t.image = &m_tables.image();
+    t.readback = m_tables.readback();
+    t.slices = &m_tables.slices();
+    t.gridExit = &m_tables.gridExit();
+    t.gridExitReadback = m_tables.gridExitReadback();
+    t.imageBytes = static_cast<VkDeviceSize>(m_tables.fastPixels()) *
+                   static_cast<VkDeviceSize>(m_tables.slowPixels()) * sizeof(float);
+    t.gridExitHeaderBytes = m_tables.gridExitHeaderBytes();
+    t.searchesGridExit = m_currentKey.searchesGridExit();
+    t.timer = m_runner.timer();
+    m_variants.record(variant, t);
+}
+
+std::vector<VkCommandBuffer> Simulator::parts(int first, int end) {
+    PipelineVariant* current = m_variants.current();
+    if (!current->specialised &&
+        m_options.specialisation != SimulatorOptions::Specialisation::Generic) {
+        if (PipelineVariant* v = m_variants.readySpecialised(m_currentKey)) {
+            if (!v->recorded)
+                record(*v);
+            // the slices left continue the same sums: the image does not change
+            m_variants.setCurrent(*v);
+            current = v;
+        }
+    }
+    std::vector<VkCommandBuffer> buffers;
+    const int slices = m_tables.activeSlices();
+    for (int i = first; i < end; ++i) {
+        const int part = i < slices ? i : m_options.maxSlices;
+        buffers.push_back(current->parts[static_cast<std::size_t>(part)].handle());
+    }
+    return buffers;
 }
 
 void Simulator::start() {
-    if (!m_current)
+    if (!m_variants.current())
         throw Error("nothing to simulate: no plan was set (internal error)");
-    if (m_inFlight)
+    if (m_runner.isRunning())
         throw Error("the simulation is already running (internal error)");
-    m_submissions = 0;
     m_lastGridExit.reset();
-    clearCancel();
-    submitParts(0, 1);
+    m_runner.start(m_tables.activeSlices(), [this](int first, int end) { return parts(first, end); });
 }
 
 bool Simulator::isFinished() {
-    if (!m_inFlight)
-        return true;
-    if (!m_fence.isSignaled())
-        return false;
-    if (m_nextPart < partCount()) {
-        submitParts(m_nextPart, m_nextPart + 1); // one slice at a time: a caller may stop here
-        return false;
-    }
-    return true;
+    return m_runner.poll();
+}
+
+int Simulator::finishedSlices() const {
+    return std::min(m_runner.finishedParts(), m_tables.activeSlices());
 }
 
 void Simulator::finish() {
-    if (!m_inFlight)
+    if (!m_runner.finish())
         return;
-    m_fence.wait();
-    if (m_nextPart < partCount()) {
-        submitParts(m_nextPart, partCount());
-        m_fence.wait();
-    }
-    m_inFlight = false;
-    m_partsDone = m_nextPart;
-    readTimestamps();
     readGridExit();
-    if (m_cancelled.load())
+    if (m_runner.wasCancelled())
         m_lastGridExit.reset(); // the search stopped part way: what it found means nothing
-}
-
-std::size_t Simulator::gridExitHeaderBytes() const {
-    return m_precision == Precision::Precise ? sizeof(GpuGridExit<double>)
-                                             : sizeof(GpuGridExit<float>);
 }
 
 void Simulator::readGridExit() {
     m_lastGridExit.reset();
-    if (!m_current || ((m_currentKey.bits >> kSerialGridExitBit) & 1u) == 0)
+    if (!m_variants.current() || !m_currentKey.searchesGridExit())
         return;
-    const void* head = m_gridExitReadback->map();
-    m_lastGridExit = m_precision == Precision::Precise ? gridExitFrom<double>(head, m_fast)
-                                                       : gridExitFrom<float>(head, m_fast);
-}
-
-void Simulator::clearCancel() {
-    *m_cancelWord = 0u; // made visible to the device by the submission that follows
-    m_cancelled.store(false);
+    const void* head = m_tables.gridExitReadback()->map();
+    const int fast = m_tables.fastPixels();
+    m_lastGridExit = m_precision == Precision::Precise ? gridExitFrom<double>(head, fast)
+                                                       : gridExitFrom<float>(head, fast);
 }
 
 void Simulator::requestCancel() {
-    m_cancelled.store(true);
-    *m_cancelWord = 1u; // host-coherent: the shader's next read of the word sees it...
-    // ...once it has left the CPU: a GPU's host-visible memory is often write-combined (the
-    // H100's is), and a lone store can wait in a write-combining buffer; a full fence drains
-    // it (mfence on x86)
-    std::atomic_thread_fence(std::memory_order_seq_cst);
+    m_runner.requestCancel();
 }
 
 void Simulator::cancel() {
-    if (!m_inFlight)
-        return;
-    m_fence.wait();
-    m_inFlight = false;
-    m_partsDone = m_nextPart;
-    m_nextPart = partCount();
-    m_lastGridExit.reset(); // the search may not have finished
+    if (m_runner.cancel())
+        m_lastGridExit.reset(); // the search may not have finished
 }
 
 void Simulator::run(const Progress& progress) {
-    if (!m_current)
+    if (!m_variants.current())
         throw Error("nothing to simulate: no plan was set (internal error)");
-    if (m_inFlight)
+    if (m_runner.isRunning())
         throw Error("the simulation is already running (internal error)");
-    // one submission per slice (the last one with the copy), so that no single submission
-    // holds the GPU for longer than a slice; progress is reported as slices finish
-    m_submissions = 0;
-    clearCancel();
-    const int total = m_activeSlices;
-    for (int slice = 0; slice < total; ++slice) {
-        submitParts(slice, slice + 1 == total ? partCount() : slice + 1);
-        if (progress) {
-            for (;;) {
-                const VkFence fence = m_fence.handle();
-                const VkResult waited =
-                    vkWaitForFences(m_device.handle(), 1, &fence, VK_TRUE, 100'000'000ull);
-                if (waited == VK_SUCCESS)
-                    break;
-                if (waited != VK_TIMEOUT) {
-                    m_inFlight = false;
-                    vk::check(waited, "waiting for the GPU");
-                }
-                progress(finishedSlices(), total);
-            }
-            progress(slice + 1, total);
-        } else {
-            m_fence.wait();
-        }
-    }
-    finish();
-}
-
-void Simulator::readTimestamps() {
-    m_dispatchMilliseconds.clear();
-    m_gpuMilliseconds = 0.0;
-    if (!m_timer)
-        return;
-    // the slots after the active slices were not submitted: their queries hold nothing
-    const std::vector<std::uint64_t> ticks =
-        m_timer->ticks(static_cast<std::uint32_t>(m_activeSlices) + 1);
-    const std::uint32_t bits = m_device.timestampValidBits();
-    const float period = m_device.info().limits.timestampPeriod;
-    const std::size_t last = static_cast<std::size_t>(m_activeSlices); // unused slots follow
-    for (std::size_t i = 1; i <= last; ++i)
-        m_dispatchMilliseconds.push_back(
-            vk::timestampMilliseconds(ticks[i - 1], ticks[i], bits, period));
-    m_gpuMilliseconds = vk::timestampMilliseconds(ticks[0], ticks[last], bits, period);
+    m_runner.run(m_tables.activeSlices(), [this](int first, int end) { return parts(first, end); },
+                 progress);
+    readGridExit();
+    if (m_runner.wasCancelled())
+        m_lastGridExit.reset(); // the search stopped part way: what it found means nothing
 }
 
 VkBuffer Simulator::imageBuffer() const {
-    return m_image->buffer.handle();
+    return m_tables.image().handle();
 }
 
 std::vector<float> Simulator::image() const {
-    if (m_inFlight)
+    if (m_runner.isRunning())
         throw Error("the image is read while the simulation runs (internal error)");
-    const std::size_t count = static_cast<std::size_t>(m_fast) * static_cast<std::size_t>(m_slow);
-    if (!m_readback || count == 0)
+    const std::size_t count = static_cast<std::size_t>(m_tables.fastPixels()) *
+                              static_cast<std::size_t>(m_tables.slowPixels());
+    vk::Buffer* readback = m_tables.readback();
+    if (!readback || count == 0)
         return std::vector<float>(count, 0.0f);
     // constructed from the mapped memory: one pass over the new pages, not a zero fill and
     // then a copy (64 MiB at 4096^2)
-    const float* mapped = static_cast<const float*>(m_readback->map());
+    const float* mapped = static_cast<const float*>(readback->map());
     return std::vector<float>(mapped, mapped + count);
+}
+
+bool Simulator::specialised() const {
+    return m_variants.current() && m_variants.current()->specialised;
+}
+
+vk::ComputePipeline::CacheUse Simulator::pipelineCacheUse() const {
+    const PipelineVariant* current = m_variants.current();
+    return current ? current->pipeline.cacheUse() : vk::ComputePipeline::CacheUse::Unknown;
+}
+
+std::vector<std::string> Simulator::pipelineStatistics() const {
+    const PipelineVariant* current = m_variants.current();
+    return current ? current->pipeline.statistics() : std::vector<std::string>{};
+}
+
+Simulator::KernelInputs Simulator::kernelInputs() const {
+    if (!m_variants.current())
+        throw Error("nothing to trace: no plan was set (internal error)");
+    // the generic constants: one trace pipeline serves every plan (it reads the shape from the
+    // parameter block), and its numbers are the specialised pipeline's bit for bit
+    return {m_variants.setLayout().handle(), m_tables.set(), 0u,
+            m_variants.specializationConstants(m_currentKey, false), m_paramsInStorage};
 }
 
 SimulatorOptions::Specialisation interactiveSpecialisation(const vk::Device& device) {

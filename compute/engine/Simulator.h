@@ -44,25 +44,27 @@
 // Precision::Precise needs shaderFloat64; on a device without it the Simulator runs the fast
 // shader and says so in notice().
 //
+// Composed of three parts, each with its header: DeviceTables (the buffers and their uploads
+// from the plan's diff, the slice table), PipelineVariants (the pipelines per shape, their
+// command buffers and the pipeline cache) and SliceRunner (the submissions of a run, slice by
+// slice, the cancel word and the timestamps).
+//
 // Borrows the vk::Device, which must outlive the Simulator. Not thread-safe; run() submits
 // to the device's queue, which no other thread may use at the same time.
 
-#include "compute/engine/GpuLayout.h"
+#include "compute/engine/DeviceTables.h"
+#include "compute/engine/GpuTables.h"
+#include "compute/engine/PipelineVariants.h"
+#include "compute/engine/SerialOrder.h"
+#include "compute/engine/SliceRunner.h"
 #include "compute/model/Precision.h"
 #include "compute/plan/Plan.h"
-#include "compute/vk/Buffer.h"
-#include "compute/vk/Commands.h"
 #include "compute/vk/PhaseTimer.h"
 #include "compute/vk/Pipeline.h"
-#include "compute/vk/PipelineCache.h"
-#include "compute/vk/QueryPool.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
-#include <functional>
 #include <glm/vec3.hpp>
-#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,13 +79,8 @@ using bv::Precision; // compute/model/Precision.h
 using bv::precisionFromName;
 using bv::precisionName;
 
-// How the reference's serial loop ran, for what it carries from pixel to pixel
-// (SerialOrder.h): the spindle angle of each phi step (engine::phiAngles(resolved); empty:
-// no carry-over) and the reference's OpenMP thread count (engine::referenceThreads()).
-struct ReferenceLoop {
-    std::vector<double> phiAngles;
-    int threads = 1;
-};
+// ReferenceLoop (SerialOrder.h): how the reference's serial loop ran, for what it carries
+// from pixel to pixel.
 
 // Where the reference's serial loop first left the HKL grid with tricubic interpolation on
 // (InterpolationEdge::Reference): the pixel, the step of its loop (as in the slice table:
@@ -172,7 +169,7 @@ class Simulator {
 
     // Submits the recorded commands and waits. progress, when given, is called from this
     // thread with (dispatches finished, dispatches in all) while the GPU works, and at the end.
-    using Progress = std::function<void(int finished, int total)>;
+    using Progress = SliceRunner::Progress; // std::function<void(int finished, int total)>
     void run(const Progress& progress = {});
 
     // The same in pieces, for a caller that must not block (the viewer's render loop). Each
@@ -194,9 +191,9 @@ class Simulator {
     // finish()), which no longer waits for the rest of the slice. The run's image is garbage:
     // wasCancelled() is true until the next start() or run().
     void requestCancel();
-    bool wasCancelled() const { return m_cancelled.load(); }
+    bool wasCancelled() const { return m_runner.wasCancelled(); }
     // submissions made by the last run (slices + the readback copy when it ran to the end)
-    int lastSubmissionCount() const { return m_submissions; }
+    int lastSubmissionCount() const { return m_runner.submissions(); }
 
     // The image on the GPU (fast-major floats, fastPixels() x slowPixels()), for a renderer on
     // the same device; written by the dispatches, read back by the copy at the end of a run.
@@ -206,8 +203,8 @@ class Simulator {
     // and on masked pixels.
     std::vector<float> image() const;
 
-    int fastPixels() const { return m_fast; }
-    int slowPixels() const { return m_slow; }
+    int fastPixels() const { return m_tables.fastPixels(); }
+    int slowPixels() const { return m_tables.slowPixels(); }
     // Where the last finished run left the HKL grid (GridExit); nullopt when no step did, or
     // when the plan does not follow the reference's rule (no table, no interpolation, or
     // InterpolationEdge::Local).
@@ -215,34 +212,36 @@ class Simulator {
 
     // dispatches the current plan is cut into (with the reference's grid-edge rule, half of
     // them search slices), and the steps of each pixel's loop
-    int sliceCount() const { return m_activeSlices; }
-    std::uint64_t stepsPerPixel() const { return m_stepsPerPixel; }
+    int sliceCount() const { return m_tables.activeSlices(); }
+    std::uint64_t stepsPerPixel() const { return m_tables.stepsPerPixel(); }
     // GPU time of the last run (first dispatch start to last dispatch end) and of each
     // dispatch (the interval between consecutive ends), in ms; 0/empty without timestamps.
-    bool hasTimestamps() const { return m_timestamps; }
-    double gpuMilliseconds() const { return m_gpuMilliseconds; }
-    const std::vector<double>& dispatchMilliseconds() const { return m_dispatchMilliseconds; }
+    bool hasTimestamps() const { return m_runner.hasTimestamps(); }
+    double gpuMilliseconds() const { return m_runner.gpuMilliseconds(); }
+    const std::vector<double>& dispatchMilliseconds() const {
+        return m_runner.dispatchMilliseconds();
+    }
 
-    int recordCount() const { return m_recordCount; }
+    int recordCount() const { return m_variants.recordCount(); }
     // pipelines built so far (generic and specialised, including those let go since)
-    int pipelineCount() const { return m_pipelinesBuilt; }
+    int pipelineCount() const { return m_variants.pipelinesBuilt(); }
     // pipelines held now (the generic one and at most kSpecialisedPipelines specialised ones)
-    int pipelinesHeld() const;
-    static constexpr int kSpecialisedPipelines = 8;
+    int pipelinesHeld() const { return m_variants.pipelinesHeld(); }
+    static constexpr int kSpecialisedPipelines = PipelineVariants::kSpecialised;
     // whether the current plan runs on a pipeline specialised to its shape (false: the
     // generic one, until the background build is done)
     bool specialised() const;
     // Waits for the background build of a specialised pipeline, if one runs (tests, benches).
-    void waitForBackgroundBuild();
+    void waitForBackgroundBuild() { m_variants.waitForBackgroundBuild(); }
     // wall time of the last specialised pipeline build, in ms (0: none yet)
-    double lastBuildMilliseconds() const { return m_lastBuildMilliseconds; }
+    double lastBuildMilliseconds() const { return m_variants.lastBuildMilliseconds(); }
     // bytes of pipeline cache read from disk when this Simulator started (0: a cold start)
-    std::size_t pipelineCacheLoadedBytes() const { return m_cache.loadedBytes(); }
+    std::size_t pipelineCacheLoadedBytes() const { return m_variants.cacheLoadedBytes(); }
     // Whether the pipeline cache served the pipeline of the current plan's variant (from the
     // driver's creation feedback; Unknown where the driver gives none), and whether the cache
     // file was rewritten for it (only when the driver's cache data changed).
     vk::ComputePipeline::CacheUse pipelineCacheUse() const;
-    bool pipelineCacheSaved() const { return m_cacheSaved; }
+    bool pipelineCacheSaved() const { return m_variants.cacheSaved(); }
     // The driver's statistics of the current variant's pipeline (registers, ...), when the
     // Device was created with DeviceOptions::pipelineStatistics; empty otherwise.
     std::vector<std::string> pipelineStatistics() const;
@@ -267,58 +266,19 @@ class Simulator {
     bool paramsInStorage() const { return m_paramsInStorage; }
     KernelInputs kernelInputs() const;
     const vk::Device& device() const { return m_device; }
-    bool isRunning() const { return m_inFlight; }
+    bool isRunning() const { return m_runner.isRunning(); }
 
   private:
-    struct Variant;
-    struct VariantKey {
-        std::uint32_t bits = 0; // the shape and flags (GpuLayout.h: shapeBit)
-        std::int32_t oversample = 1, sources = 1, orientations = 1;
-        bool operator==(const VariantKey& o) const {
-            return bits == o.bits && oversample == o.oversample && sources == o.sources &&
-                   orientations == o.orientations;
-        }
-        bool operator!=(const VariantKey& o) const { return !(*this == o); }
-    };
-    struct Builds;       // the specialised pipelines and the one being built
-    struct DeviceBuffer; // a GPU buffer and its capacity
-
+    static SimulatorOptions settled(const vk::Device& device, SimulatorOptions options);
     void checkPlan(const plan::Plan& plan) const;
-    void resize(int fast, int slow);
-    VariantKey variantKey(const plan::Plan& plan) const;
-    vk::SpecializationConstants specializationConstants(const VariantKey& key,
-                                                        bool specialised) const;
-    Variant& genericVariant();
-    // the specialised variant of key when it is built (taking in a finished background build
-    // first), else null
-    Variant* readySpecialised(const VariantKey& key);
-    Variant& buildSpecialisedNow(const VariantKey& key);
-    void requestBackgroundBuild(const VariantKey& key);
-    void takeFinishedBuild();
-    Variant& keepSpecialised(const VariantKey& key, vk::ComputePipeline pipeline);
-    // a pipeline with its command buffers (not recorded yet), counted, the cache saved
-    std::unique_ptr<Variant> newVariant(vk::ComputePipeline pipeline, bool specialised);
-    void saveCache(const vk::ComputePipeline& built);
-    // at a slice boundary: a run on the generic pipeline goes on with the specialised one
-    // when it has become ready
-    void switchToSpecialisedIfReady();
-    Variant* choosePipeline(const plan::Plan& plan);
-    void clearCancel();
-    void record(Variant& variant);
-    void invalidateRecordings();
-    void writeDescriptors();
-    // Copies bytes into the buffer (growing it when needed; true when it was replaced).
-    bool upload(DeviceBuffer& target, const void* data, std::size_t bytes);
-    void flushUploads();
-    template <typename Real> void uploadParams(const plan::Plan& plan);
-    template <typename Real> void uploadPanels(const plan::Plan& plan);
-    template <typename Real> void uploadSources(const plan::Plan& plan);
-    template <typename Real> void uploadOrientations(const plan::Plan& plan);
-    template <typename Real> void uploadAmplitudes(const plan::Plan& plan);
-    void uploadSlices(const plan::Plan& plan);
-    void readTimestamps();
+    // the pipeline mode for the plan (SimulatorOptions::specialisation, resolved)
+    PipelineVariants::Mode modeFor(const plan::Plan& plan) const;
+    void record(PipelineVariant& variant);
+    // the command buffers of parts [first, end) of the run: the active slices, then the copy;
+    // at a slice boundary a run on the generic pipeline goes on with the specialised one when
+    // it has become ready
+    std::vector<VkCommandBuffer> parts(int first, int end);
     void readGridExit();
-    std::size_t gridExitHeaderBytes() const;
 
     const vk::Device& m_device;
     SimulatorOptions m_options;
@@ -327,76 +287,21 @@ class Simulator {
     // the parameter block is a storage buffer on CPU devices, a uniform buffer on GPUs
     // (shaders/params.glsl: lavapipe recompiles the shader for new uniform values)
     bool m_paramsInStorage = false;
-    VkDescriptorType paramsDescriptorType() const {
-        return m_paramsInStorage ? VK_DESCRIPTOR_TYPE_STORAGE_BUFFER
-                                 : VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-    }
     std::vector<std::string> m_warnings;
-
-    vk::PipelineCache m_cache;
-    vk::ShaderModule m_module;
-    vk::DescriptorSetLayout m_setLayout;
-    vk::PipelineLayout m_pipelineLayout;
-    vk::DescriptorPool m_descriptorPool;
-    VkDescriptorSet m_set = VK_NULL_HANDLE;
-    vk::CommandPool m_commandPool;
-    vk::CommandBuffer m_uploadCommands;
-    vk::Fence m_fence;
-
-    std::unique_ptr<DeviceBuffer> m_params, m_orientations, m_sources, m_amplitudes, m_mask,
-        m_image, m_slices, m_states, m_freshUnitsBuffer, m_gridExit, m_panels, m_panelRows;
-    std::unique_ptr<vk::Buffer> m_gridExitReadback;
-    std::optional<GridExit> m_lastGridExit;
-    std::unique_ptr<vk::Buffer> m_readback;
-    std::unique_ptr<vk::Buffer> m_staging;
-    std::size_t m_stagingUsed = 0;
-    struct PendingCopy {
-        VkBuffer target;
-        VkDeviceSize sourceOffset, bytes;
-    };
-    std::vector<PendingCopy> m_pendingCopies;
-
-    std::unique_ptr<Variant> m_generic;
-    std::unique_ptr<Builds> m_builds;
-    Variant* m_current = nullptr;
-    VariantKey m_currentKey; // the current plan's shape (whichever pipeline runs it)
-    int m_recordCount = 0;
-    int m_pipelinesBuilt = 0;
-    double m_lastBuildMilliseconds = 0.0;
-    std::unique_ptr<vk::Buffer> m_cancel;           // GpuCancel, host-visible and coherent
-    volatile std::uint32_t* m_cancelWord = nullptr; // its mapping
-    std::atomic<bool> m_cancelled{false};
-
-    int m_fast = 0, m_slow = 0;
-    int m_activeSlices = 0;
-    std::uint64_t m_stepsPerPixel = 0;
-    bool m_timestamps = false;
-    std::unique_ptr<vk::QueryPool> m_timer;
-    double m_gpuMilliseconds = 0.0;
-    std::vector<double> m_dispatchMilliseconds;
-
-    bool m_havePlan = false;
-    plan::Plan m_lastPlan;                // the tables compared by plan::changedParts
-    std::vector<double> m_lastAmplitudes; // content last uploaded (the plan only borrows it)
-    StructureFactors m_lastGrid;          // grid bounds of that content (F left empty)
-    std::vector<std::uint16_t> m_lastMask;
-    unsigned m_lastUploaded = 0;
-    bool m_bindingsChanged = false;           // a buffer behind a binding was replaced
-    std::vector<plan::Orientation> m_ordered; // the orientation table as uploaded
-    bool m_orderedChanged = true;
-    int m_freshRows = 0;
-    std::vector<GpuFreshUnit> m_freshUnits; // one per row, as uploaded
-    bool m_freshUnitsChanged = true;
-    bool m_inFlight = false; // submitted, fence not yet waited for
-    int m_nextPart = 0;      // the next of the current variant's parts to submit
-    int m_partsDone = 0;     // parts known to have finished (finishedSlices)
-    int m_submissions = 0;
-    int partCount() const { return m_activeSlices + 1; } // the slices, then the copy
-    // submits the current variant's parts [first, end) as one submission, fenced
-    void submitParts(int first, int end);
-    bool m_cacheSaved = false;
-    std::vector<vk::PhaseTime> m_constructionTimes;
+    vk::PhaseTimer m_constructionTimer;
     vk::PhaseTimer m_planTimer;
+
+    // built in this order: the tables bind the runner's cancel word (the destructor waits
+    // for a submission in flight before any of them goes)
+    PipelineVariants m_variants;
+    SliceRunner m_runner;
+    DeviceTables m_tables;
+    std::uint64_t m_recordedImage = 0, m_recordedBindings = 0; // the tables' generations seen
+
+    VariantKey m_currentKey; // the current plan's shape (whichever pipeline runs it)
+    std::optional<GridExit> m_lastGridExit;
+    unsigned m_lastUploaded = 0;
+    std::vector<vk::PhaseTime> m_constructionTimes;
 };
 
 } // namespace bv::engine

@@ -29,7 +29,7 @@ DescriptorSetLayout::DescriptorSetLayout(const Device& device,
                                          const std::vector<DescriptorBinding>& bindings) {
     std::vector<VkDescriptorSetLayoutBinding> vkBindings;
     for (const DescriptorBinding& b : bindings)
-        vkBindings.push_back({b.binding, b.type, b.count, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+        vkBindings.push_back({b.binding, b.type, b.count, b.stages, nullptr});
     VkDescriptorSetLayoutCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO;
     info.bindingCount = static_cast<std::uint32_t>(vkBindings.size());

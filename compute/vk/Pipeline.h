@@ -38,9 +38,10 @@ struct DescriptorBinding {
     std::uint32_t binding = 0;
     VkDescriptorType type = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
     std::uint32_t count = 1;
+    VkShaderStageFlags stages = VK_SHADER_STAGE_COMPUTE_BIT; // who reads it
 };
 
-// A set layout for the compute stage.
+// A set layout (for the compute stage unless a binding says otherwise).
 class DescriptorSetLayout {
   public:
     DescriptorSetLayout() = default;

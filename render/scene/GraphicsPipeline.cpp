@@ -9,24 +9,27 @@
 
 namespace bv::scene {
 
-GraphicsPipelineLayout::GraphicsPipelineLayout(const vk::Device& device,
-                                               std::uint32_t pushConstantBytes) {
-    const VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                                    pushConstantBytes};
+GraphicsPipelineLayout::GraphicsPipelineLayout(
+    const vk::Device& device, std::uint32_t pushConstantBytes,
+    const std::vector<VkDescriptorSetLayout>& setLayouts) {
+    const VkPushConstantRange range{kPushStages, 0, pushConstantBytes};
     VkPipelineLayoutCreateInfo info{};
     info.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO;
+    info.setLayoutCount = static_cast<std::uint32_t>(setLayouts.size());
+    info.pSetLayouts = setLayouts.data();
     info.pushConstantRangeCount = pushConstantBytes > 0 ? 1 : 0;
     info.pPushConstantRanges = &range;
     VkPipelineLayout layout = VK_NULL_HANDLE;
     vk::check(vkCreatePipelineLayout(device.handle(), &info, nullptr, &layout),
-              "creating the reciprocal view's pipeline layout");
+              "creating a graphics pipeline layout");
     m_layout = {device.handle(), layout};
 }
 
 GraphicsPipeline::GraphicsPipeline(const vk::Device& device, const vk::ShaderModule& vertex,
                                    const vk::ShaderModule& fragment,
                                    const GraphicsPipelineLayout& layout,
-                                   const PipelineTarget& target, VkPrimitiveTopology topology) {
+                                   const PipelineTarget& target, VkPrimitiveTopology topology,
+                                   const PipelineStyle& style) {
     VkPipelineShaderStageCreateInfo stages[2]{};
     stages[0].sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     stages[0].stage = VK_SHADER_STAGE_VERTEX_BIT;
@@ -44,10 +47,12 @@ GraphicsPipeline::GraphicsPipeline(const vk::Device& device, const vk::ShaderMod
         {2, 0, VK_FORMAT_R32G32B32A32_SFLOAT, offsetof(SceneVertex, colour)}};
     VkPipelineVertexInputStateCreateInfo vertexInput{};
     vertexInput.sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO;
-    vertexInput.vertexBindingDescriptionCount = 1;
-    vertexInput.pVertexBindingDescriptions = &binding;
-    vertexInput.vertexAttributeDescriptionCount = 3;
-    vertexInput.pVertexAttributeDescriptions = attributes;
+    if (style.sceneVertices) {
+        vertexInput.vertexBindingDescriptionCount = 1;
+        vertexInput.pVertexBindingDescriptions = &binding;
+        vertexInput.vertexAttributeDescriptionCount = 3;
+        vertexInput.pVertexAttributeDescriptions = attributes;
+    }
 
     VkPipelineInputAssemblyStateCreateInfo assembly{};
     assembly.sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO;
@@ -68,7 +73,7 @@ GraphicsPipeline::GraphicsPipeline(const vk::Device& device, const vk::ShaderMod
     VkPipelineDepthStencilStateCreateInfo depth{};
     depth.sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO;
     VkPipelineColorBlendAttachmentState blend{};
-    blend.blendEnable = VK_TRUE;
+    blend.blendEnable = style.alphaBlend ? VK_TRUE : VK_FALSE;
     blend.srcColorBlendFactor = VK_BLEND_FACTOR_SRC_ALPHA;
     blend.dstColorBlendFactor = VK_BLEND_FACTOR_ONE_MINUS_SRC_ALPHA;
     blend.colorBlendOp = VK_BLEND_OP_ADD;
@@ -105,7 +110,7 @@ GraphicsPipeline::GraphicsPipeline(const vk::Device& device, const vk::ShaderMod
     VkPipeline pipeline = VK_NULL_HANDLE;
     vk::check(
         vkCreateGraphicsPipelines(device.handle(), VK_NULL_HANDLE, 1, &info, nullptr, &pipeline),
-        "creating a reciprocal view pipeline");
+        "creating a graphics pipeline");
     m_pipeline = {device.handle(), pipeline};
 }
 

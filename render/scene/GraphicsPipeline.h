@@ -8,6 +8,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace bv::vk {
 class Device;
@@ -16,12 +17,15 @@ class ShaderModule;
 
 namespace bv::scene {
 
-// A pipeline layout with no descriptor sets and one push-constant range at offset 0 that the
-// vertex and fragment stages share.
+// A pipeline layout with the given descriptor set layouts (none for the scene) and one
+// push-constant range at offset 0 that the vertex and fragment stages share.
 class GraphicsPipelineLayout {
   public:
     GraphicsPipelineLayout() = default;
-    GraphicsPipelineLayout(const vk::Device& device, std::uint32_t pushConstantBytes);
+    GraphicsPipelineLayout(const vk::Device& device, std::uint32_t pushConstantBytes,
+                           const std::vector<VkDescriptorSetLayout>& setLayouts = {});
+    static constexpr VkShaderStageFlags kPushStages =
+        VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     VkPipelineLayout handle() const { return m_layout.get(); }
 
   private:
@@ -37,15 +41,26 @@ struct PipelineTarget {
     VkSampleCountFlagBits samples = VK_SAMPLE_COUNT_1_BIT;
 };
 
-// A pipeline for scene vertices (SceneVertex: vec3 position, float size, vec4 colour) with
-// straight alpha blending, no depth test (translucent lines and dots: later draws lie on top)
-// and a dynamic viewport and scissor, so a resized window keeps its pipelines.
+// What a pipeline reads its vertices from and how it writes the target.
+struct PipelineStyle {
+    // SceneVertex attributes (false: none, the vertex shader makes its own, as the image
+    // window's full-screen triangle)
+    bool sceneVertices = true;
+    // straight alpha blending (false: the fragment's colour replaces the target's)
+    bool alphaBlend = true;
+};
+
+// A pipeline, by default for scene vertices (SceneVertex: vec3 position, float size, vec4
+// colour) with straight alpha blending; no depth test (translucent lines and dots: later
+// draws lie on top) and a dynamic viewport and scissor, so a resized window keeps its
+// pipelines.
 class GraphicsPipeline {
   public:
     GraphicsPipeline() = default;
     GraphicsPipeline(const vk::Device& device, const vk::ShaderModule& vertex,
                      const vk::ShaderModule& fragment, const GraphicsPipelineLayout& layout,
-                     const PipelineTarget& target, VkPrimitiveTopology topology);
+                     const PipelineTarget& target, VkPrimitiveTopology topology,
+                     const PipelineStyle& style = {});
     VkPipeline handle() const { return m_pipeline.get(); }
 
   private:

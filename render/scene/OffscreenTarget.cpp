@@ -3,52 +3,16 @@
 #include "compute/vk/Buffer.h"
 #include "compute/vk/Check.h"
 #include "compute/vk/Device.h"
-#include "compute/vk/DeviceChoice.h"
 
 namespace bv::scene {
 
 OffscreenTarget::OffscreenTarget(const vk::Device& device, VkExtent2D extent, VkFormat format)
     : m_extent(extent) {
     const VkDevice d = device.handle();
-    VkImageCreateInfo imageInfo{};
-    imageInfo.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO;
-    imageInfo.imageType = VK_IMAGE_TYPE_2D;
-    imageInfo.format = format;
-    imageInfo.extent = {extent.width, extent.height, 1};
-    imageInfo.mipLevels = 1;
-    imageInfo.arrayLayers = 1;
-    imageInfo.samples = VK_SAMPLE_COUNT_1_BIT;
-    imageInfo.tiling = VK_IMAGE_TILING_OPTIMAL;
-    imageInfo.usage = VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT;
-    imageInfo.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-    VkImage image = VK_NULL_HANDLE;
-    vk::check(vkCreateImage(d, &imageInfo, nullptr, &image), "creating the offscreen image");
-    m_image = {d, image};
-
-    VkMemoryRequirements requirements{};
-    vkGetImageMemoryRequirements(d, image, &requirements);
-    VkMemoryAllocateInfo allocation{};
-    allocation.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
-    allocation.allocationSize = requirements.size;
-    allocation.memoryTypeIndex =
-        vk::chooseMemoryType(device.info().memory, requirements.memoryTypeBits,
-                             vk::MemoryUse::DeviceLocal, requirements.size)
-            .value();
-    VkDeviceMemory memory = VK_NULL_HANDLE;
-    vk::check(vkAllocateMemory(d, &allocation, nullptr, &memory),
-              "allocating the offscreen image's memory");
-    m_memory = {d, memory};
-    vk::check(vkBindImageMemory(d, image, memory, 0), "binding the offscreen image's memory");
-
-    VkImageViewCreateInfo viewInfo{};
-    viewInfo.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO;
-    viewInfo.image = image;
-    viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    viewInfo.format = format;
-    viewInfo.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-    VkImageView view = VK_NULL_HANDLE;
-    vk::check(vkCreateImageView(d, &viewInfo, nullptr, &view), "creating the offscreen image view");
-    m_view = {d, view};
+    m_image = ColourImage(device, extent, format,
+                          VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                          "the offscreen image");
+    const VkImageView view = m_image.view();
 
     VkAttachmentDescription colour{};
     colour.format = format;
@@ -121,7 +85,7 @@ void OffscreenTarget::copyTo(VkCommandBuffer commands, const vk::Buffer& target)
     VkBufferImageCopy region{};
     region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
     region.imageExtent = {m_extent.width, m_extent.height, 1};
-    vkCmdCopyImageToBuffer(commands, m_image.get(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
+    vkCmdCopyImageToBuffer(commands, m_image.handle(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
                            target.handle(), 1, &region);
     VkMemoryBarrier barrier{};
     barrier.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER;

@@ -2,11 +2,12 @@
 // OffscreenTarget: a colour image with its render pass and framebuffer, for drawing the scene
 // without a window (braggview-bench-reciprocal, and tests that read the pixels back).
 //
-// Owns: the image and its memory, the image view, the render pass (one colour attachment,
+// Owns: the image (a ColourImage: its memory and view), the render pass (one colour attachment,
 // cleared, ending in TRANSFER_SRC layout so it can be copied out at once) and the framebuffer.
 // Borrows: the vk::Device, which must outlive it.
 
 #include "compute/vk/DeviceHandle.h"
+#include "render/scene/ColourImage.h"
 
 #include <vulkan/vulkan.h>
 
@@ -39,9 +40,7 @@ class OffscreenTarget {
 
   private:
     // declared in the order they are made; destroyed the other way round
-    vk::DeviceHandle<VkDeviceMemory, vkFreeMemory> m_memory;
-    vk::DeviceHandle<VkImage, vkDestroyImage> m_image;
-    vk::DeviceHandle<VkImageView, vkDestroyImageView> m_view;
+    ColourImage m_image;
     vk::DeviceHandle<VkRenderPass, vkDestroyRenderPass> m_renderPass;
     vk::DeviceHandle<VkFramebuffer, vkDestroyFramebuffer> m_framebuffer;
     VkExtent2D m_extent{};

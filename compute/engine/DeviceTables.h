@@ -1,0 +1,141 @@
+#pragma once
+// DeviceTables: the Simulator's buffers on the device and what goes into them. setPlan's
+// upload() compares the plan with the last one (plan::changedParts, and the contents of the
+// tables the plan only borrows) and writes only the tables that differ, as GpuTables.h makes
+// them: straight into mappable memory, else through one staging buffer and one submission.
+// Buffers are sized with headroom (powers of two from 256 bytes), so that more sources or
+// mosaic domains rarely replace one; the image and its readback are sized to the detector.
+// upload() also fills the slice table (how the plan's work is cut into dispatches).
+//
+// Owns: every table's buffer, the image and its readback, the descriptor pool and the one set
+// that binds them all (the layout is PipelineVariants'), a command buffer and fence for the
+// staged copies. Borrows: the vk::Device, the set layout and the cancel word's buffer (which
+// must outlive it) and the warning list it appends to.
+
+#include "compute/engine/GpuLayout.h"
+#include "compute/engine/SerialOrder.h"
+#include "compute/model/Precision.h"
+#include "compute/plan/Plan.h"
+#include "compute/vk/Buffer.h"
+#include "compute/vk/Commands.h"
+#include "compute/vk/PhaseTimer.h"
+#include "compute/vk/Pipeline.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bv::vk {
+class Device;
+}
+
+namespace bv::engine {
+
+struct TableOptions {
+    Precision precision = Precision::Precise; // the one in use: double or float tables
+    bool paramsInStorage = false;             // the parameter block is a storage buffer
+    bool stagedUploads = false;               // SimulatorOptions::stagedUploads
+    int maxSlices = 32;
+    std::uint32_t localSizeX = 8, localSizeY = 8;
+};
+
+class DeviceTables {
+  public:
+    DeviceTables(const vk::Device& device, const TableOptions& options,
+                 const vk::DescriptorSetLayout& setLayout, VkBuffer cancelWord,
+                 std::vector<std::string>& warnings);
+    DeviceTables(const DeviceTables&) = delete;
+    DeviceTables& operator=(const DeviceTables&) = delete;
+
+    // Writes the plan's tables that changed (returns their plan::PlanPart bits) and the slice
+    // table, cut at workPerSlice pixel-steps per dispatch. Marks its phases on timer.
+    unsigned upload(const plan::Plan& plan, const ReferenceLoop& loop, std::uint64_t workPerSlice,
+                    vk::PhaseTimer& timer);
+    // Counted events that make recorded command buffers stale: the image made anew for a new
+    // detector size, and the set pointed at any new buffer (a new size included).
+    std::uint64_t imageGeneration() const { return m_imageGeneration; }
+    std::uint64_t bindingGeneration() const { return m_bindingGeneration; }
+
+    VkDescriptorSet set() const { return m_set; }
+    const vk::Buffer& image() const { return m_image->buffer; }
+    // host-visible: a run's copy of the image and of the GridExit head (null before a plan)
+    vk::Buffer* readback() const { return m_readback.get(); }
+    const vk::Buffer& slices() const { return m_slices->buffer; }
+    const vk::Buffer& gridExit() const { return m_gridExit->buffer; }
+    vk::Buffer* gridExitReadback() const { return m_gridExitReadback.get(); }
+    // bytes of the GridExit head (GpuGridExit) in the precision in use
+    std::size_t gridExitHeaderBytes() const;
+
+    int fastPixels() const { return m_fast; }
+    int slowPixels() const { return m_slow; }
+    int activeSlices() const { return m_activeSlices; }
+    std::uint64_t stepsPerPixel() const { return m_stepsPerPixel; }
+
+  private:
+    // A storage (or uniform) buffer whose size may grow; capacity() bytes are allocated.
+    struct DeviceBuffer {
+        std::string label;
+        VkBufferUsageFlags usage = 0;
+        vk::MemoryUse use = vk::MemoryUse::DeviceLocal;
+        vk::Buffer buffer;
+        VkDeviceSize capacity() const { return buffer.size(); }
+    };
+    struct PendingCopy {
+        VkBuffer target;
+        VkDeviceSize sourceOffset, bytes;
+    };
+
+    void resize(int fast, int slow);
+    void writeDescriptors();
+    // Copies bytes into the buffer (growing it when needed; m_rebound when it was replaced).
+    void write(DeviceBuffer& target, const void* data, std::size_t bytes);
+    template <typename T> void write(DeviceBuffer& target, const std::vector<T>& table) {
+        write(target, table.data(), table.size() * sizeof(T));
+    }
+    void flushUploads();
+    template <typename Real> void writeTables(const plan::Plan& plan, unsigned parts);
+    void writeSlices(const plan::Plan& plan, std::uint64_t workPerSlice);
+    // the orientation table as the reference's loop meets it; returns whether it changed
+    bool orderOrientations(const plan::Plan& plan, const ReferenceLoop& loop);
+    // which tables differ from the last plan's
+    unsigned changedParts(const plan::Plan& plan);
+    void remember(const plan::Plan& plan, unsigned parts);
+
+    const vk::Device& m_device;
+    TableOptions m_options;
+    std::vector<std::string>& m_warnings;
+    VkBuffer m_cancelWord;
+
+    vk::DescriptorPool m_descriptorPool;
+    VkDescriptorSet m_set = VK_NULL_HANDLE;
+    vk::CommandPool m_commandPool;
+    vk::CommandBuffer m_uploadCommands;
+    vk::Fence m_fence;
+
+    std::unique_ptr<DeviceBuffer> m_params, m_orientations, m_sources, m_amplitudes, m_mask,
+        m_image, m_slices, m_states, m_freshUnitsBuffer, m_gridExit, m_panels, m_panelRows;
+    std::unique_ptr<vk::Buffer> m_gridExitReadback;
+    std::unique_ptr<vk::Buffer> m_readback;
+    std::unique_ptr<vk::Buffer> m_staging;
+    std::size_t m_stagingUsed = 0;
+    std::vector<PendingCopy> m_pendingCopies;
+    bool m_rebound = false; // a buffer behind a binding was replaced
+    std::uint64_t m_imageGeneration = 0, m_bindingGeneration = 0;
+
+    int m_fast = 0, m_slow = 0;
+    int m_activeSlices = 0;
+    std::uint64_t m_stepsPerPixel = 0;
+
+    bool m_havePlan = false;
+    plan::Plan m_lastPlan;                // the tables compared by plan::changedParts
+    std::vector<double> m_lastAmplitudes; // content last uploaded (the plan only borrows it)
+    StructureFactors m_lastGrid;          // grid bounds of that content (F left empty)
+    std::vector<std::uint16_t> m_lastMask;
+    std::vector<plan::Orientation> m_ordered; // the orientation table as uploaded
+    int m_freshRows = 0;
+    std::vector<GpuFreshUnit> m_freshUnits; // one per row, as uploaded
+    bool m_freshUnitsChanged = true;
+};
+
+} // namespace bv::engine

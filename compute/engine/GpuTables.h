@@ -1,0 +1,46 @@
+#pragma once
+// The plan as the diffraction shader reads it (GpuLayout.h's entries): the parameter block,
+// the panel, source, orientation and structure-factor tables and the mask, each built from
+// the plan on the host; and the plan's shape (VariantKey), which picks a specialised pipeline
+// and which the generic pipeline reads from the parameter block. Pure functions: no device.
+
+#include "compute/engine/GpuLayout.h"
+#include "compute/plan/Plan.h"
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace bv::engine {
+
+// What decides a specialised pipeline's code: the shape and flags, and the loop counts.
+struct VariantKey {
+    std::uint32_t bits = 0; // the shape and flags (GpuLayout.h: shapeBit)
+    std::int32_t oversample = 1, sources = 1, orientations = 1;
+    bool operator==(const VariantKey& o) const {
+        return bits == o.bits && oversample == o.oversample && sources == o.sources &&
+               orientations == o.orientations;
+    }
+    bool operator!=(const VariantKey& o) const { return !(*this == o); }
+    bool searchesGridExit() const { return ((bits >> shapeBit(SpecSerialGridExit)) & 1u) != 0; }
+};
+
+VariantKey variantKey(const plan::Plan& plan);
+// whether the plan follows the reference's rule at the HKL grid's edge: search slices first
+bool serialGridExit(const plan::Plan& plan);
+
+// freshRows: the rows of the phi carry-over's first unit (SerialOrder.h)
+template <typename Real> GpuParams<Real> gpuParams(const plan::Plan& plan, int freshRows);
+// the panels and the panel of each image row (one entry and one row at least: every
+// binding needs a buffer; the shader reads them only with kPanels)
+template <typename Real>
+std::pair<std::vector<GpuPanel<Real>>, std::vector<std::uint32_t>> gpuPanels(const plan::Plan& plan);
+template <typename Real> std::vector<GpuSource<Real>> gpuSources(const plan::Plan& plan);
+template <typename Real>
+std::vector<GpuOrientation<Real>> gpuOrientations(const std::vector<plan::Orientation>& rows);
+// one value at least (the binding needs a buffer; without a table the shader never reads it)
+template <typename Real> std::vector<Real> gpuAmplitudes(const plan::Plan& plan);
+// 16-bit values, two to a 32-bit word, pixel 2i in the low half; one word at least
+std::vector<std::uint32_t> gpuMask(const std::vector<std::uint16_t>& mask);
+
+} // namespace bv::engine
