@@ -13,6 +13,7 @@
 #include "compute/io/Smv.h"
 #include "compute/io/SourceFile.h"
 #include "compute/model/DetectorPresets.h"
+#include "compute/model/PhysicalLimits.h"
 #include "compute/model/Units.h"
 
 #include <algorithm>
@@ -31,10 +32,6 @@ UsageError::UsageError(std::string reason, const std::string& usage)
     : Error(usage), m_reason(std::move(reason)) {}
 
 namespace {
-
-// The most pixels along one detector edge: keeps fast*slow within an int, as the reference
-// and the GPU index them.
-constexpr int kMaxPixelsPerSide = 32768;
 
 struct Occurrence {
     const Flag* flag;
