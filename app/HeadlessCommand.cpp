@@ -158,7 +158,7 @@ std::vector<std::string> headlessArguments(const cli::CommandLine& cl, engine::P
     a.number("-detsize_f", mm(d.sizeFast));
     a.number("-detsize_s", mm(d.sizeSlow));
     // a file's panels not moved: where the file puts them (-distance would move them)
-    if (d.panels.empty() || d.distanceStated)
+    if (!d.panelsFromSource() || d.distanceStated)
         a.number("-distance", mm(d.distance));
     if (d.closeDistance)
         a.number("-close_distance", mm(*d.closeDistance));
@@ -190,7 +190,7 @@ std::vector<std::string> headlessArguments(const cli::CommandLine& cl, engine::P
         a.integer("-detector_thicksteps", *d.thickness.steps);
     a.flag("-pivot"); // last of the options that set the pivot
     a.word(pivotName(d.pivot));
-    if (!d.panels.empty()) { // a detector of several panels, read again from its source
+    if (d.panelsFromSource()) { // a detector of several panels, read again from its source
         a.flag("-detector");
         a.word(d.panelsSource);
     }

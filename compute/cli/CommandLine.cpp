@@ -355,7 +355,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& args) {
 // real-detectors issue, docs/numerics/detector-panels.md, "Files"). The reference's default
 // int and noise images are then left out with a notice; naming one of those files is an error.
 void limitOutputsToPanels(CommandLine& cl, const std::vector<std::string>& args) {
-    if (cl.experiment.detector.panels.empty())
+    if (!cl.experiment.detector.panelsFromSource())
         return;
     for (const char* flag : {"-intfile", "-noisefile", "-cbffile"})
         if (std::find(args.begin(), args.end(), flag) != args.end())

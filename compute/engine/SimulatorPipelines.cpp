@@ -31,7 +31,7 @@ Simulator::VariantKey Simulator::variantKey(const plan::Plan& p) const {
                                              {SpecMask, p.mask && !p.mask->empty()},
                                              {SpecDmin, p.dmin > 0.0},
                                              {SpecSerialGridExit, serialGridExit(p)},
-                                             {SpecPanels, !p.panels.empty()}};
+                                             {SpecPanels, p.stackedPanels}};
     VariantKey key;
     key.bits = static_cast<std::uint32_t>(p.shape) & 3u;
     for (const auto& [id, on] : flags)

@@ -143,7 +143,7 @@ template <typename Real> void Simulator::uploadPanels(const plan::Plan& p) {
     // one entry and one row at least: every binding needs a buffer (the shader reads them only
     // with kPanels)
     std::vector<GpuPanel<Real>> table(std::max<std::size_t>(1, p.panels.size()));
-    std::vector<std::uint32_t> rows(p.panels.empty() ? 1 : static_cast<std::size_t>(p.slowPixels));
+    std::vector<std::uint32_t> rows(static_cast<std::size_t>(p.slowPixels));
     int firstRow = 0;
     for (std::size_t i = 0; i < p.panels.size(); ++i) {
         const plan::PanelEntry& panel = p.panels[i];

@@ -348,7 +348,7 @@ cli::CommandLine parseSession(const io::JsonDocument& doc, const io::Json& objec
 void loadSessionInputs(cli::CommandLine& cl, std::ostream& log) {
     Experiment& e = cl.experiment;
     Detector& d = e.detector;
-    if (d.panels.empty() && !d.panelsSource.empty()) // a file named without its panels
+    if (d.panelsUnread()) // a file named without its panels
         d.panels =
             cli::readDetectorSource(d.panelsSource, "experiment.detector.panelsSource").panels;
     if (!cl.hkl.empty()) {

@@ -126,11 +126,11 @@ void writeExperiment(JsonWriter& w, const Experiment& e) {
     // bit for bit without the file (as the matrix and the sources are kept by value)
     w.key("distanceStated").boolean(d.distanceStated);
     std::string source; // none without panels, which the reader would read from it
-    if (!d.panels.empty())
+    if (d.panelsFromSource())
         source = cli::isDetectorPreset(d.panelsSource) ? d.panelsSource : absolute(d.panelsSource);
     w.key("panelsSource").string(source);
     w.key("panels");
-    if (d.panels.empty()) {
+    if (!d.panelsFromSource()) {
         w.null(); // nanoBragg's one flat detector, as stated above
     } else {
         w.beginArray();
@@ -211,8 +211,8 @@ void writeSessionMembers(JsonWriter& w, const cli::CommandLine& cl) {
     w.key("format").string(session::kFormat);
     // the oldest version that holds this session, so that an earlier braggview reads what it
     // can and refuses a detector of panels rather than drawing a flat one (SessionFormat.h)
-    w.key("version").integer(cl.experiment.detector.panels.empty() ? session::kVersionFlat
-                                                                   : session::kVersion);
+    w.key("version").integer(cl.experiment.detector.panelsFromSource() ? session::kVersion
+                                                                       : session::kVersionFlat);
     w.key("experiment");
     writeExperiment(w, cl.experiment);
     w.key("files").beginObject();

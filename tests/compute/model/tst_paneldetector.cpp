@@ -116,6 +116,31 @@ private slots:
         QVERIFY(near(foot, r.detector.closeDistance * r.detector.odet, 1e-12));
     }
 
+    // resolve() always makes panels: nanoBragg's flat detector is its one panel, with the
+    // very pix0, axes, pixel size and counts of the DetectorGeometry the summary prints
+    void resolvedFlatDetectorIsOnePanel_data() { pixelsWhereTheShaderPutsThem_data(); }
+    void resolvedFlatDetectorIsOnePanel() {
+        QFETCH(bv::Convention, convention);
+        QFETCH(bool, sample);
+        QFETCH(double, rotX);
+        QFETCH(double, twotheta);
+        bv::Experiment e = detector256(convention);
+        e.detector.pivot = sample ? bv::Pivot::Sample : bv::Pivot::Beam;
+        e.detector.rotX = bv::units::radiansFromDegrees(rotX);
+        e.detector.twotheta = bv::units::radiansFromDegrees(twotheta);
+        const bv::ResolvedExperiment r = resolved(e);
+        QVERIFY(!r.panelsFromSource);
+        QCOMPARE(r.panels.size(), std::size_t(1));
+        const bv::PanelGeometry& p = r.panels[0];
+        const bv::DetectorGeometry& d = r.detector;
+        QVERIFY(p.pix0 == d.pix0 && p.fdet == d.fdet && p.sdet == d.sdet && p.odet == d.odet);
+        QCOMPARE(p.pixelSize, d.pixelSize);
+        QCOMPARE(p.fastPixels, d.fastPixels);
+        QCOMPARE(p.slowPixels, d.slowPixels);
+        QCOMPARE(p.closeDistance(), d.closeDistance);
+        QVERIFY(bv::placesPanelsOf(r, e.detector));
+    }
+
     // a panel takes no more pixels than -detpixels does (32768 along an axis), and the image
     // of the panels stacked no more than the engine's image (kMaxImagePixels)
     void panelsKeepTheFlatDetectorsLimits() {
