@@ -46,7 +46,7 @@ QString pixelCounts(int fast, int slow) {
 // when the resolved experiment is of these panels, else as their source states them.
 std::vector<ModuleRow> moduleRows(const Detector& d, const ResolvedExperiment* resolved) {
     std::vector<ModuleRow> rows;
-    const bool placed = resolved && resolved->panels.size() == d.panels.size();
+    const bool placed = resolved && placesPanelsOf(*resolved, d);
     for (std::size_t i = 0; i < d.panels.size(); ++i) {
         const Panel& p = d.panels[i];
         const glm::dvec3 centre = placed ? resolved->panels[i].centre()
@@ -151,7 +151,7 @@ void DetectorChooser::refresh(const ResolvedExperiment* resolved) {
     }
     selectCurrent();
 
-    if (d.panels.empty()) {
+    if (!d.panelsFromSource()) {
         m_source->setText(tr("One flat panel: its size and pixels are the Pixels fields below."));
         m_modules->clear();
         m_modules->hide();
@@ -166,7 +166,7 @@ void DetectorChooser::refresh(const ResolvedExperiment* resolved) {
                           : tr("%1 panels from <b>%2</b>")
                                 .arg(count)
                                 .arg(QFileInfo(source).fileName().toHtmlEscaped());
-    if (resolved && resolved->panels.size() == d.panels.size())
+    if (resolved && placesPanelsOf(*resolved, d))
         text += tr("; the image stacks their rows: %1 pixels")
                     .arg(pixelCounts(resolved->detector.fastPixels, resolved->detector.slowPixels));
     m_source->setText(text);

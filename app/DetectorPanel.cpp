@@ -24,7 +24,7 @@ QString mm(double metres, int decimals = 3) {
 // A reason while the detector is one of several panels, none for the flat detector.
 std::function<QString(const Experiment&)> whenPanels(const QString& why) {
     return [why](const Experiment& e) {
-        return e.detector.panels.empty() ? QString() : QObject::tr("Not used: %1.").arg(why);
+        return e.detector.panelsFromSource() ? QObject::tr("Not used: %1.").arg(why) : QString();
     };
 }
 
@@ -135,7 +135,7 @@ ParameterPanel* makeDetectorPanel(ExperimentDocument& document, QWidget* parent)
                          noBeamCentre));
     p->addInfo(
         QStringLiteral("geometryInfo"), [](const Experiment& e, const ResolvedExperiment* r) {
-            if (!e.detector.panels.empty())
+            if (e.detector.panelsFromSource())
                 return QObject::tr("The panels turn about the sample; the Distance is "
                                    "that of their centre along the beam.");
             const Pivot pivot = e.effectivePivot();
@@ -149,7 +149,7 @@ ParameterPanel* makeDetectorPanel(ExperimentDocument& document, QWidget* parent)
                                     "(header terms)<br>Close distance %3")
                             .arg(mm(d.Xbeam), mm(d.Ybeam), mm(d.closeDistance));
                 // where the direct beam meets the (rotated) detector plane
-                if (const std::optional<QPointF> hit = PixelGeometry(*r).beamCentre())
+                if (const std::optional<QPointF> hit = toQPointF(PixelGeometry(*r).beamCentre()))
                     text += QObject::tr("<br>The beam meets the detector at pixel "
                                         "(%1, %2) fast, slow")
                                 .arg(hit->x(), 0, 'f', 2)

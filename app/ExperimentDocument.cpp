@@ -185,7 +185,7 @@ void ExperimentDocument::setDetectorSource(const std::string& source) {
     } catch (const Error& error) {
         throw Error("-detector " + source + ": " + error.what());
     }
-    if (d.panels.empty()) {
+    if (!d.panelsFromSource()) {
         m_flatDetector = d;
         d.beamX.reset();
         d.beamY.reset();
@@ -219,7 +219,7 @@ void ExperimentDocument::openDetectorGeometry(const std::string& path) {
 
 void ExperimentDocument::useFlatDetector() {
     Detector& d = m_commandLine.experiment.detector;
-    if (d.panels.empty())
+    if (!d.panelsFromSource())
         return;
     if (m_flatDetector) {
         const Detector& flat = *m_flatDetector;

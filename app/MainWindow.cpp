@@ -114,8 +114,8 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
     });
     connect(m_imageWindow, &render::ImageWindow::pixelClicked, this, [this](QPointF point) {
         QPoint pixel(static_cast<int>(std::floor(point.x())), static_cast<int>(std::floor(point.y())));
-        if (m_geometry && m_geometry->hasPanels()) { // a view point: the pixel behind it
-            const std::optional<ImagePixel> behind = m_geometry->pixelAt(point);
+        if (m_geometry && m_geometry->projected()) { // a view point: the pixel behind it
+            const std::optional<ImagePixel> behind = m_geometry->pixelAt(toVec2(point));
             if (!behind)
                 return; // a gap: nothing to pin
             pixel = QPoint(behind->fast, behind->slow);
@@ -283,7 +283,7 @@ void MainWindow::restartEngine() {
 void MainWindow::updateReadout() {
     std::optional<QPointF> point;
     if (m_pinned && m_geometry)
-        point = m_geometry->centreOf(*m_pinned);
+        point = toQPointF(m_geometry->centreOf(toVec2(*m_pinned)));
     else if (m_pinned)
         point = QPointF(m_pinned->x() + 0.5, m_pinned->y() + 0.5);
     else
@@ -303,11 +303,11 @@ void MainWindow::showReadoutAt(QPointF imagePoint) {
     Readout r;
     // the image pixel behind the point (none in a gap between panels or off the detector),
     // its quantities at the centre of what the point shows
-    const std::optional<ImagePixel> pixel = m_geometry->pixelAt(imagePoint);
+    const std::optional<ImagePixel> pixel = m_geometry->pixelAt(toVec2(imagePoint));
     const int f = pixel ? pixel->fast : static_cast<int>(std::floor(imagePoint.x()));
     const int s = pixel ? pixel->slow : static_cast<int>(std::floor(imagePoint.y()));
-    r.info = m_geometry->hasPanels()
-                 ? m_geometry->at(pixel ? m_geometry->centreOf({f, s}) : imagePoint)
+    r.info = m_geometry->projected()
+                 ? m_geometry->at(pixel ? m_geometry->centreOf({f, s}) : toVec2(imagePoint))
                  : m_geometry->atPixelCentre(f, s);
     r.intensity = pixel ? m_controller->valueAt(f, s) : std::nullopt;
     const std::vector<std::uint8_t>& skipped = m_controller->skipped();

@@ -60,12 +60,12 @@ inline constexpr double kSlowImageMilliseconds = 1000.0;
 QString costWarningText(const plan::RunCost& cost, std::optional<double> milliseconds,
                         double stepsPerMillisecond, const QString& device);
 
-// The status bar's words for the detector of `resolved`, whose image is `fast` x `slow`
-// pixels: that size for nanoBragg's flat detector; for a detector of modules, whose image
+// The status bar's words for the detector of `resolved`: its size in pixels for nanoBragg's
+// flat detector (the one-panel case); for a detector of modules, whose image
 // stacks their rows (487 x 11700 for a PILATUS3 6M), the size the modules and their gaps
 // cover and how many there are, as its maker gives them: "2463 × 2527 pixels, 60 modules"
 // (modules that do not share one plane: their count and pixels, "4 modules, 65536 pixels").
-QString detectorSizeText(const ResolvedExperiment& resolved, int fast, int slow);
+QString detectorSizeText(const ResolvedExperiment& resolved);
 
 class MainWindow : public QMainWindow {
     Q_OBJECT

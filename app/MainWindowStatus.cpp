@@ -20,10 +20,9 @@
 
 namespace bv::app {
 
-QString detectorSizeText(const ResolvedExperiment& resolved, int fast, int slow) {
+QString detectorSizeText(const ResolvedExperiment& resolved) {
+    // resolve() makes at least one panel: nanoBragg's flat detector is the one-panel case
     const std::vector<PanelGeometry>& panels = resolved.panels;
-    if (panels.empty()) // nanoBragg's flat detector: the image is the detector
-        return QObject::tr("%1 × %2 pixels").arg(fast).arg(slow);
     // the panels' corners on the first panel's axes, in its pixels: the rectangle the modules
     // and their gaps cover, where they share one plane
     const PanelGeometry& first = panels.front();
@@ -84,11 +83,11 @@ void MainWindow::updateStatus() {
         state = tr("error: %1").arg(m_controller->lastError());
     else if (r && m_controller->isPreview())
         state = tr("%1, preview (%2)")
-                    .arg(detectorSizeText(*r, m_controller->fastPixels(), m_controller->slowPixels()),
+                    .arg(detectorSizeText(*r),
                          m_controller->previewDescription());
     else if (r)
         state = tr("%1, ready")
-                    .arg(detectorSizeText(*r, m_controller->fastPixels(), m_controller->slowPixels()));
+                    .arg(detectorSizeText(*r));
     if (!simulator->notice().empty())
         state += QStringLiteral(" · ") + QString::fromStdString(simulator->notice());
     if (const auto& exit = simulator->gridExit(); exit && !m_controller->isBusy())

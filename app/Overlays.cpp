@@ -50,11 +50,17 @@ void Overlays::rebuild() {
     if (!m_geometry)
         return;
     const PixelGeometry& g = *m_geometry;
-    m_beam = g.beamCentre();
+    m_beam = toQPointF(g.beamCentre());
     m_ringResolutions = g.ringResolutions();
     const QRectF image(0, 0, g.fastPixels(), g.slowPixels());
     for (double d : m_ringResolutions) {
-        m_rings.push_back(g.ring(d));
+        std::vector<std::vector<QPointF>> lines;
+        for (const std::vector<glm::dvec2>& line : g.ring(d)) {
+            lines.emplace_back();
+            for (const glm::dvec2& p : line)
+                lines.back().push_back(toQPointF(p));
+        }
+        m_rings.push_back(std::move(lines));
         // the label where the ring runs furthest up and right inside the image
         std::optional<QPointF> label;
         double best = -1e300;
@@ -105,11 +111,11 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
         const double radius = std::max(3.0 * m_scale, 0.6 * view.scale());
         int inView = 0;
         for (const PredictedSpot& s : m_spots)
-            if (visible.contains(view.toView(s.point)))
+            if (visible.contains(view.toView(toQPointF(s.point))))
                 ++inView;
         const bool labels = m_settings.spotLabels && inView <= kMaxLabelledSpots;
         for (const PredictedSpot& s : m_spots) {
-            const QPointF at = view.toView(s.point);
+            const QPointF at = view.toView(toQPointF(s.point));
             if (!visible.adjusted(-radius, -radius, radius, radius).contains(at))
                 continue;
             painter.setBrush(Qt::NoBrush);
@@ -136,12 +142,12 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
         painter.setPen(QPen(kLineColour, 2.0));
         painter.drawLine(view.toView(m_line->p1()), view.toView(m_line->p2()));
     }
-    if (m_pinned && m_geometry && m_geometry->hasPanels()) {
+    if (m_pinned && m_geometry && m_geometry->projected()) {
         // the pixel's outline as the panel shows it, at least a few screen pixels across
         QPolygonF outline;
-        for (const QPointF& p : m_geometry->outlineOf(*m_pinned))
-            outline << view.toView(p);
-        const QPointF centre = view.toView(m_geometry->centreOf(*m_pinned));
+        for (const glm::dvec2& p : m_geometry->outlineOf(toVec2(*m_pinned)))
+            outline << view.toView(toQPointF(p));
+        const QPointF centre = view.toView(toQPointF(m_geometry->centreOf(toVec2(*m_pinned))));
         painter.setPen(QPen(kPinColour, 2.0));
         painter.setBrush(Qt::NoBrush);
         if (outline.boundingRect().width() >= 6.0)

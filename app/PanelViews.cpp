@@ -13,7 +13,9 @@ render::ImageWindow::ImageSource imageSourceOf(VkBuffer buffer, int fast, int sl
     source.buffer = buffer;
     source.fast = fast;
     source.slow = slow;
-    if (!resolved || resolved->panels.empty())
+    source.viewWidth = fast; // the image's pixels, unless the panels are shown as seen
+    source.viewHeight = slow;
+    if (!resolved || !resolved->panelsFromSource) // nanoBragg's detector: its pixel grid
         return source;
     std::optional<DetectorProjection> made;
     try {

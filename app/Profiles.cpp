@@ -54,8 +54,8 @@ Profile lineProfile(const std::vector<float>& image, int fast, int slow, QPointF
         const double t = length > 0.0 ? i / length : 0.0;
         const QPointF at = from + delta * t;
         int f = static_cast<int>(std::floor(at.x())), s = static_cast<int>(std::floor(at.y()));
-        if (geometry && geometry->hasPanels()) { // a view point: the image pixel behind it
-            const std::optional<ImagePixel> pixel = geometry->pixelAt(at);
+        if (geometry && geometry->projected()) { // a view point: the image pixel behind it
+            const std::optional<ImagePixel> pixel = geometry->pixelAt(toVec2(at));
             if (!pixel)
                 continue; // a gap
             f = pixel->fast;

@@ -64,7 +64,8 @@ void ReadoutPanel::show(const std::optional<Readout>& readout, bool pinned) {
     const PixelInfo& p = readout->info;
     if (p.panel >= 0)
         m_pixel->setText(QStringLiteral("%1 (panel %2): %3, %4")
-                             .arg(p.panelName.isEmpty() ? QString::number(p.panel) : p.panelName)
+                             .arg(p.panelName.empty() ? QString::number(p.panel)
+                                                      : QString::fromStdString(p.panelName))
                              .arg(p.panel)
                              .arg(p.fast)
                              .arg(p.slow));

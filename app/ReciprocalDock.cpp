@@ -165,7 +165,7 @@ std::optional<glm::dvec3> ReciprocalDock::spherePointOf(QPointF imagePoint) cons
     const std::optional<PixelGeometry>& geometry = m_viewer.geometry;
     if (!geometry || !m_view->hasScene())
         return std::nullopt;
-    const glm::dvec3 position = geometry->at(imagePoint).position;
+    const glm::dvec3 position = geometry->at(toVec2(imagePoint)).position;
     if (!(glm::length(position) > 0.0))
         return std::nullopt;
     return m_view->scene().spherePoint(glm::normalize(position));
@@ -192,7 +192,7 @@ void ReciprocalDock::updatePinned() {
     highlights.pinnedNode.reset();
     const std::optional<PixelGeometry>& geometry = m_viewer.geometry;
     if (m_pinned && geometry)
-        highlights.pinnedPoint = spherePointOf(geometry->centreOf(*m_pinned));
+        highlights.pinnedPoint = spherePointOf(toQPointF(geometry->centreOf(toVec2(*m_pinned))));
     if (highlights.pinnedPoint)
         highlights.pinnedNode = m_view->scene().nearestNode(*highlights.pinnedPoint);
     m_view->setHighlights(highlights);
@@ -237,7 +237,7 @@ void ReciprocalDock::onNodeHovered(int node) {
     const std::optional<PixelGeometry>& geometry = m_viewer.geometry;
     if (node >= 0 && geometry) {
         const plan::ReciprocalNode& n = m_view->scene().nodes[static_cast<std::size_t>(node)];
-        if (const std::optional<QPointF> at = geometry->project(n.diffracted))
+        if (const std::optional<QPointF> at = toQPointF(geometry->project(n.diffracted)))
             marker = Overlays::Marker{*at, hklText(n.hkl)};
     }
     if (marker == m_viewer.overlays.marker())

@@ -124,7 +124,7 @@ std::string sessionJobText(const Session& session, const QString& path) {
     job.base = {"-floatfile", stem + "_####.bin"};
     // SMV holds one flat detector: a detector of panels is written as its stacked float image
     // only (a job naming -intfile or -noisefile for it is refused)
-    if (cl.experiment.detector.panels.empty())
+    if (!cl.experiment.detector.panelsFromSource())
         job.base.insert(job.base.end(),
                         {"-intfile", stem + "_####.img", "-noisefile", stem + "_noise_####.img"});
     job.frames.resize(1);

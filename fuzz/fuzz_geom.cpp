@@ -11,8 +11,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string path = bv::fuzz::writeInput("detector.geom", data, size);
     try {
         const bv::io::CrystfelGeometry g = bv::io::readCrystfelGeometry(path);
-        bv::fuzz::require(!g.detector.panels.empty(),
-                          "readCrystfelGeometry: no panels but no error");
         try {
             bv::validatePanels(g.detector, path);
         } catch (const bv::Error&) {

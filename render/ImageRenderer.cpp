@@ -228,7 +228,7 @@ void ImageRenderer::updatePanels(FrameSlot& slot) {
     const std::vector<ImageWindow::PanelView>& panels = m_window->imageSource().panels;
     if (slot.panelsGeneration == m_window->imageSourceGeneration())
         return;
-    if (!panels.empty()) {
+    { // no panels: 0 bytes, no buffer made and none written
         const VkDeviceSize bytes = panels.size() * sizeof(PanelConstants);
         if (slot.panels.size() < bytes) {
             slot.panels = vk::Buffer();

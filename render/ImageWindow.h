@@ -51,17 +51,15 @@ class ImageWindow : public QVulkanWindow {
         bool operator==(const PanelView& o) const;
     };
     // The storage buffer to draw (fast-major floats) on this window's device, and its size.
-    // With panels, image points are view points on the panels' common plane (viewWidth x
-    // viewHeight of them), each drawn from its panel's pixels; without, image points are the
-    // image's pixels.
+    // With panels, image points are view points on the panels' common plane, each drawn from
+    // its panel's pixels; without, image points are the image's pixels. viewWidth x
+    // viewHeight: the extent of the image points (fast x slow without panels).
     struct ImageSource {
         VkBuffer buffer = VK_NULL_HANDLE;
         int fast = 0, slow = 0;
         std::vector<PanelView> panels;
         double viewWidth = 0.0, viewHeight = 0.0;
-        QSizeF viewSize() const {
-            return panels.empty() ? QSizeF(fast, slow) : QSizeF(viewWidth, viewHeight);
-        }
+        QSizeF viewSize() const { return QSizeF(viewWidth, viewHeight); }
     };
     using OverlayPainter = std::function<void(QPainter&, const ViewTransform&)>;
 

@@ -5,6 +5,7 @@
 #include "compute/io/NumberText.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/Smv.h"
+#include "compute/model/PhysicalLimits.h"
 #include "compute/model/Units.h"
 #include "compute/request/FlagValues.h"
 #include "compute/request/ParseContext.h"
@@ -29,10 +30,6 @@ using request::ParseContext;
 using request::findFlag;
 
 namespace {
-
-// The most pixels along one detector edge: keeps fast*slow within an int, as the reference
-// and the GPU index them.
-constexpr int kMaxPixelsPerSide = 32768;
 
 struct Occurrence {
     const Flag* flag;
@@ -334,7 +331,7 @@ RunRequest parseCommandLine(const std::vector<std::string>& args) {
 // real-detectors issue, docs/numerics/detector-panels.md, "Files"). The reference's default
 // int and noise images are then left out with a notice; naming one of those files is an error.
 void limitOutputsToPanels(RunRequest& cl, const std::vector<std::string>& args) {
-    if (cl.experiment.detector.panels.empty())
+    if (!cl.experiment.detector.panelsFromSource())
         return;
     for (const char* flag : {"-intfile", "-noisefile", "-cbffile"})
         if (std::find(args.begin(), args.end(), flag) != args.end())

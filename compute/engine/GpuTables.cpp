@@ -36,7 +36,7 @@ VariantKey variantKey(const plan::Plan& p) {
                                              {SpecMask, p.mask && !p.mask->empty()},
                                              {SpecDmin, p.dmin > 0.0},
                                              {SpecSerialGridExit, serialGridExit(p)},
-                                             {SpecPanels, !p.panels.empty()}};
+                                             {SpecPanels, p.stackedPanels}};
     VariantKey key;
     key.bits = static_cast<std::uint32_t>(p.shape) & 3u;
     for (const auto& [id, on] : flags)
@@ -99,7 +99,7 @@ template <typename Real> GpuParams<Real> gpuParams(const plan::Plan& p, int fres
 template <typename Real>
 std::pair<std::vector<GpuPanel<Real>>, std::vector<std::uint32_t>> gpuPanels(const plan::Plan& p) {
     std::vector<GpuPanel<Real>> table(std::max<std::size_t>(1, p.panels.size()));
-    std::vector<std::uint32_t> rows(p.panels.empty() ? 1 : static_cast<std::size_t>(p.slowPixels));
+    std::vector<std::uint32_t> rows(static_cast<std::size_t>(p.slowPixels));
     int firstRow = 0;
     for (std::size_t i = 0; i < p.panels.size(); ++i) {
         const plan::PanelEntry& panel = p.panels[i];

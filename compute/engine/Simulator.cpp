@@ -148,7 +148,7 @@ void Simulator::checkPlan(const plan::Plan& p) const {
             static_cast<std::size_t>(p.fastPixels) * static_cast<std::size_t>(p.slowPixels))
         throw Error("the mask has " + std::to_string(p.mask->size()) + " pixels but the detector " +
                     std::to_string(static_cast<long long>(p.fastPixels) * p.slowPixels));
-    if (!p.panels.empty()) {
+    if (p.stackedPanels) {
         const plan::StackedSize size = plan::stackedSize(p.panels);
         if (size.fast != p.fastPixels || size.slow != p.slowPixels)
             throw Error("the image is not the detector's panels stacked (internal error: use "

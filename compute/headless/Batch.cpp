@@ -259,7 +259,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
         // a detector of panels that the frame's options cannot place (a beam centre, from an
         // option or an -img/-mask header, -curved_det): refused now rather than when the
         // frames before it are written (resolve() places it again for the frame)
-        if (const Detector& d = cl.experiment.detector; !d.panels.empty()) {
+        if (const Detector& d = cl.experiment.detector; d.panelsFromSource()) {
             try {
                 (void)resolvePanels(d.panels, d, d.distanceStated, cl.experiment.axes());
             } catch (const Error& e) {

@@ -75,7 +75,7 @@ RunRequest parseSession(const io::JsonDocument& doc, const io::Json& object,
 void loadSessionInputs(RunRequest& cl, std::ostream& log) {
     Experiment& e = cl.experiment;
     Detector& d = e.detector;
-    if (d.panels.empty() && !d.panelsSource.empty()) // a file named without its panels
+    if (d.panelsUnread()) // a file named without its panels
         d.panels =
             request::readDetectorSource(d.panelsSource, "experiment.detector.panelsSource").panels;
     if (!cl.hkl.empty()) {

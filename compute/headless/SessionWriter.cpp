@@ -15,8 +15,8 @@ void writeSessionMembers(io::JsonWriter& w, const RunRequest& cl) {
     w.key("format").string(session::kFormat);
     // the oldest version that holds this session, so that an earlier braggview reads what it
     // can and refuses a detector of panels rather than drawing a flat one (SessionFormat.h)
-    w.key("version").integer(cl.experiment.detector.panels.empty() ? session::kVersionFlat
-                                                                   : session::kVersion);
+    w.key("version").integer(cl.experiment.detector.panelsFromSource() ? session::kVersion
+                                                                       : session::kVersionFlat);
     w.key("experiment");
     request::writeSessionExperiment(w, cl.experiment);
     w.key("files").beginObject();

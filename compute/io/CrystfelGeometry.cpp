@@ -24,6 +24,11 @@ struct PanelLines {
     Values values; // the globals in force when the panel was first named, then its own
 };
 
+// The largest index into the data array a panel's min_fs .. max_ss may name: the array may
+// hold many panels, so it may be taller or wider than one panel may be (kMaxPanelPixels,
+// which panelProblem() checks on each panel's own size).
+constexpr long long kMaxDataIndex = 1000000;
+
 // the keys that place a panel; every other known key is about the data, not the geometry
 // clang-format off
 constexpr const char* kGeometryKeys[] = {"min_fs", "max_fs", "min_ss", "max_ss", "fs", "ss",
@@ -80,10 +85,10 @@ class Reader {
     long long index(const PanelLines& p, const char* key) const {
         const Value& v = required(p, key, "a pixel index of the data array, from 0");
         const auto value = parseInteger(v.text);
-        if (!value || *value < 0 || *value >= kMaxPanelPixels)
+        if (!value || *value < 0 || *value >= kMaxDataIndex)
             fail(v.line, "panel '" + p.name + "': " + key + " " + quoteToken(v.text) +
                              " is not a pixel index (expected a whole number from 0 to " +
-                             std::to_string(kMaxPanelPixels - 1) + ")");
+                             std::to_string(kMaxDataIndex - 1) + ")");
         return *value;
     }
 
@@ -239,8 +244,8 @@ CrystfelGeometry readCrystfelGeometry(const std::string& path) {
             reader.fail(line.number, quoteToken(key) + " is not \"panel/key\"");
         auto [it, added] = panelIndex.emplace(name, panels.size());
         if (added) {
-            if (panels.size() >= static_cast<std::size_t>(kMaxPanels))
-                reader.fail(line.number, "more than " + std::to_string(kMaxPanels) + " panels");
+            if (const auto problem = panelCountProblem(panels.size() + 1))
+                reader.fail(line.number, *problem);
             panels.push_back({name, line.number, globals});
         }
         if (isGeometryKey(field))
@@ -249,8 +254,8 @@ CrystfelGeometry readCrystfelGeometry(const std::string& path) {
             result.notes.push_back(path + ":" + std::to_string(line.number) + ": unknown key " +
                                    quoteToken(key) + " ignored");
     }
-    if (panels.empty())
-        throw Error(path + ": no panels (expected lines like \"p0/min_fs = 0\")");
+    if (const auto problem = panelCountProblem(panels.size()))
+        throw Error(path + ": " + *problem + " (expected lines like \"p0/min_fs = 0\")");
 
     for (const PanelLines& p : panels)
         result.detector.panels.push_back(makePanel(reader, p));

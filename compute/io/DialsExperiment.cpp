@@ -240,10 +240,8 @@ DialsExperiment readDialsExperiment(const std::string& path) {
     const Node detector = chosen(root, "detector");
     const Node panels = detector.member("panels");
     const std::size_t count = panels.size();
-    if (count == 0)
-        panels.fail("the detector has no panels");
-    if (count > static_cast<std::size_t>(kMaxPanels))
-        panels.fail("more than " + std::to_string(kMaxPanels) + " panels");
+    if (const auto problem = panelCountProblem(count))
+        panels.fail(*problem);
     std::vector<Frame> frames(count);
     std::vector<bool> placed(count, false);
     if (detector.has("hierarchy"))

@@ -42,10 +42,17 @@ struct Detector {
 
     // A detector of several flat panels (a preset or a file: panelsSource names it), placed
     // as its source says; nanoBragg's options then move it as one rigid body
-    // (compute/model/PanelPlacement.h). Empty: the one flat detector above.
+    // (compute/model/PanelPlacement.h). Empty: the one flat detector above, which resolve()
+    // places as its one panel.
     std::vector<Panel> panels;
     std::string panelsSource;
     bool distanceStated = false; // -distance given: it moves a multi-panel detector
+
+    // Whether a preset or a file states the panels (their placement, no beam centre);
+    // false: nanoBragg's options above state one flat detector.
+    bool panelsFromSource() const { return !panels.empty(); }
+    // A source named whose panels are not read yet (a session that keeps only the file's name).
+    bool panelsUnread() const { return panels.empty() && !panelsSource.empty(); }
 
     int fastPixels() const { return static_cast<int>(std::ceil(sizeFast / pixelSize - 0.5)); }
     int slowPixels() const { return static_cast<int>(std::ceil(sizeSlow / pixelSize - 0.5)); }

@@ -87,6 +87,10 @@ std::optional<std::string> panelProblem(const Panel& p) {
         if (count < 1 || count > kMaxPanelPixels)
             return std::string("the pixel count along ") + which + " is " + std::to_string(count) +
                    "; expected 1 to " + std::to_string(kMaxPanelPixels);
+    if (p.pixelCount() > kMaxImagePixels)
+        return "it has " + std::to_string(p.pixelCount()) + " pixels (" +
+               std::to_string(p.fastPixels) + " x " + std::to_string(p.slowPixels) +
+               "); an image holds at most " + std::to_string(kMaxImagePixels);
     for (int i = 0; i < 3; ++i)
         if (!withinLimits(Quantity::DetectorLength, Bound::Any, p.origin[i], QuantityUnits::Model))
             return "the origin is not a position (component " + std::to_string(p.origin[i]) +
@@ -135,12 +139,31 @@ std::optional<std::string> overlapProblem(const Panel& a, const Panel& b) {
            "and cover a common area at least " + std::to_string(smallest * 1e3) + " mm across)";
 }
 
+std::optional<std::string> panelCountProblem(std::size_t count) {
+    if (count == 0)
+        return std::string("the detector has no panels");
+    if (count > static_cast<std::size_t>(kMaxPanels))
+        return std::to_string(count) + " panels; at most " + std::to_string(kMaxPanels) +
+               " are supported";
+    return std::nullopt;
+}
+
+std::optional<std::string> stackedImageProblem(const std::vector<Panel>& panels) {
+    long long widest = 0, rows = 0;
+    for (const Panel& p : panels) {
+        widest = std::max<long long>(widest, p.fastPixels);
+        rows += p.slowPixels;
+    }
+    if (widest * rows <= kMaxImagePixels)
+        return std::nullopt;
+    return "the panels' rows stacked make an image of " + std::to_string(widest) + " x " +
+           std::to_string(rows) + " pixels; an image holds at most " +
+           std::to_string(kMaxImagePixels);
+}
+
 void validatePanels(const PanelDetector& detector, const std::string& where) {
-    if (detector.panels.empty())
-        throw Error(where + ": the detector has no panels");
-    if (detector.panels.size() > static_cast<std::size_t>(kMaxPanels))
-        throw Error(where + ": " + std::to_string(detector.panels.size()) + " panels; at most " +
-                    std::to_string(kMaxPanels) + " are supported");
+    if (auto problem = panelCountProblem(detector.panels.size()))
+        throw Error(where + ": " + *problem);
     std::set<std::string> names;
     for (const Panel& p : detector.panels) {
         if (p.name.empty())
@@ -150,6 +173,8 @@ void validatePanels(const PanelDetector& detector, const std::string& where) {
         if (auto problem = panelProblem(p))
             throw Error(where + ": panel '" + p.name + "': " + *problem);
     }
+    if (auto problem = stackedImageProblem(detector.panels))
+        throw Error(where + ": " + *problem);
     for (std::size_t i = 0; i < detector.panels.size(); ++i)
         for (std::size_t j = i + 1; j < detector.panels.size(); ++j)
             if (auto problem = overlapProblem(detector.panels[i], detector.panels[j]))

@@ -11,10 +11,13 @@
 //     bv::validatePanels(d, "-detector eiger2-16m");            // throws bv::Error
 //     for (const bv::Panel& p : d.panels) ...
 //
-// The engine does not draw panels yet (issue 12); this is the model its readers fill.
+// This is the model the readers fill (presets, DIALS .expt, CrystFEL .geom, sessions);
+// resolve() places it as PanelGeometry (compute/model/PanelPlacement.h).
 
 #include "compute/model/Panel.h"
+#include "compute/model/PhysicalLimits.h"
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
@@ -30,9 +33,11 @@ struct PanelDetector {
     const Panel* find(const std::string& name) const; // nullptr when no panel has that name
 };
 
-// Limits a panel must keep (beyond them a file is garbage, not an unusual detector).
-inline constexpr int kMaxPanelPixels = 1000000; // per axis: 30 times the largest real module
-inline constexpr int kMaxPanels = 4096;         // a Jungfrau 16M split per chip has 256
+// Limits a panel must keep (beyond them a file is garbage, not an unusual detector): the
+// flat detector's (compute/model/PhysicalLimits.h), so that a file cannot ask for what
+// -detpixels may not.
+inline constexpr int kMaxPanelPixels = kMaxPixelsPerSide; // per axis
+inline constexpr int kMaxPanels = 4096; // a Jungfrau 16M split per chip has 256
 
 // Two axes count as orthogonal when the cosine of their angle is at most this: 1e-3 (0.06
 // degrees) accepts axes written with four decimals ("+0.0012x +1.0000y") and refuses any
@@ -42,11 +47,20 @@ inline constexpr double kUnitTolerance = 1e-9;
 
 // What is wrong with one panel on its own, in words ("the fast axis is zero"), or nullopt:
 // axes zero, not unit or not orthogonal, pixel sizes or counts not positive or out of
-// range, a non-finite origin or sensor value. Readers prefix it with the file and line.
+// range (more than kMaxPanelPixels along an axis or kMaxImagePixels in all), a non-finite
+// origin or sensor value. Readers prefix it with the file and line.
 std::optional<std::string> panelProblem(const Panel& panel);
 
-// Every panel's panelProblem(), empty or duplicate names, too many panels, and panels that
-// overlap (overlapProblem()). Throws bv::Error "<where>: ...".
+// What is wrong with a detector of `count` panels, in words, or nullopt: none, or more than
+// kMaxPanels (readers ask it while they read, before the panels are whole).
+std::optional<std::string> panelCountProblem(std::size_t count);
+
+// What is wrong with the image of these panels stacked (the widest panel's width times all
+// their rows), in words, or nullopt: more than kMaxImagePixels, as for the flat detector.
+std::optional<std::string> stackedImageProblem(const std::vector<Panel>& panels);
+
+// Every panel's panelProblem(), empty or duplicate names, the count of panels, the stacked
+// image's size, and panels that overlap (overlapProblem()). Throws bv::Error "<where>: ...".
 void validatePanels(const PanelDetector& detector, const std::string& where);
 
 // Whether two panels' pixel areas intersect, in words, or nullopt. The test: the two

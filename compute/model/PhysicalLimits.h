@@ -14,9 +14,19 @@
 // The limits, and why each is where it is, are in PhysicalLimits.cpp. The sign a value may
 // have (Bound) is the option's own physics: a beam centre may be negative, a distance not.
 
+#include <cstdint>
+#include <limits>
 #include <string>
 
 namespace bv {
+
+// The most pixels along one edge of a detector or of one of its panels: keeps fast * slow
+// within an int, as the reference and the GPU index them. The same for nanoBragg's detector
+// (-detpixels) and for a preset's or a file's panels.
+inline constexpr int kMaxPixelsPerSide = 32768;
+// The most pixels of one image (a detector's panels stacked: the widest panel's width times
+// all their rows): the shader counts pixels in a signed int with room for its halves.
+inline constexpr long long kMaxImagePixels = std::numeric_limits<std::int32_t>::max() / 2;
 
 // The sign a value may have.
 enum class Bound { Any, Positive, NonNegative };

@@ -140,6 +140,25 @@ DetectorGeometry resolveDetector(const Experiment& experiment, const LabAxes& ax
     return g;
 }
 
+bool placesPanelsOf(const ResolvedExperiment& r, const Detector& detector) {
+    if (r.panelsFromSource != detector.panelsFromSource())
+        return false;
+    return !r.panelsFromSource || r.panels.size() == detector.panels.size();
+}
+
+PanelGeometry flatPanel(const DetectorGeometry& d) {
+    PanelGeometry panel;
+    panel.name = "detector";
+    panel.pix0 = d.pix0;
+    panel.fdet = d.fdet;
+    panel.sdet = d.sdet;
+    panel.odet = d.odet;
+    panel.pixelSize = d.pixelSize;
+    panel.fastPixels = d.fastPixels;
+    panel.slowPixels = d.slowPixels;
+    return panel;
+}
+
 CellVectors resolveCell(const Crystal& crystal, double wavelength, const glm::dvec3& missetAngles,
                         bool applyMisset, std::ostream& log) {
     glm::dvec3 aStar{0.0}, bStar{0.0}, cStar{0.0};
@@ -310,7 +329,10 @@ ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom
     r.mosaicSpread = spread;
 
     r.detector = resolveDetector(experiment, r.axes);
-    if (!det.panels.empty()) {
+    r.panelsFromSource = det.panelsFromSource();
+    if (!r.panelsFromSource) {
+        r.panels = {flatPanel(r.detector)};
+    } else {
         // a detector of panels: the image stacks their rows (docs/numerics/detector-panels.md)
         r.panels = resolvePanels(det.panels, det, det.distanceStated, r.axes);
         int widest = 0, rows = 0;

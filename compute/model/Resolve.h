@@ -51,10 +51,21 @@ struct ResolvedExperiment {
     Convention convention = Convention::Mosflm;
     LabAxes axes;                   // unit vectors in use
     glm::dvec3 polarizationNormal{0.0}; // beam x E-vector
+    // nanoBragg's detector as the reference derives it: the summary's and the headers' values
+    // (beam centre, distances, pixel counts); with panels from a source, its options as given
+    // and the stacked image's size.
     DetectorGeometry detector;
-    // A detector of several flat panels, placed (placePanels); the image stacks them
-    // (plan::stackPanels, docs/numerics/detector-panels.md). Empty: nanoBragg's one detector.
+    // The detector's flat panels where the simulation draws them; never empty. nanoBragg's
+    // flat detector is the one-panel case, placed by its convention and pivot
+    // (flatPanel(detector)); a preset's or a file's panels are placed by their source and
+    // moved as one body (placePanels). The image stacks their rows (plan::stackPanels,
+    // docs/numerics/detector-panels.md).
     std::vector<PanelGeometry> panels;
+    // Whether a preset or a file placed the panels (Detector::panelsFromSource()): the
+    // detector then has no one beam centre for SMV and CBF headers, files describe it a module
+    // per panel and the viewer shows the panels as the sample sees them. False: nanoBragg's
+    // options placed its one panel, which `detector` describes.
+    bool panelsFromSource = false;
 
     CellVectors cell;             // after misset, before phi and mosaic
     bool randomMisset = false;
@@ -106,6 +117,14 @@ struct ResolvedExperiment {
 // domains, too little oversampling, ...) go to `log`. `rng` is the run's generator: the
 // caller keeps it for the noise image so that the whole run draws the reference's sequence.
 ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom& rng, std::ostream& log);
+
+// Whether `resolved` holds `detector`'s panels placed, one for each and in order (the viewer
+// keeps the last good resolved experiment, which may be of the detector before).
+bool placesPanelsOf(const ResolvedExperiment& resolved, const Detector& detector);
+
+// nanoBragg's flat detector as its one panel: pix0, fdet, sdet, odet, the pixel size and
+// counts exactly as resolveDetector() placed them (a curved detector's before it is curved).
+PanelGeometry flatPanel(const DetectorGeometry& detector);
 
 // The parts of resolve() that are useful alone (the viewer recomputes them as sliders move).
 DetectorGeometry resolveDetector(const Experiment& experiment, const LabAxes& axes);

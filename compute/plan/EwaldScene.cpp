@@ -29,11 +29,6 @@ struct DetectorRectangle {
 
 std::vector<DetectorRectangle> detectorRectangles(const ResolvedExperiment& resolved) {
     std::vector<DetectorRectangle> rectangles;
-    if (resolved.panels.empty()) {
-        const DetectorGeometry& d = resolved.detector;
-        rectangles.push_back(
-            {d.pix0, d.fdet * (d.fastPixels * d.pixelSize), d.sdet * (d.slowPixels * d.pixelSize)});
-    }
     for (const PanelGeometry& p : resolved.panels)
         rectangles.push_back({p.pix0, p.fdet * p.sizeFast(), p.sdet * p.sizeSlow()});
     return rectangles;

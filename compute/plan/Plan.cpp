@@ -97,10 +97,12 @@ Plan makePlan(const ResolvedExperiment& r, const std::vector<std::uint16_t>& mas
                    kWaterDensity * kAvogadro / kWaterMolecularWeight;
     p.waterPresent = w != 0.0;
     p.mask = mask.empty() ? nullptr : &mask;
-    if (!r.panels.empty()) {
+    if (r.panelsFromSource) {
         const Roi roi = p.roi;
         stackPanels(p, panelEntries(r.panels));
         p.roi = roi; // the ROI as resolved, in the stacked image's pixels
+    } else {
+        p.panels = panelEntries(r.panels); // the one panel: the frame above
     }
     return p;
 }
@@ -149,6 +151,7 @@ void stackPanels(Plan& plan, std::vector<PanelEntry> panels) {
     plan.slowPixels = static_cast<int>(size.slow);
     plan.roi = Roi::whole(plan.fastPixels, plan.slowPixels);
     plan.panels = std::move(panels);
+    plan.stackedPanels = true;
 }
 
 unsigned changedParts(const Plan& x, const Plan& y) {

@@ -22,7 +22,7 @@ struct Orientation {
     glm::dvec3 a{0.0}, b{0.0}, c{0.0};
 };
 
-// One flat panel of a multi-panel detector, in the lab frame of the one detector's fields
+// One flat panel of the detector, in the lab frame of the one detector's fields
 // (Plan::pix0 ...): the corner of its first pixel, its axes, pixel size and counts.
 struct PanelEntry {
     glm::dvec3 pix0{0.0}, fdet{0.0}, sdet{0.0}, odet{0.0}; // m and unit axes
@@ -52,10 +52,15 @@ struct Plan {
     double mu = 0.0;        // 1/m
     bool thickModelled = false; // sensor thickness > 0
     bool oversampleThick = false, oversamplePolar = false, oversampleOmega = false;
-    // A multi-panel detector (stackPanels): the image holds the panels' rows one panel after
-    // the other, fastPixels the widest panel's, slowPixels their sum; pix0, fdet, sdet, odet,
-    // pixelSize and closeDistance above are then unused. Empty: the one detector above.
+    // The detector's panels (ResolvedExperiment::panels), at least one; nanoBragg's flat
+    // detector is its one entry, the same frame as pix0, fdet, ... above.
     std::vector<PanelEntry> panels;
+    // Whether each image row takes its frame from its panel's entry: the panels of a preset
+    // or a file, stacked (stackPanels): the image holds their rows one panel after the other,
+    // fastPixels the widest panel's, slowPixels their sum; pix0, fdet, sdet, odet, pixelSize
+    // and closeDistance above are then unused. False: every row from the one frame above, as
+    // the reference draws its detector (curved too).
+    bool stackedPanels = false;
 
     // beam
     std::vector<SourceEntry> sources;
@@ -90,7 +95,7 @@ struct Plan {
 
 Plan makePlan(const ResolvedExperiment& experiment, const std::vector<std::uint16_t>& mask);
 
-// Makes `plan` draw `panels` (at least one) instead of its one detector: sets the image size
+// Makes `plan` draw `panels` (at least one) row by row from their table: sets the image size
 // to the stacked panels' (the widest panel's fast pixels, the sum of their slow pixels) and
 // an ROI of the whole image. Throws bv::Error for a panel without pixels or pixel size.
 void stackPanels(Plan& plan, std::vector<PanelEntry> panels);

@@ -100,7 +100,7 @@ io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
                                       double epochSeconds) {
     const DetectorGeometry& d = r.detector;
     io::NexusDescription n;
-    if (r.panels.empty()) {
+    if (!r.panelsFromSource) {
         n.imageFast = d.fastPixels;
         n.imageSlow = d.slowPixels;
         n.modules.push_back(nexusModule(r, d.pix0, d.fdet, d.sdet, d.pixelSize, d.fastPixels,

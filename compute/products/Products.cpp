@@ -74,7 +74,7 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
     // SMV and CBF headers state one flat detector: the stacked panels under one would be a
     // file that lies about its geometry (the command line refuses them first; the viewer's
     // exports meet this)
-    if (!r.panels.empty())
+    if (r.panelsFromSource)
         for (const std::string* path : {&files.intFile, &files.noiseFile, &files.cbfFile})
             if (!path->empty())
                 throw Error(*path + ": a detector of several panels cannot be written as SMV or "

@@ -1050,7 +1050,7 @@ const Writer kWriters[] = {
     {"-distance",
      [](const RunRequest& r) {
          const Detector& d = detectorOf(r);
-         return numberIf(d.panels.empty() || d.distanceStated, toMillimetres(d.distance));
+         return numberIf(!d.panelsFromSource() || d.distanceStated, toMillimetres(d.distance));
      },
      nullptr},
     {"-close_distance",
@@ -1091,7 +1091,7 @@ const Writer kWriters[] = {
     {"-detector",
      [](const RunRequest& r) {
          const Detector& d = detectorOf(r);
-         return d.panels.empty() ? std::nullopt : word(d.panelsSource);
+         return !d.panelsFromSource() ? std::nullopt : word(d.panelsSource);
      },
      nullptr},
     // sampling

@@ -49,11 +49,11 @@ void writePanel(JsonWriter& w, const Panel& p) {
 void writePanels(JsonWriter& w, const Detector& d) {
     w.key("distanceStated").boolean(d.distanceStated);
     std::string source; // none without panels, which the reader would read from it
-    if (!d.panels.empty())
+    if (d.panelsFromSource())
         source = isDetectorPreset(d.panelsSource) ? d.panelsSource : absoluteName(d.panelsSource);
     w.key("panelsSource").string(source);
     w.key("panels");
-    if (d.panels.empty()) {
+    if (!d.panelsFromSource()) {
         w.null(); // nanoBragg's one flat detector, as stated above
     } else {
         w.beginArray();

@@ -87,7 +87,7 @@ class TestEwaldSpots : public QObject {
             const plan::ReciprocalNode& node = scene.nodes[i];
             if (!node.inReach())
                 continue;
-            const std::optional<QPointF> predicted = geometry.project(node.diffracted);
+            const std::optional<QPointF> predicted = app::toQPointF(geometry.project(node.diffracted));
             if (!predicted || predicted->x() < kWindow || predicted->y() < kWindow ||
                 predicted->x() > width - kWindow || predicted->y() > height - kWindow)
                 continue; // off the detector, or its window would leave it
@@ -122,7 +122,7 @@ class TestEwaldSpots : public QObject {
                 ++located;
             }
             // the readout at that pixel: the node's h k l
-            const app::PixelInfo info = geometry.at(centre);
+            const app::PixelInfo info = geometry.at(app::toVec2(centre));
             const glm::ivec3 read(static_cast<int>(std::lround(info.hkl.x)),
                                   static_cast<int>(std::lround(info.hkl.y)),
                                   static_cast<int>(std::lround(info.hkl.z)));
@@ -132,7 +132,7 @@ class TestEwaldSpots : public QObject {
                                                              .arg(info.hkl.z)));
             // the pinned pixel's ray: its sphere point S, back along S + k0 onto the detector
             const glm::dvec3 s = scene.spherePoint(glm::normalize(info.position));
-            const std::optional<QPointF> back = geometry.project(glm::normalize(s + k0));
+            const std::optional<QPointF> back = app::toQPointF(geometry.project(glm::normalize(s + k0)));
             QVERIFY(back);
             QVERIFY2(std::hypot(back->x() - centre.x(), back->y() - centre.y()) < 1e-6,
                      qPrintable(name));

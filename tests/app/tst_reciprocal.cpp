@@ -70,7 +70,7 @@ class TestReciprocal : public QObject {
         double bestRatio = 1.0;
         for (std::size_t i = 0; i < s.nodes.size(); ++i) {
             const plan::ReciprocalNode& n = s.nodes[i];
-            const std::optional<QPointF> spot = g->project(n.diffracted);
+            const std::optional<QPointF> spot = app::toQPointF(g->project(n.diffracted));
             const std::optional<QPointF> at = view().nodePosition(i);
             if (!n.inReach() || n.hkl == glm::ivec3(0) || !spot || !at || spot->x() < 8 ||
                 spot->y() < 8 || spot->x() > g->fastPixels() - 8 || spot->y() > g->slowPixels() - 8)
@@ -196,7 +196,7 @@ class TestReciprocal : public QObject {
         const std::optional<app::Overlays::Marker>& marker = m_viewer.window->overlays().marker();
         QVERIFY(marker.has_value());
         QCOMPARE(marker->label, QStringLiteral("%1 %2 %3").arg(n.hkl.x).arg(n.hkl.y).arg(n.hkl.z));
-        const QPointF spot = *m_viewer.window->geometry()->project(n.diffracted);
+        const QPointF spot = app::toQPointF(*m_viewer.window->geometry()->project(n.diffracted));
         QVERIFY(QLineF(marker->point, spot).length() < 1e-6);
         // the simulated image has a spot there: the brightest pixel within two is bright
         std::vector<float> sorted = m_viewer.image();
@@ -213,7 +213,7 @@ class TestReciprocal : public QObject {
         const std::optional<std::size_t> node = clearNodeInReach();
         QVERIFY(node.has_value());
         const plan::ReciprocalNode n = view().scene().nodes[*node];
-        const QPointF spot = *m_viewer.window->geometry()->project(n.diffracted);
+        const QPointF spot = app::toQPointF(*m_viewer.window->geometry()->project(n.diffracted));
         emit m_viewer.window->imageWindow().cursorMoved(spot);
         QCOMPARE(view().highlights().hoveredNode.value_or(99999), *node);
         emit m_viewer.window->imageWindow().cursorLeft();

@@ -146,7 +146,7 @@ class TestViewer : public QObject {
         ViewerHarness v;
         QVERIFY(v.open(test::words(kSpots)));
         const app::PixelGeometry geometry(*v.controller().resolved());
-        const QPointF beam = *geometry.beamCentre();
+        const QPointF beam = app::toQPointF(*geometry.beamCentre());
         // the brightest spot at least 20 pixels from the beam and 15 from the edges
         QPoint peak(-1, -1);
         float best = 0.0f;

@@ -14,6 +14,7 @@
 #include "compute/model/Units.h"
 #include "compute/vk/Buffer.h"
 #include "compute/vk/Device.h"
+#include "tests/TestResolve.h"
 #include "render/Colormap.h"
 #include "render/GpuHistogram.h"
 #include "render/ViewTransform.h"
@@ -135,144 +136,23 @@ class TestViewerParts : public QObject {
     }
 
     // ---- geometry -----------------------------------------------------------------------------
-    void beamCentreIsWhereTheBeamHits_data() {
-        QTest::addColumn<QStringList>("extra");
-        QTest::newRow("mosflm") << QStringList{};
-        QTest::newRow("beam centre given") << QStringList{"-Xbeam", "12.3", "-Ybeam", "8.9"};
-        QTest::newRow("rotated, beam pivot") << QStringList{"-detector_rotx", "3", "-detector_roty", "-4", "-detector_rotz", "10"};
-        QTest::newRow("xds") << QStringList{"-xds", "-ORGX", "80", "-ORGY", "120"};
-    }
-    void beamCentreIsWhereTheBeamHits() {
-        QFETCH(QStringList, extra);
-        std::vector<std::string> args = kCubic;
-        for (const QString& word : extra)
-            args.push_back(word.toStdString());
-        const ResolvedExperiment r = resolved(args);
-        const app::PixelGeometry g(r);
-        const std::optional<QPointF> beam = g.beamCentre();
-        QVERIFY(beam);
-        if (r.detector.pivot == Pivot::Beam) {
-            // the beam pivot keeps the beam spot at (Fbeam, Sbeam) from pix0, whatever the rotations
-            QVERIFY2(std::fabs(beam->x() - r.detector.Fbeam / r.detector.pixelSize) < 1e-9, qPrintable(QString::number(beam->x())));
-            QVERIFY(std::fabs(beam->y() - r.detector.Sbeam / r.detector.pixelSize) < 1e-9);
-        }
-        // and there the scattering angle is zero
-        QVERIFY(g.at(beam->x(), beam->y()).twoTheta < 1e-9);
-    }
-    void readoutGeometryAtAPixel() {
-        // flat detector at 100 mm, beam centre at the middle (pixel 100, 100 edges): the centre
-        // of pixel (150, 100) is 50.5 pixels = 10.1 mm from the beam along fast
-        const ResolvedExperiment r = resolved(with(kCubic, {"-Xbeam", "20", "-Ybeam", "20"}));
-        const app::PixelGeometry g(r);
-        const std::optional<QPointF> beam = g.beamCentre();
-        QVERIFY(beam);
-        const double dx = (150.5 - beam->x()) * 0.2, dy = (100.5 - beam->y()) * 0.2; // mm
-        const double twoTheta = std::atan(std::hypot(dx, dy) / 100.0);
-        const app::PixelInfo p = g.atPixelCentre(150, 100);
-        QCOMPARE(p.fast, 150);
-        QCOMPARE(p.slow, 100);
-        QVERIFY(std::fabs(p.twoTheta - twoTheta) < 1e-12);
-        const double d = 1.0 / (2.0 * std::sin(twoTheta / 2.0)); // lambda 1 A
-        QVERIFY(std::fabs(p.dSpacing - d) < 1e-9);
-        QVERIFY(std::fabs(p.q - 2.0 * M_PI / d) < 1e-9);
-        // h k l: the scattering vector in units of the reciprocal cell (a = 40 A along x ...)
-        QVERIFY(std::fabs(glm::length(p.hkl) * (1.0 / 40.0) - 1.0 / d) < 1e-9);
-    }
-    void predictedSpotsHaveIntegralIndicesNearTheSphere() {
-        const ResolvedExperiment r = resolved(with(kCubic, {"-misset", "5", "10", "15"}));
-        const app::PixelGeometry g(r);
-        const std::vector<app::PredictedSpot> spots = g.predictedSpots();
-        QVERIFY(spots.size() > 10);
-        for (const app::PredictedSpot& s : spots) {
-            // the readout at the predicted point gives back h k l, to within the spot's reach
-            const app::PixelInfo p = g.at(s.point.x(), s.point.y());
-            QVERIFY2(std::fabs(p.hkl.x - s.hkl.x) < 0.2 && std::fabs(p.hkl.y - s.hkl.y) < 0.2 &&
-                         std::fabs(p.hkl.z - s.hkl.z) < 0.2,
-                     qPrintable(QStringLiteral("%1 %2 %3 read %4 %5 %6").arg(s.hkl.x).arg(s.hkl.y).arg(s.hkl.z)
-                                    .arg(p.hkl.x).arg(p.hkl.y).arg(p.hkl.z)));
-        }
-    }
-    void ringsAreConicsOnATiltedDetector() {
-        const ResolvedExperiment r = resolved(with(kCubic, {"-twotheta", "20"}));
-        const app::PixelGeometry g(r);
-        const double d = 5.0;
-        const double twoTheta = 2.0 * std::asin(1.0 / (2.0 * d));
-        const auto lines = g.ring(d, 360);
-        QVERIFY(!lines.empty());
-        int points = 0;
-        for (const auto& line : lines)
-            for (const QPointF& p : line) {
-                QVERIFY(std::fabs(g.at(p.x(), p.y()).twoTheta - twoTheta) < 1e-9);
-                ++points;
-            }
-        QVERIFY(points > 100);
-        // not a circle about the beam centre: the distance to it varies along the ring
-        const QPointF beam = *g.beamCentre();
-        double nearest = 1e9, farthest = 0.0;
-        for (const auto& line : lines)
-            for (const QPointF& p : line) {
-                const double distance = std::hypot(p.x() - beam.x(), p.y() - beam.y());
-                nearest = std::min(nearest, distance);
-                farthest = std::max(farthest, distance);
-            }
-        // flat: the near and far sides of a 11.5° cone on a plane tilted by 20° are
-        // cos(2θ - τ)/cos(2θ + τ) = 1.16 apart in distance from the beam
-        QVERIFY2(farthest > 1.1 * nearest, qPrintable(QStringLiteral("%1 .. %2").arg(nearest).arg(farthest)));
-    }
-
-    // Two modules side by side with a 4 mm gap (the kCubic detector's frame, 0.2 mm pixels):
-    // view points name the panel and pixel behind them, a gap names none; the pinned pixel's
-    // centre reads back the same pixel; the beam centre has 2θ 0; the radial profile skips
-    // the narrower panel's missing pixels.
-    void panelsAreReadWhereTheyAre() {
-        ResolvedExperiment r = resolved(kCubic);
-        const DetectorGeometry& d = r.detector;
-        for (int i = 0; i < 2; ++i) {
-            PanelGeometry p;
-            p.name = i == 0 ? "left" : "right";
-            p.fdet = d.fdet;
-            p.sdet = d.sdet;
-            p.odet = d.odet;
-            p.pixelSize = 0.2e-3;
-            p.fastPixels = i == 0 ? 50 : 40; // 10 mm and 8 mm wide
-            p.slowPixels = 100;
-            // left: fast from -12 to -2 mm; right: from 2 to 10 mm; slow -10..10 mm
-            p.pix0 = 0.1 * d.odet + (i == 0 ? -0.012 : 0.002) * d.fdet - 0.010 * d.sdet;
-            r.panels.push_back(p);
-        }
-        const app::PixelGeometry g(r);
-        QVERIFY(g.hasPanels());
-        QCOMPARE(g.imageFastPixels(), 50);
-        QCOMPARE(g.imageSlowPixels(), 200);
-        QCOMPARE(g.fastPixels(), 110); // 22 mm / 0.2 mm
-        QCOMPARE(g.slowPixels(), 100);
-        // view x 0..50 left, 50..70 the gap, 70..110 right
-        const auto left = g.pixelAt(QPointF(10.5, 30.5));
-        QVERIFY(left && left->panel == 0 && left->fast == 10 && left->slow == 30);
-        QVERIFY(!g.pixelAt(QPointF(60.0, 30.0)));
-        const auto right = g.pixelAt(QPointF(75.5, 20.5));
-        QVERIFY(right && right->panel == 1 && right->panelFast == 5 && right->panelSlow == 20);
-        QCOMPARE(right->slow, 120); // the right panel's rows follow the left's in the image
-        const QPointF centre = g.centreOf(QPoint(right->fast, right->slow));
-        QVERIFY(std::fabs(centre.x() - 75.5) < 1e-9 && std::fabs(centre.y() - 20.5) < 1e-9);
-        const app::PixelInfo info = g.at(centre);
-        QCOMPARE(info.panel, 1);
-        QCOMPARE(info.panelName, QString("right"));
-        QCOMPARE(info.fast, 5);
-        // the beam (+x through the middle of the gap) at view (60, 50)
-        const auto beam = g.beamCentre();
-        QVERIFY(beam && std::fabs(beam->x() - 60.0) < 1e-9 && std::fabs(beam->y() - 50.0) < 1e-9);
-        QVERIFY(g.at(*beam).twoTheta < 1e-12);
-        // 2θ of right-panel pixel (5, 20): its centre 3.1 mm along fast and 5.9 mm along slow from
-        // the beam, 100 mm away
-        const double twoTheta = std::atan(std::hypot(3.1, 5.9) / 100.0);
-        QVERIFY(std::fabs(g.twoThetaOfPixel(5, 120) - twoTheta) < 1e-12);
-        QVERIFY(std::isnan(g.twoThetaOfPixel(45, 150))); // beyond the right panel's 40 pixels
+    // (the geometry itself: tests/compute/plan/tst_pixelgeometry.cpp)
+    // The radial profile of two modules with a gap skips the narrower panel's missing pixels.
+    void radialProfileOfPanels() {
+        const app::PixelGeometry g(testing::twoModules(testing::resolvedOf(kCubic)));
         std::vector<float> image(50 * 200, 1.0f);
         const app::Profile radial = app::radialProfile(image, {}, g, 20);
         QVERIFY(!radial.y.empty());
         for (double v : radial.y)
             QCOMPARE(v, 1.0);
+    }
+    // The Qt points the viewer draws are the geometry's points.
+    void qtPointsAreTheGeometrysPoints() {
+        const app::PixelGeometry g(testing::resolvedOf(kCubic));
+        const std::optional<QPointF> beam = app::toQPointF(g.beamCentre());
+        QVERIFY(beam && beam->x() == g.beamCentre()->x && beam->y() == g.beamCentre()->y);
+        QCOMPARE(app::toQPointF(g.centreOf(app::toVec2(QPoint(3, 4)))), QPointF(3.5, 4.5));
+        QVERIFY(!app::toQPointF(std::optional<glm::dvec2>()));
     }
 
     // ---- profiles -----------------------------------------------------------------------------
@@ -347,28 +227,24 @@ class TestViewerParts : public QObject {
     // pixels, 5 * 487 + 4 * 7 = 2463 by 12 * 195 + 11 * 17 = 2527 (DetectorPresets.cpp).
     void statusBarNamesTheDetector_data() {
         QTest::addColumn<QString>("detector"); // after kCrystal; empty: kCubic's flat one
-        QTest::addColumn<int>("fast");         // the image's
-        QTest::addColumn<int>("slow");
         QTest::addColumn<QString>("text");
-        QTest::newRow("flat") << "" << 200 << 200 << "200 × 200 pixels";
-        QTest::newRow("pilatus3-6m") << "-detector pilatus3-6m" << 487 << 11700
+        QTest::newRow("flat") << "" << "200 × 200 pixels";
+        QTest::newRow("pilatus3-6m") << "-detector pilatus3-6m"
                                      << "2463 × 2527 pixels, 60 modules";
         // turned as one body: the same face, the same size
         QTest::newRow("pilatus3-6m turned")
-            << "-detector pilatus3-6m -detector_rotx 10 -twotheta 20" << 487 << 11700
+            << "-detector pilatus3-6m -detector_rotx 10 -twotheta 20"
             << "2463 × 2527 pixels, 60 modules";
         // 4 x 8 modules of 1028 x 512, gaps 12 and 38: 4148 x 4362
-        QTest::newRow("eiger2-16m") << "-detector eiger2-16m" << 1028 << 16384
+        QTest::newRow("eiger2-16m") << "-detector eiger2-16m"
                                     << "4148 × 4362 pixels, 32 modules";
         // four modules of 200 x 200 pixels tilted apart: no one face, their count and pixels
         QTest::newRow("tilted expt")
-            << "-detector " BV_TEST_DATA "/detectors/four-module-tilted.expt" << 200 << 800
+            << "-detector " BV_TEST_DATA "/detectors/four-module-tilted.expt"
             << "4 modules, 160000 pixels";
     }
     void statusBarNamesTheDetector() {
         QFETCH(QString, detector);
-        QFETCH(int, fast);
-        QFETCH(int, slow);
         QFETCH(QString, text);
         std::vector<std::string> args = kCubic;
         if (!detector.isEmpty()) {
@@ -376,7 +252,7 @@ class TestViewerParts : public QObject {
             for (const QString& word : detector.split(QLatin1Char(' ')))
                 args.push_back(word.toStdString());
         }
-        QCOMPARE(app::detectorSizeText(resolved(args), fast, slow), text);
+        QCOMPARE(app::detectorSizeText(resolved(args)), text);
     }
 
     void shortestTextReadsBack() {

@@ -184,6 +184,8 @@ class TestPanels : public QObject {
         const Flat front(experiment(40, 40, 60e-3, 0, 0));
         const Flat tilted(experiment(24, 16, 50e-3, 12, -7));
         bv::ResolvedExperiment r = front.resolved;
+        r.panels.clear(); // the flat detector's one panel, replaced by two of a source
+        r.panelsFromSource = true;
         for (const Flat* flat : {&front, &tilted}) {
             bv::PanelGeometry g;
             g.pix0 = flat->plan.pix0;

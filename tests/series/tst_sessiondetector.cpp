@@ -284,7 +284,7 @@ class TestSessionDetector : public QObject {
         QTest::newRow("no pixels")
             << true << "\"fastPixels\": 10"
             << "\"fastPixels\": 0"
-            << at + "panels\\[0\\]\\.fastPixels: expected a whole number from 1 to 1000000, got 0$";
+            << at + "panels\\[0\\]\\.fastPixels: expected a whole number from 1 to 32768, got 0$";
         QTest::newRow("a member missing") << true << "\"mu\": 3000,"
                                           << "" << at + "panels\\[0\\]: \"mu\" is missing$";
         QTest::newRow("two of one name")

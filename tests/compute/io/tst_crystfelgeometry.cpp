@@ -104,8 +104,11 @@ private slots:
                                  << "test.geom:11: panels 'a' and 'b' overlap";
         QTest::newRow("far away") << onePanel("a/corner_x = 1e12\n")
                                   << "test.geom:3: panel 'a': the origin is not a position";
+        QTest::newRow("more pixels than -detpixels takes")
+            << onePanel("a/max_fs = 999999\na/max_ss = 999999\n")
+            << "panel 'a': the pixel count along fast is 1000000; expected 1 to 32768";
         QTest::newRow("no panels") << QByteArray("clen = 0.1\n; nothing else\n")
-                                   << "test.geom: no panels";
+                                   << "test.geom: the detector has no panels";
     }
     void refusals() {
         QFETCH(QByteArray, text);

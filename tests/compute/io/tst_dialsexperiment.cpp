@@ -91,6 +91,9 @@ private slots:
                                         << "test.expt: detector[0].panels[0]: the fast and slow axes are not orthogonal";
         QTest::newRow("short vector") << twoPanels(R"(, "origin": [0, 0])")
                                       << "test.expt: detector[0].panels[0].origin: expected 3 numbers";
+        QTest::newRow("more pixels than -detpixels takes")
+            << twoPanels(R"(, "image_size": [1000000, 1000000])")
+            << "test.expt: detector[0].panels[0].image_size[0]: expected a whole number from 1 to 32768";
         QTest::newRow("no pixels") << twoPanels(R"(, "image_size": [0, 10])")
                                    << "test.expt: detector[0].panels[0].image_size[0]: expected a whole number from 1";
         QTest::newRow("overlap") << twoPanels("", 5.0)

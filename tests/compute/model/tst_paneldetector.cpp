@@ -116,6 +116,58 @@ private slots:
         QVERIFY(near(foot, r.detector.closeDistance * r.detector.odet, 1e-12));
     }
 
+    // resolve() always makes panels: nanoBragg's flat detector is its one panel, with the
+    // very pix0, axes, pixel size and counts of the DetectorGeometry the summary prints
+    void resolvedFlatDetectorIsOnePanel_data() { pixelsWhereTheShaderPutsThem_data(); }
+    void resolvedFlatDetectorIsOnePanel() {
+        QFETCH(bv::Convention, convention);
+        QFETCH(bool, sample);
+        QFETCH(double, rotX);
+        QFETCH(double, twotheta);
+        bv::Experiment e = detector256(convention);
+        e.detector.pivot = sample ? bv::Pivot::Sample : bv::Pivot::Beam;
+        e.detector.rotX = bv::units::radiansFromDegrees(rotX);
+        e.detector.twotheta = bv::units::radiansFromDegrees(twotheta);
+        const bv::ResolvedExperiment r = resolved(e);
+        QVERIFY(!r.panelsFromSource);
+        QCOMPARE(r.panels.size(), std::size_t(1));
+        const bv::PanelGeometry& p = r.panels[0];
+        const bv::DetectorGeometry& d = r.detector;
+        QVERIFY(p.pix0 == d.pix0 && p.fdet == d.fdet && p.sdet == d.sdet && p.odet == d.odet);
+        QCOMPARE(p.pixelSize, d.pixelSize);
+        QCOMPARE(p.fastPixels, d.fastPixels);
+        QCOMPARE(p.slowPixels, d.slowPixels);
+        QCOMPARE(p.closeDistance(), d.closeDistance);
+        QVERIFY(bv::placesPanelsOf(r, e.detector));
+    }
+
+    // a panel takes no more pixels than -detpixels does (32768 along an axis), and the image
+    // of the panels stacked no more than the engine's image (kMaxImagePixels)
+    void panelsKeepTheFlatDetectorsLimits() {
+        bv::Panel huge = square("huge", 0, 0);
+        huge.fastPixels = huge.slowPixels = 1000000;
+        QVERIFY(refusal({{huge}}).contains(
+            "test.expt: panel 'huge': the pixel count along fast is 1000000; expected 1 to 32768"));
+        huge.fastPixels = huge.slowPixels = bv::kMaxPixelsPerSide;
+        QVERIFY(refusal({{huge}}).contains("panel 'huge': it has 1073741824 pixels"));
+        // three panels of 32768 x 16000, each within the limits, in planes of their own (no
+        // overlap): stacked, 32768 x 48000 pixels; two of them, 32768 x 32000, fit
+        bv::PanelDetector tall;
+        for (int i = 0; i < 3; ++i) {
+            bv::Panel p = square("p" + std::to_string(i), 0, 0);
+            p.origin.x = 0.1 + 0.01 * i;
+            p.pixelSizeFast = p.pixelSizeSlow = 10e-6;
+            p.fastPixels = 32768;
+            p.slowPixels = 16000;
+            QVERIFY(!bv::panelProblem(p));
+            tall.panels.push_back(p);
+        }
+        QVERIFY(refusal(tall).contains(
+            "test.expt: the panels' rows stacked make an image of 32768 x 48000 pixels"));
+        tall.panels.pop_back();
+        QVERIFY2(refusal(tall).isEmpty(), qPrintable(refusal(tall)));
+    }
+
     void sensorComesAlong() {
         bv::Experiment e = detector256(bv::Convention::Mosflm);
         e.detector.thickness.range = 450e-6;

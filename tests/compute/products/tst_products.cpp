@@ -118,6 +118,7 @@ class TestProducts : public QObject {
         bv::PanelGeometry half;
         half.name = "top";
         run.r.panels = {half, half};
+        run.r.panelsFromSource = true;
         OutputFiles files;
         files.floatFile = dir.filePath("f.bin").toStdString();
         std::string& target = name.endsWith(".cbf") ? files.cbfFile

@@ -1,4 +1,4 @@
-#include "app/PixelGeometry.h"
+#include "compute/plan/PixelGeometry.h"
 
 #include "compute/core/Error.h"
 #include "compute/model/Rotation.h"
@@ -9,7 +9,7 @@
 #include <glm/geometric.hpp>
 #include <limits>
 
-namespace bv::app {
+namespace bv::plan {
 
 PixelGeometry::PixelGeometry(const ResolvedExperiment& r) {
     const DetectorGeometry& d = r.detector;
@@ -37,7 +37,7 @@ PixelGeometry::PixelGeometry(const ResolvedExperiment& r) {
     m_curved = r.curved;
     m_imageFast = m_fastPixels;
     m_imageSlow = m_slowPixels;
-    if (!r.panels.empty()) {
+    if (r.panelsFromSource) {
         int widest = 0, rows = 0;
         for (const PanelGeometry& panel : r.panels) {
             m_firstRows.push_back(rows);
@@ -77,11 +77,11 @@ std::optional<ImagePixel> PixelGeometry::panelPixel(int imageFast, int imageSlow
                       imageSlow - m_firstRows[static_cast<std::size_t>(panel)]};
 }
 
-std::optional<ImagePixel> PixelGeometry::pixelAt(QPointF point) const {
+std::optional<ImagePixel> PixelGeometry::pixelAt(const glm::dvec2& point) const {
     if (!m_view)
-        return panelPixel(static_cast<int>(std::floor(point.x())),
-                          static_cast<int>(std::floor(point.y())));
-    const std::optional<PanelPixel> hit = m_view->pixelAt({point.x(), point.y()});
+        return panelPixel(static_cast<int>(std::floor(point.x)),
+                          static_cast<int>(std::floor(point.y)));
+    const std::optional<PanelPixel> hit = m_view->pixelAt(point);
     if (!hit)
         return std::nullopt;
     const int f = static_cast<int>(std::floor(hit->fast));
@@ -89,35 +89,36 @@ std::optional<ImagePixel> PixelGeometry::pixelAt(QPointF point) const {
     return ImagePixel{f, m_firstRows[static_cast<std::size_t>(hit->panel)] + s, hit->panel, f, s};
 }
 
-glm::dvec3 PixelGeometry::pixelPosition(QPointF imagePixelPoint) const {
+glm::dvec3 PixelGeometry::pixelPosition(const glm::dvec2& imagePixelPoint) const {
     const std::optional<ImagePixel> pixel =
-        panelPixel(static_cast<int>(std::floor(imagePixelPoint.x())),
-                   static_cast<int>(std::floor(imagePixelPoint.y())));
+        panelPixel(static_cast<int>(std::floor(imagePixelPoint.x)),
+                   static_cast<int>(std::floor(imagePixelPoint.y)));
     if (!m_view || !pixel)
-        return positionAt(imagePixelPoint.x(), imagePixelPoint.y());
+        return positionAt(imagePixelPoint.x, imagePixelPoint.y);
     return m_view->position(
-        {pixel->panel, imagePixelPoint.x(),
-         imagePixelPoint.y() - m_firstRows[static_cast<std::size_t>(pixel->panel)]});
+        {pixel->panel, imagePixelPoint.x,
+         imagePixelPoint.y - m_firstRows[static_cast<std::size_t>(pixel->panel)]});
 }
 
-QPointF PixelGeometry::centreOf(QPoint imagePixel) const {
-    const QPointF centre(imagePixel.x() + 0.5, imagePixel.y() + 0.5);
+glm::dvec2 PixelGeometry::centreOf(const glm::ivec2& imagePixel) const {
+    const glm::dvec2 centre = glm::dvec2(imagePixel) + 0.5;
     if (!m_view)
         return centre;
     const std::optional<glm::dvec2> v = m_view->viewPointOf(pixelPosition(centre));
-    return v ? QPointF(v->x, v->y) : QPointF();
+    return v ? *v : glm::dvec2(0.0);
 }
 
-QPolygonF PixelGeometry::outlineOf(QPoint imagePixel) const {
-    QPolygonF outline;
-    for (const QPointF corner : {QPointF(0, 0), QPointF(1, 0), QPointF(1, 1), QPointF(0, 1)}) {
-        const QPointF p = QPointF(imagePixel) + corner * 0.999999;
+std::vector<glm::dvec2> PixelGeometry::outlineOf(const glm::ivec2& imagePixel) const {
+    std::vector<glm::dvec2> outline;
+    const glm::dvec2 corners[] = {{0, 0}, {1, 0}, {1, 1}, {0, 1}};
+    for (const glm::dvec2& corner : corners) {
         if (!m_view) {
-            outline << QPointF(imagePixel) + corner;
+            outline.push_back(glm::dvec2(imagePixel) + corner);
             continue;
         }
+        const glm::dvec2 p = glm::dvec2(imagePixel) + corner * 0.999999;
         if (const std::optional<glm::dvec2> v = m_view->viewPointOf(pixelPosition(p)))
-            outline << QPointF(v->x, v->y);
+            outline.push_back(*v);
     }
     return outline;
 }
@@ -125,7 +126,7 @@ QPolygonF PixelGeometry::outlineOf(QPoint imagePixel) const {
 double PixelGeometry::twoThetaOfPixel(int fast, int slow) const {
     if (m_view && !panelPixel(fast, slow))
         return std::numeric_limits<double>::quiet_NaN();
-    const glm::dvec3 position = pixelPosition(QPointF(fast + 0.5, slow + 0.5));
+    const glm::dvec3 position = pixelPosition(glm::dvec2(fast + 0.5, slow + 0.5));
     return std::acos(std::clamp(glm::dot(unitOrZero(position), m_incident), -1.0, 1.0));
 }
 
@@ -150,8 +151,7 @@ PixelInfo PixelGeometry::at(double fast, double slow) const {
             info.fast = static_cast<int>(std::floor(hit->fast));
             info.slow = static_cast<int>(std::floor(hit->slow));
             info.panel = hit->panel;
-            info.panelName =
-                QString::fromStdString(m_view->panels()[static_cast<std::size_t>(hit->panel)].name);
+            info.panelName = m_view->panels()[static_cast<std::size_t>(hit->panel)].name;
             info.position = m_view->position(*hit); // on the panel, along the same ray
         }
     }
@@ -168,21 +168,19 @@ PixelInfo PixelGeometry::at(double fast, double slow) const {
     return info;
 }
 
-std::optional<QPointF> PixelGeometry::project(const glm::dvec3& direction) const {
-    if (m_view) {
-        const std::optional<glm::dvec2> v = m_view->viewPointOf(direction);
-        return v ? std::optional<QPointF>(QPointF(v->x, v->y)) : std::nullopt;
-    }
+std::optional<glm::dvec2> PixelGeometry::project(const glm::dvec3& direction) const {
+    if (m_view)
+        return m_view->viewPointOf(direction);
     const double along = glm::dot(direction, m_odet);
     const double plane = glm::dot(m_pix0, m_odet); // the plane's distance along its normal
     if (!(along > 1e-12) || !(plane > 0.0))
         return std::nullopt;
     const glm::dvec3 hit = direction * (plane / along) - m_pix0;
-    return QPointF(glm::dot(hit, m_fdet) / m_pixel, glm::dot(hit, m_sdet) / m_pixel);
+    return glm::dvec2(glm::dot(hit, m_fdet) / m_pixel, glm::dot(hit, m_sdet) / m_pixel);
 }
 
-std::vector<std::vector<QPointF>> PixelGeometry::ring(double dSpacing, int samples) const {
-    std::vector<std::vector<QPointF>> lines;
+std::vector<std::vector<glm::dvec2>> PixelGeometry::ring(double dSpacing, int samples) const {
+    std::vector<std::vector<glm::dvec2>> lines;
     const double sinTheta = m_lambda / (2.0 * dSpacing);
     if (!(dSpacing > 0.0) || sinTheta >= 1.0 || samples < 8)
         return lines;
@@ -193,13 +191,13 @@ std::vector<std::vector<QPointF>> PixelGeometry::ring(double dSpacing, int sampl
     const glm::dvec3 u = glm::normalize(glm::cross(m_incident, helper));
     const glm::dvec3 v = glm::cross(m_incident, u);
     const double reach = 10.0 * std::max(m_fastPixels, m_slowPixels);
-    std::vector<QPointF> line;
+    std::vector<glm::dvec2> line;
     for (int k = 0; k <= samples; ++k) {
         const double psi = 2.0 * M_PI * k / samples;
         const glm::dvec3 direction = std::cos(twoTheta) * m_incident +
                                      std::sin(twoTheta) * (std::cos(psi) * u + std::sin(psi) * v);
-        const std::optional<QPointF> p = project(direction);
-        const bool usable = p && std::fabs(p->x()) < reach && std::fabs(p->y()) < reach;
+        const std::optional<glm::dvec2> p = project(direction);
+        const bool usable = p && std::fabs(p->x) < reach && std::fabs(p->y) < reach;
         if (usable) {
             line.push_back(*p);
         } else if (!line.empty()) {
@@ -216,10 +214,10 @@ std::vector<std::vector<QPointF>> PixelGeometry::ring(double dSpacing, int sampl
 double PixelGeometry::finestResolution() const {
     double finest = std::numeric_limits<double>::infinity();
     const double w = m_fastPixels, h = m_slowPixels;
-    const QPointF points[] = {{0, 0},     {w, 0},     {0, h},     {w, h},
-                              {w / 2, 0}, {0, h / 2}, {w, h / 2}, {w / 2, h}};
-    for (const QPointF& p : points)
-        finest = std::min(finest, at(p.x(), p.y()).dSpacing);
+    const glm::dvec2 points[] = {{0, 0},     {w, 0},     {0, h},     {w, h},
+                                 {w / 2, 0}, {0, h / 2}, {w, h / 2}, {w / 2, h}};
+    for (const glm::dvec2& p : points)
+        finest = std::min(finest, at(p.x, p.y).dSpacing);
     return finest;
 }
 
@@ -247,21 +245,21 @@ std::vector<PredictedSpot> PixelGeometry::predictedSpots(double scale, std::size
         return spots;
     // the Ewald construction at phi0, the middle and the end of the oscillation: its nodes
     // are the reciprocal-space view's (plan::ewaldScene), enumerated once (plan::forEachNode)
-    plan::EwaldOptions options;
+    EwaldOptions options;
     options.dMin = finest;
     options.nodeLimit = 0; // the geometry alone: the nodes are visited below
     options.outlineSamples = 0;
     const double phis[3] = {m_phi0, m_phi0 + m_oscillation / 2.0, m_phi0 + m_oscillation};
     const int phiCount = m_oscillation > 0.0 ? 3 : 1;
-    std::vector<plan::EwaldScene> scenes;
+    std::vector<EwaldScene> scenes;
     for (int t = 0; t < phiCount; ++t)
-        scenes.push_back(plan::ewaldScene(m_resolved, nullptr, phis[t], options));
-    plan::forEachNode(scenes.front(), 1.0 / finest, [&](const glm::ivec3& hkl, const glm::dvec3&) {
-        plan::ReciprocalNode best;
+        scenes.push_back(ewaldScene(m_resolved, nullptr, phis[t], options));
+    forEachNode(scenes.front(), 1.0 / finest, [&](const glm::ivec3& hkl, const glm::dvec3&) {
+        ReciprocalNode best;
         best.excitation = std::numeric_limits<double>::infinity();
         double first = 0.0, last = 0.0;
         for (int t = 0; t < phiCount; ++t) {
-            const plan::ReciprocalNode node = scenes[static_cast<std::size_t>(t)].node(hkl);
+            const ReciprocalNode node = scenes[static_cast<std::size_t>(t)].node(hkl);
             if (t == 0)
                 first = node.excitation;
             last = node.excitation;
@@ -271,8 +269,8 @@ std::vector<PredictedSpot> PixelGeometry::predictedSpots(double scale, std::size
         const bool crossed = phiCount > 1 && (first < 0.0) != (last < 0.0);
         if (std::fabs(best.excitation) > scale * best.reach && !crossed)
             return;
-        const std::optional<QPointF> p = project(best.diffracted);
-        if (!p || p->x() < 0.0 || p->y() < 0.0 || p->x() > m_fastPixels || p->y() > m_slowPixels)
+        const std::optional<glm::dvec2> p = project(best.diffracted);
+        if (!p || p->x < 0.0 || p->y < 0.0 || p->x > m_fastPixels || p->y > m_slowPixels)
             return;
         spots.push_back({hkl, *p, best.dSpacing, crossed ? 0.0 : best.excitation});
     });
@@ -284,4 +282,4 @@ std::vector<PredictedSpot> PixelGeometry::predictedSpots(double scale, std::size
     return spots;
 }
 
-} // namespace bv::app
+} // namespace bv::plan
