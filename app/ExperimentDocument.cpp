@@ -1,6 +1,6 @@
 #include "app/ExperimentDocument.h"
 
-#include "compute/cli/CommandLine.h"
+#include "app/CommandReader.h"
 #include "compute/request/DetectorSource.h"
 #include "compute/io/HklFile.h"
 #include "compute/io/MatrixFile.h"
@@ -18,17 +18,15 @@ namespace bv::app {
 
 ExperimentDocument::ExperimentDocument(QObject* parent) : QObject(parent) {}
 
-engine::Precision viewerPrecision(const std::vector<std::string>& args,
-                                  const RunRequest& commandLine) {
-    const bool given = std::find(args.begin(), args.end(), "-precision") != args.end();
-    if (!given)
+engine::Precision viewerPrecision(const RunRequest& commandLine) {
+    if (!commandLine.wasGiven("-precision"))
         return engine::Precision::Fast;
     return commandLine.precision == Precision::Fast ? engine::Precision::Fast
                                                          : engine::Precision::Precise;
 }
 
 void ExperimentDocument::loadArguments(const std::vector<std::string>& args) {
-    RunRequest commandLine = cli::parseCommandLine(args);
+    RunRequest commandLine = readCommand(args);
     if (commandLine.help)
         throw Error("-h asks for the usage text; the viewer needs an experiment");
     std::ostringstream log;
@@ -51,7 +49,7 @@ void ExperimentDocument::loadArguments(const std::vector<std::string>& args) {
     }
     m_commandLine = std::move(commandLine);
     m_flatDetector.reset();
-    m_precision = viewerPrecision(args, m_commandLine);
+    m_precision = viewerPrecision(m_commandLine);
     m_inputLog = log.str();
     emit replaced();
     emit precisionChanged();
@@ -131,7 +129,7 @@ void ExperimentDocument::openMask(const std::string& path) {
 
 void ExperimentDocument::openImageHeader(const std::string& path) {
     // nanoBragg's own reading of the header (errors name -img, the file and the key)
-    const RunRequest header = cli::parseCommandLine({"-img", path});
+    const RunRequest header = readCommand({"-img", path});
     const Detector& from = header.experiment.detector;
     Experiment& e = m_commandLine.experiment;
     Detector& d = e.detector;

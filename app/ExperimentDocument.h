@@ -91,7 +91,6 @@ class ExperimentDocument : public QObject {
 
 // The precision a command line asks for: its -precision when given, else the viewer's
 // default (fast, DESIGN.md: float everywhere while exploring).
-engine::Precision viewerPrecision(const std::vector<std::string>& args,
-                                  const RunRequest& commandLine);
+engine::Precision viewerPrecision(const RunRequest& commandLine);
 
 } // namespace bv::app

@@ -16,7 +16,9 @@
 #include "compute/headless/Headless.h"
 #include "compute/vk/Instance.h"
 #ifdef BRAGGVIEW_WITH_QT
+#include "app/CommandReader.h"
 #include "app/Viewer.h"
+#include "compute/cli/CommandLine.h"
 #endif
 
 #include <cstdlib>
@@ -94,6 +96,9 @@ bool lessonOptions(const std::vector<std::string>& args, bv::app::ViewerOptions&
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
+    // the viewer reads nanoBragg's words with the headless mode's parser (app/CommandReader.h)
+    bv::app::setCommandReader(
+        [](const std::vector<std::string>& words) { return bv::cli::parseCommandLine(words); });
     if (!args.empty() && args.front() == "--headless") {
         args.erase(args.begin());
         bv::vk::skipMesaDeviceSelectLayer(); // the headless mode chooses its device itself

@@ -11,6 +11,9 @@
 //
 // BRAGGVIEW_TEST_DISPLAY=1 uses the current $DISPLAY instead (to watch a suite run).
 
+#include "app/CommandReader.h"
+#include "compute/cli/CommandLine.h"
+
 #include <QApplication>
 #include <QTest>
 
@@ -143,6 +146,9 @@ class PrivateXServer {
         bv::test::PrivateXServer server;                                                         \
         if (!server.start(screen))                                                               \
             return 1;                                                                            \
+        bv::app::setCommandReader([](const std::vector<std::string>& words) {                    \
+            return bv::cli::parseCommandLine(words);                                             \
+        });                                                                                      \
         QApplication application(argc, argv);                                                    \
         TestClass test;                                                                          \
         return QTest::qExec(&test, argc, argv);                                                  \

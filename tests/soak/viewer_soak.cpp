@@ -378,6 +378,8 @@ int main(int argc, char** argv) {
     bv::test::PrivateXServer server;
     if (!server.start())
         return 2;
+    bv::app::setCommandReader(
+        [](const std::vector<std::string>& words) { return bv::cli::parseCommandLine(words); });
     qputenv("BRAGGVIEW_VALIDATION", options->validation ? "1" : "0");
     QApplication application(argc, argv);
 
