@@ -228,8 +228,8 @@ void ImageRenderer::updatePanels(FrameSlot& slot) {
     const std::vector<ImageWindow::PanelView>& panels = m_window->imageSource().panels;
     if (slot.panelsGeneration == m_window->imageSourceGeneration())
         return;
-    { // no panels: 0 bytes, no buffer made and none written
-        const VkDeviceSize bytes = panels.size() * sizeof(PanelConstants);
+    { // one entry at least (the image's own pixel grid has none): a buffer to map and bind
+        const VkDeviceSize bytes = std::max<std::size_t>(1, panels.size()) * sizeof(PanelConstants);
         if (slot.panels.size() < bytes) {
             slot.panels = vk::Buffer();
             slot.panels =
