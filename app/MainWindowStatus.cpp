@@ -8,6 +8,7 @@
 #include "compute/engine/Simulator.h"
 #include "compute/core/Error.h"
 #include "compute/model/Resolve.h"
+#include "compute/plan/PixelGeometry.h"
 
 #include <QLabel>
 #include <QMessageBox>
@@ -21,37 +22,14 @@
 namespace bv::app {
 
 QString detectorSizeText(const ResolvedExperiment& resolved) {
-    // resolve() makes at least one panel: nanoBragg's flat detector is the one-panel case
-    const std::vector<PanelGeometry>& panels = resolved.panels;
-    // the panels' corners on the first panel's axes, in its pixels: the rectangle the modules
-    // and their gaps cover, where they share one plane
-    const PanelGeometry& first = panels.front();
-    double lowFast = std::numeric_limits<double>::max(), highFast = -lowFast;
-    double lowSlow = lowFast, highSlow = -lowFast;
-    bool oneFace = true;
-    long long pixels = 0;
-    for (const PanelGeometry& p : panels) {
-        pixels += static_cast<long long>(p.fastPixels) * p.slowPixels;
-        for (const double f : {0.0, p.sizeFast()})
-            for (const double s : {0.0, p.sizeSlow()}) {
-                const glm::dvec3 corner = p.pix0 + f * p.fdet + s * p.sdet - first.pix0;
-                // within a micrometre of the first panel's plane (PanelDetector.h's test)
-                oneFace = oneFace && std::fabs(glm::dot(corner, first.odet)) < 1e-6;
-                const double along = glm::dot(corner, first.fdet) / first.pixelSize;
-                const double across = glm::dot(corner, first.sdet) / first.pixelSize;
-                lowFast = std::min(lowFast, along);
-                highFast = std::max(highFast, along);
-                lowSlow = std::min(lowSlow, across);
-                highSlow = std::max(highSlow, across);
-            }
-    }
+    const plan::DetectorExtent extent = plan::detectorExtent(resolved.panels);
     const QString size =
-        QObject::tr("%1 × %2 pixels").arg(std::lround(highFast - lowFast)).arg(std::lround(highSlow - lowSlow));
-    if (panels.size() == 1) // one module: its size, as the flat detector's
+        QObject::tr("%1 × %2 pixels").arg(extent.fastPixels).arg(extent.slowPixels);
+    if (extent.modules == 1) // one module (nanoBragg's flat detector too): its size
         return size;
-    const QString count = QObject::tr("%1 modules").arg(panels.size());
-    if (!oneFace) // modules that face different ways have no one size in pixels
-        return QObject::tr("%1, %2 pixels").arg(count).arg(pixels);
+    const QString count = QObject::tr("%1 modules").arg(extent.modules);
+    if (!extent.oneFace) // modules that face different ways have no one size in pixels
+        return QObject::tr("%1, %2 pixels").arg(count).arg(extent.pixels);
     return QObject::tr("%1, %2").arg(size, count);
 }
 

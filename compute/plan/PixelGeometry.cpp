@@ -11,6 +11,35 @@
 
 namespace bv::plan {
 
+DetectorExtent detectorExtent(const std::vector<PanelGeometry>& panels) {
+    DetectorExtent extent;
+    extent.modules = static_cast<int>(panels.size());
+    if (panels.empty())
+        return extent;
+    // the panels' corners on the first panel's axes, in its pixels
+    const PanelGeometry& first = panels.front();
+    double lowFast = std::numeric_limits<double>::max(), highFast = -lowFast;
+    double lowSlow = lowFast, highSlow = -lowFast;
+    for (const PanelGeometry& p : panels) {
+        extent.pixels += static_cast<long long>(p.fastPixels) * p.slowPixels;
+        for (const double f : {0.0, p.sizeFast()})
+            for (const double s : {0.0, p.sizeSlow()}) {
+                const glm::dvec3 corner = p.pix0 + f * p.fdet + s * p.sdet - first.pix0;
+                // within a micrometre of the first panel's plane (PanelDetector.h's test)
+                extent.oneFace = extent.oneFace && std::fabs(glm::dot(corner, first.odet)) < 1e-6;
+                const double along = glm::dot(corner, first.fdet) / first.pixelSize;
+                const double across = glm::dot(corner, first.sdet) / first.pixelSize;
+                lowFast = std::min(lowFast, along);
+                highFast = std::max(highFast, along);
+                lowSlow = std::min(lowSlow, across);
+                highSlow = std::max(highSlow, across);
+            }
+    }
+    extent.fastPixels = std::lround(highFast - lowFast);
+    extent.slowPixels = std::lround(highSlow - lowSlow);
+    return extent;
+}
+
 PixelGeometry::PixelGeometry(const ResolvedExperiment& r) {
     const DetectorGeometry& d = r.detector;
     m_fastPixels = d.fastPixels;

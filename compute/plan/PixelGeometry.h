@@ -41,6 +41,18 @@
 
 namespace bv::plan {
 
+// The detector as its maker gives it, not the stacked image its modules' rows make: the
+// rectangle its panels and their gaps cover, in pixels of the first panel's axes, where the
+// panels share one plane (a PILATUS3 6M: 2463 x 2527 pixels, 60 modules), and how many
+// modules and pixels it has. nanoBragg's flat detector is one module of its own size.
+struct DetectorExtent {
+    long fastPixels = 0, slowPixels = 0; // meaningful where oneFace
+    int modules = 0;
+    long long pixels = 0; // the modules' pixels, gaps not counted
+    bool oneFace = true;  // every module within a micrometre of the first one's plane
+};
+DetectorExtent detectorExtent(const std::vector<PanelGeometry>& panels);
+
 // A pixel of the simulator's image, and where it lies: the panel and the pixel on it.
 struct ImagePixel {
     int fast = 0, slow = 0;           // in the image (the panels' rows stacked)
