@@ -96,9 +96,11 @@ bool lessonOptions(const std::vector<std::string>& args, bv::app::ViewerOptions&
 
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
+#ifdef BRAGGVIEW_WITH_QT
     // the viewer reads nanoBragg's words with the headless mode's parser (app/CommandReader.h)
     bv::app::setCommandReader(
         [](const std::vector<std::string>& words) { return bv::cli::parseCommandLine(words); });
+#endif
     if (!args.empty() && args.front() == "--headless") {
         args.erase(args.begin());
         bv::vk::skipMesaDeviceSelectLayer(); // the headless mode chooses its device itself
