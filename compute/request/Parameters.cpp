@@ -934,9 +934,19 @@ const Writer kWriters[] = {
          if (!r.mat.empty() || !cell)
              return std::nullopt;
          std::vector<std::string> out;
-         for (double v : {cell->a, cell->b, cell->c})
-             out.push_back(text(v));
-         for (double v : {cell->alpha, cell->beta, cell->gamma}) // 0 stands for 90 degrees
+         // an edge of 0 stands for a (resolve's rule) and an angle of 0 for 90 degrees: "-cell
+         // 100 110" leaves c and the angles so, and is written so; only the parser's
+         // positions make the words, so a 0 edge before a stated value is written as a
+         const bool anglesStated = cell->alpha != 0.0 || cell->beta != 0.0 || cell->gamma != 0.0;
+         const double edges[] = {cell->a, cell->b, cell->c};
+         std::size_t stated = 3;
+         while (!anglesStated && stated > 1 && edges[stated - 1] <= 0.0)
+             --stated;
+         for (std::size_t i = 0; i < stated; ++i)
+             out.push_back(text(edges[i] > 0.0 ? edges[i] : cell->a));
+         if (stated < 3)
+             return out;
+         for (double v : {cell->alpha, cell->beta, cell->gamma})
              out.push_back(text(v == 0.0 ? 90.0 : toDegrees(v)));
          return out;
      },

@@ -51,6 +51,10 @@ class TestRequestTable : public QObject {
                               "-spindle_axis 1 0 0 -twotheta_axis 0 1 0 -fdet_vector 1 0 0 "
                               "-sdet_vector 0 -1 0 -odet_vector 0 0 1 -pivot sample -twotheta 7 "
                               "-misset random -misset_seed 77 -detpixels 64 -seed 5");
+        // b and c left to default to a (fuzz_cli's find: the writer wrote c as 0)
+        QTest::newRow("cell edges defaulted")
+            << QStringLiteral("-cell 100 1100 -default_F 1 -flux 1e12 -exposure 2 "
+                              "-beamsize 0.1 -seed 4");
         QTest::newRow("preset") << QStringLiteral("-cell 30 30 30 -default_F 1 -detector eiger2-4m "
                                                   "-distance 120 -seed 2");
     }
