@@ -31,23 +31,9 @@ using namespace bv;
 
 namespace {
 
-ResolvedExperiment resolved(const std::vector<std::string>& args) {
-    RunRequest cl = cli::parseCommandLine(args);
-    std::ostringstream log;
-    random::ReferenceRandom rng;
-    static Experiment keep; // resolve() borrows the structure factors
-    keep = cl.experiment;
-    return resolve(keep, rng, log);
-}
-
 const std::vector<std::string> kCubic = {"-cell", "40", "40", "40", "90", "90", "90", "-N", "10",
                                          "-default_F", "100", "-lambda", "1", "-distance", "100",
                                          "-detpixels", "200", "-pixel", "0.2"};
-
-std::vector<std::string> with(std::vector<std::string> args, const std::vector<std::string>& more) {
-    args.insert(args.end(), more.begin(), more.end());
-    return args;
-}
 
 // kCubic without its flat detector's pixels, for the detectors of modules
 const std::vector<std::string> kCrystal = {"-cell", "40", "40", "40", "90", "90", "90", "-N", "10",
@@ -252,7 +238,7 @@ class TestViewerParts : public QObject {
             for (const QString& word : detector.split(QLatin1Char(' ')))
                 args.push_back(word.toStdString());
         }
-        QCOMPARE(app::detectorSizeText(resolved(args)), text);
+        QCOMPARE(app::detectorSizeText(testing::resolvedOf(args)), text);
     }
 
     void shortestTextReadsBack() {
