@@ -3,6 +3,7 @@
 #include "compute/core/Error.h"
 #include "render/Colormap.h"
 #include "render/ImageWindow.h"
+#include "render/WindowDevice.h"
 #include "render/WindowPass.h"
 
 #include <shaders/braggview_render_shaders.h>
@@ -98,13 +99,7 @@ void ImageRenderer::createPipeline() {
 
 void ImageRenderer::initResources() {
     try {
-        vk::BorrowedDevice borrowed;
-        borrowed.instance = m_window->vulkanInstance()->vkInstance();
-        borrowed.physicalDevice = m_window->physicalDevice();
-        borrowed.device = m_window->device();
-        borrowed.queueFamily = m_window->graphicsQueueFamilyIndex();
-        borrowed.queue = m_window->graphicsQueue();
-        m_device = std::make_unique<vk::Device>(borrowed);
+        m_device = std::make_unique<vk::Device>(borrowedDevice(*m_window));
         createPipeline();
 
         const auto frames = static_cast<std::uint32_t>(m_window->concurrentFrameCount());

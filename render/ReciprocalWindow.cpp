@@ -1,6 +1,7 @@
 #include "render/ReciprocalWindow.h"
 
 #include "compute/vk/Device.h"
+#include "render/WindowDevice.h"
 #include "render/WindowPass.h"
 #include "render/scene/SceneRenderer.h"
 
@@ -40,13 +41,7 @@ class ReciprocalRenderer : public QVulkanWindowRenderer {
 
     void initResources() override {
         try {
-            vk::BorrowedDevice borrowed;
-            borrowed.instance = m_window->vulkanInstance()->vkInstance();
-            borrowed.physicalDevice = m_window->physicalDevice();
-            borrowed.device = m_window->device();
-            borrowed.queueFamily = m_window->graphicsQueueFamilyIndex();
-            borrowed.queue = m_window->graphicsQueue();
-            m_device = std::make_unique<vk::Device>(borrowed);
+            m_device = std::make_unique<vk::Device>(borrowedDevice(*m_window));
             m_renderer = std::make_unique<scene::SceneRenderer>(
                 *m_device,
                 scene::PipelineTarget{m_window->defaultRenderPass(), 0,
