@@ -64,6 +64,20 @@ QString refusal(const bv::PanelDetector& d) {
 
 class TestPanelDetector : public QObject {
     Q_OBJECT
+
+    // the experiment of the current row of pixelsWhereTheShaderPutsThem_data()
+    bv::Experiment rowExperiment() {
+        QFETCH(bv::Convention, convention);
+        QFETCH(bool, sample);
+        QFETCH(double, rotX);
+        QFETCH(double, twotheta);
+        bv::Experiment e = detector256(convention);
+        e.detector.pivot = sample ? bv::Pivot::Sample : bv::Pivot::Beam;
+        e.detector.rotX = bv::units::radiansFromDegrees(rotX);
+        e.detector.twotheta = bv::units::radiansFromDegrees(twotheta);
+        return e;
+    }
+
 private slots:
     void mosflmDetectorIsOnePanel() {
         // MOSFLM, 256 x 0.1 mm at 100 mm: pix0 = (100, 12.9, -12.9) mm (tst_detector), fast +z,
@@ -94,13 +108,7 @@ private slots:
     }
     void pixelsWhereTheShaderPutsThem() {
         QFETCH(bv::Convention, convention);
-        QFETCH(bool, sample);
-        QFETCH(double, rotX);
-        QFETCH(double, twotheta);
-        bv::Experiment e = detector256(convention);
-        e.detector.pivot = sample ? bv::Pivot::Sample : bv::Pivot::Beam;
-        e.detector.rotX = bv::units::radiansFromDegrees(rotX);
-        e.detector.twotheta = bv::units::radiansFromDegrees(twotheta);
+        const bv::Experiment e = rowExperiment();
         const bv::ResolvedExperiment r = resolved(e);
         const bv::Panel p = bv::singlePanelDetector(r).panels.at(0);
         for (const auto& [f, s] : {std::pair{0, 0}, std::pair{17, 200}, std::pair{255, 255}})
@@ -120,14 +128,7 @@ private slots:
     // very pix0, axes, pixel size and counts of the DetectorGeometry the summary prints
     void resolvedFlatDetectorIsOnePanel_data() { pixelsWhereTheShaderPutsThem_data(); }
     void resolvedFlatDetectorIsOnePanel() {
-        QFETCH(bv::Convention, convention);
-        QFETCH(bool, sample);
-        QFETCH(double, rotX);
-        QFETCH(double, twotheta);
-        bv::Experiment e = detector256(convention);
-        e.detector.pivot = sample ? bv::Pivot::Sample : bv::Pivot::Beam;
-        e.detector.rotX = bv::units::radiansFromDegrees(rotX);
-        e.detector.twotheta = bv::units::radiansFromDegrees(twotheta);
+        const bv::Experiment e = rowExperiment();
         const bv::ResolvedExperiment r = resolved(e);
         QVERIFY(!r.panelsFromSource);
         QCOMPARE(r.panels.size(), std::size_t(1));
