@@ -29,8 +29,7 @@ QSize parseWindowSize(const std::string& text, std::string& error) {
         height > kMaxWindowSide) {
         error = "--size: " + text + " is outside " + std::to_string(kMinWindowWidth) + "x" +
                 std::to_string(kMinWindowHeight) + " .. " + std::to_string(kMaxWindowSide) + "x" +
-                std::to_string(kMaxWindowSide) + " (the window's panels need " +
-                std::to_string(kMinWindowWidth) + "x" + std::to_string(kMinWindowHeight) + ")";
+                std::to_string(kMaxWindowSide);
         return {};
     }
     return QSize(width, height);

@@ -26,8 +26,9 @@ struct ViewerArguments {
 
 ViewerArguments readViewerArguments(const std::vector<std::string>& words);
 
-// "1920x1080" (also with 'X') into a size within kMinWindowSize .. kMaxWindowSize; an empty
-// QSize and a sentence in `error` for anything else.
+// "1920x1080" (also with 'X') into a size within 640x480 .. 16384x16384; an empty QSize and
+// a sentence in `error` for anything else. The window may need more than 640x480 (its docks:
+// about 1100x900): the screenshot mode then says so, with the size it needs.
 inline constexpr int kMinWindowWidth = 640, kMinWindowHeight = 480, kMaxWindowSide = 16384;
 QSize parseWindowSize(const std::string& text, std::string& error);
 

@@ -391,6 +391,20 @@ class TestLessons : public QObject {
         QVERIFY2(said.contains("--size: expected WIDTHxHEIGHT") && said.contains("1920by1080"),
                  said.constData());
         QVERIFY(!QFile::exists(png));
+
+        // a size in range but smaller than the window's docks allow: said, with what they
+        // need, and no PNG of another size
+        process.start(QStringLiteral(BRAGGVIEW_BINARY),
+                      {QStringLiteral("--size"), QStringLiteral("800x600"),
+                       QStringLiteral("--screenshot"), png, QStringLiteral("--lesson"),
+                       QStringLiteral("cell")});
+        QVERIFY(process.waitForFinished(test::kImageTimeoutMs));
+        QCOMPARE(process.exitCode(), 1);
+        const QByteArray small = process.readAllStandardError();
+        QVERIFY2(small.contains("the window could not be made 800x600") &&
+                     small.contains("its panels need at least"),
+                 small.constData());
+        QVERIFY(!QFile::exists(png));
     }
 
     void escapeLeaves() {
