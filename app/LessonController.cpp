@@ -8,6 +8,7 @@
 #include "app/SimulationController.h"
 #include "compute/core/Error.h"
 #include "render/ImageWindow.h"
+#include "render/ReciprocalWindow.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -20,6 +21,7 @@
 #include <QMessageBox>
 #include <QScrollArea>
 #include <QTabWidget>
+#include <QTimer>
 
 #include <algorithm>
 
@@ -152,18 +154,35 @@ void LessonController::applyViews() {
     ReciprocalDock& reciprocal = m_viewer.window.reciprocal;
     if (wanted && reciprocal.isHidden()) {
         // its dock's least width shows the sphere too small to read: a quarter of the
-        // window, but at most 2/5 of the image's width before it (a small window keeps its image)
-        const int width =
-            std::min(m_window.width() / 4, m_viewer.window.imageContainer->width() * 2 / 5);
-        reciprocal.show();
-        m_reciprocalByLesson = true;
-        if (!m_presentation->isActive() && !reciprocal.isFloating())
+        // window, but at most 2/5 of the image's width before it (a small window keeps its
+        // image). A window not shown yet (braggview --lesson) has no widths to share: then
+        // once it is shown.
+        auto widen = [this, &reciprocal](int imageWidth) {
+            if (m_presentation->isActive() || reciprocal.isFloating() || reciprocal.isHidden())
+                return;
+            const int width = std::min(m_window.width() / 4, imageWidth * 2 / 5);
             m_window.resizeDocks({&reciprocal}, {std::max(reciprocal.width(), width)},
                                  Qt::Horizontal);
+        };
+        const int imageWidth = m_viewer.window.imageContainer->width();
+        reciprocal.show();
+        m_reciprocalByLesson = true;
+        if (m_window.isVisible())
+            widen(imageWidth);
+        else
+            QTimer::singleShot(0, this, [this, widen, &reciprocal] {
+                widen(m_viewer.window.imageContainer->width() + reciprocal.width());
+            });
     } else if (!wanted && m_reciprocalByLesson) {
         reciprocal.hide();
+        reciprocal.view().resetView(); // the whole sphere when the user opens it next
         m_reciprocalByLesson = false;
     }
+    // A lesson looks closely at the spots' cap (S, Frame spots): at a lesson's size the whole
+    // sphere leaves the lattice a few pixels per spacing, too dense to tell the nodes apart
+    // (docs/user-guide.md, "Lessons and presentation mode"). R shows the whole sphere.
+    if (wanted)
+        reciprocal.view().frameSpots();
     if (m_presentation->isActive())
         m_presentation->arrange(); // the docks share the screen anew
 }

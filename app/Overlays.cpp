@@ -5,7 +5,11 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <glm/geometric.hpp>
+
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace bv::app {
 
@@ -27,6 +31,29 @@ void drawLabel(QPainter& painter, QPointF at, const QString& text, const QColor&
     painter.setPen(colour.darker(130));
     painter.drawText(placed, Qt::AlignCenter, text);
 }
+// The median over spots of the distance to the nearest other spot (image pixels): the
+// spacing of the pattern, which the rings fit in; 0 for fewer than two spots. Sorted by x, so
+// a spot's search stops once the x distance alone exceeds its best.
+double medianNearestDistance(const std::vector<PredictedSpot>& spots) {
+    if (spots.size() < 2)
+        return 0.0;
+    std::vector<glm::dvec2> points;
+    points.reserve(spots.size());
+    for (const PredictedSpot& s : spots)
+        points.push_back(s.point);
+    std::sort(points.begin(), points.end(),
+              [](const glm::dvec2& a, const glm::dvec2& b) { return a.x < b.x; });
+    std::vector<double> nearest(points.size(), std::numeric_limits<double>::infinity());
+    for (std::size_t i = 0; i < points.size(); ++i) {
+        double& best = nearest[i];
+        for (std::size_t j = i + 1; j < points.size() && points[j].x - points[i].x < best; ++j)
+            best = std::min(best, glm::length(points[j] - points[i]));
+        for (std::size_t j = i; j-- > 0 && points[i].x - points[j].x < best;)
+            best = std::min(best, glm::length(points[j] - points[i]));
+    }
+    std::nth_element(nearest.begin(), nearest.begin() + nearest.size() / 2, nearest.end());
+    return nearest[nearest.size() / 2];
+}
 } // namespace
 
 void Overlays::setGeometry(const std::optional<PixelGeometry>& geometry) {
@@ -47,6 +74,7 @@ void Overlays::rebuild() {
     m_rings.clear();
     m_ringLabelPoints.clear();
     m_spots.clear();
+    m_spotSpacing = 0.0;
     if (!m_geometry)
         return;
     const PixelGeometry& g = *m_geometry;
@@ -72,8 +100,27 @@ void Overlays::rebuild() {
                 }
         m_ringLabelPoints.push_back(label);
     }
-    if (m_settings.spots)
+    if (m_settings.spots) {
         m_spots = g.predictedSpots();
+        m_spotSpacing = medianNearestDistance(m_spots);
+    }
+}
+
+double Overlays::spotRingWidth() const {
+    // thin, also on a projector: a line as wide as the labels' strokes would cover the spot
+    // it marks where spots are close (the presentation's 2.5 times made it 3 px)
+    return m_scale > 1.0 ? 1.5 : 1.0;
+}
+
+double Overlays::spotRingRadius(double viewScale) const {
+    // Outside the spot: the spot's own pixel (half a pixel about its centre) plus a gap of
+    // two screen pixels and the line's half width, so the ring never lies on the spot.
+    const double outside = 0.5 * viewScale + 2.0 + spotRingWidth() / 2.0;
+    // Within the spots' spacing: 0.4 of the typical distance to the nearest neighbour, so a
+    // ring stays clear of its neighbours' spots too; at most 8 px (20 presenting), so that a
+    // sparse pattern is not ringed by circles larger than the eye links to one spot.
+    const double spacing = 0.4 * m_spotSpacing * viewScale;
+    return std::max(outside, std::min(spacing, 8.0 * m_scale));
 }
 
 void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSizeF viewSize) const {
@@ -108,7 +155,7 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
         }
     }
     if (m_settings.spots) {
-        const double radius = std::max(3.0 * m_scale, 0.6 * view.scale());
+        const double radius = spotRingRadius(view.scale());
         int inView = 0;
         for (const PredictedSpot& s : m_spots)
             if (visible.contains(view.toView(toQPointF(s.point))))
@@ -119,10 +166,10 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
             if (!visible.adjusted(-radius, -radius, radius, radius).contains(at))
                 continue;
             painter.setBrush(Qt::NoBrush);
-            painter.setPen(QPen(kSpotColour, 1.2 * m_scale));
-            painter.drawEllipse(at, radius + 2.0, radius + 2.0);
+            painter.setPen(QPen(kSpotColour, spotRingWidth()));
+            painter.drawEllipse(at, radius, radius);
             if (labels)
-                drawLabel(painter, at + QPointF(radius + 2.0, -radius - 2.0),
+                drawLabel(painter, at + QPointF(radius, -radius),
                           QStringLiteral("%1 %2 %3").arg(s.hkl.x).arg(s.hkl.y).arg(s.hkl.z),
                           kSpotColour);
         }

@@ -55,6 +55,14 @@ class Overlays {
 
     const std::vector<double>& ringResolutions() const { return m_ringResolutions; }
     const std::vector<PredictedSpot>& spots() const { return m_spots; }
+    // A predicted spot's ring (view pixels) on a view of `viewScale` view pixels per image
+    // pixel: outside the spot's own pixel with a gap, within 0.4 of the spots' typical
+    // spacing where that leaves room, so the spot and its neighbours stay in sight; a thin
+    // line, 1.5 px at a projector's scale.
+    double spotRingRadius(double viewScale) const;
+    double spotRingWidth() const;
+    // The spots' typical spacing: the median distance to the nearest spot, image pixels.
+    double spotSpacing() const { return m_spotSpacing; }
 
     // Draws on a view of `viewSize` (device pixels) through `view`.
     void paint(QPainter& painter, const render::ViewTransform& view, QSizeF viewSize) const;
@@ -74,6 +82,7 @@ class Overlays {
     std::vector<std::vector<std::vector<QPointF>>> m_rings; // per ring, its polylines
     std::vector<std::optional<QPointF>> m_ringLabelPoints;
     std::vector<PredictedSpot> m_spots;
+    double m_spotSpacing = 0.0;
 };
 
 } // namespace bv::app

@@ -72,10 +72,10 @@ void PresentationMode::enter() {
     reciprocal.setPresentation(true);
     m_viewer.overlays.setScale(kOverlayScale);
     m_viewer.image.invalidateOverlay();
-    m_window.showFullScreen();
+    if (m_stage.isEmpty())
+        m_window.showFullScreen();
     // without a window manager (Xvfb) full screen is only a hint: take the screen ourselves
-    if (QScreen* screen = m_window.screen())
-        m_window.setGeometry(screen->geometry());
+    m_window.setGeometry(stage());
     m_lessons.applyViews(); // arranges the docks
     m_lessons.focusField(m_lessons.focusedField());
     m_window.setFocus(Qt::OtherFocusReason);
@@ -114,8 +114,7 @@ void PresentationMode::arrange() {
     m_window.addDockWidget(Qt::RightDockWidgetArea, &dock); // moved there, if it was elsewhere
     dock.setFloating(false);
     dock.show();
-    const QRect screen =
-        m_window.screen() ? m_window.screen()->geometry() : m_window.geometry();
+    const QRect screen = stage();
     dock.setShared(!reciprocal.isHidden());
     if (reciprocal.isHidden()) {
         // the image a square of the screen's height, the rest the lesson's
@@ -133,6 +132,12 @@ void PresentationMode::arrange() {
         m_window.resizeDocks({&reciprocal, &dock}, {ewald, text}, Qt::Horizontal);
     }
     fitLater();
+}
+
+QRect PresentationMode::stage() const {
+    if (!m_stage.isEmpty())
+        return m_stage;
+    return m_window.screen() ? m_window.screen()->geometry() : m_window.geometry();
 }
 
 void PresentationMode::fitLater() {

@@ -78,7 +78,11 @@ class PresentationMode : public QObject {
     bool isActive() const { return m_active; }
     void enter();
     void leave();
-    // Lays the docks out on the screen: the image, the Reciprocal space dock where it is
+    // The area presenting takes instead of the screen (the screenshot mode's --size);
+    // an empty QRect: the screen.
+    void setStage(const QRect& area) { m_stage = area; }
+    QRect stage() const;
+    // Lays the docks out on the stage: the image, the Reciprocal space dock where it is
     // shown, the Lesson dock. Again after each lesson (LessonController::applyViews).
     void arrange();
 
@@ -100,6 +104,7 @@ class PresentationMode : public QObject {
     QRect m_geometry;
     bool m_menuBarVisible = true, m_statusBarVisible = true;
     bool m_reciprocalByLesson = false;
+    QRect m_stage;
 };
 
 } // namespace bv::app

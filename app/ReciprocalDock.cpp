@@ -62,12 +62,22 @@ ReciprocalDock::ReciprocalDock(QWidget* parent, const Viewer& viewer, QVulkanIns
     spots->setToolTip(tr("Look closely at the origin and the detector's cap of the sphere, where "
                          "lattice points become spots (S); Reset view or R: the whole sphere"));
     connect(spots, &QPushButton::clicked, this, [this] { m_view->frameSpots(); });
-    auto* controls = new QHBoxLayout;
-    controls->addWidget(m_play);
-    controls->addWidget(m_phi);
-    controls->addStretch(1);
-    controls->addWidget(spots);
-    controls->addWidget(reset);
+    // Two rows, each narrower than the view's least width: in one row the four controls
+    // needed more than the width the main window gives this dock when its columns are
+    // crowded (1500 x 950 with a lesson: 285 px for 312), or when presenting (their 26 px
+    // type), and Qt then squeezed the push buttons below their size hint, which cut the
+    // centred "Frame spots" to "rame spots".
+    auto* controls = new QVBoxLayout;
+    auto* phiRow = new QHBoxLayout;
+    phiRow->addWidget(m_play);
+    phiRow->addWidget(m_phi);
+    phiRow->addStretch(1);
+    auto* viewRow = new QHBoxLayout;
+    viewRow->addWidget(spots);
+    viewRow->addWidget(reset);
+    viewRow->addStretch(1);
+    controls->addLayout(phiRow);
+    controls->addLayout(viewRow);
 
     using Colours = scene::SceneColours;
     auto* legend = m_legend = new QLabel(this);

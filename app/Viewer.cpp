@@ -16,6 +16,7 @@
 #include <QElapsedTimer>
 #include <QMessageBox>
 #include <QPainter>
+#include <QScreen>
 #include <QTimer>
 #include <QVersionNumber>
 #include <QVulkanInstance>
@@ -42,8 +43,9 @@ std::vector<std::string> splitWords(const std::string& text) {
 // the whole window; any failure ends the program with status 1.
 class ScreenshotTaker : public QObject {
   public:
-    ScreenshotTaker(MainWindow& window, std::string path, int timeoutSeconds)
-        : m_window(window), m_path(std::move(path)), m_timeoutMs(timeoutSeconds * 1000) {
+    ScreenshotTaker(MainWindow& window, std::string path, int timeoutSeconds, QSize size)
+        : m_window(window), m_path(std::move(path)), m_timeoutMs(timeoutSeconds * 1000),
+          m_size(size) {
         connect(&m_window.controller(), &SimulationController::failed, this,
                 [this](const QString& message) { finish(1, message); });
         connect(&m_timer, &QTimer::timeout, this, &ScreenshotTaker::check);
@@ -75,6 +77,21 @@ class ScreenshotTaker : public QObject {
         }
         if (static_cast<long long>(view.framesRendered()) <= m_framesAtComplete)
             return;
+        // a size asked for is the size written, or an error (a window manager or the
+        // panels' least sizes may refuse it)
+        if (m_size.isValid() && m_window.size() != m_size) {
+            finish(1, QStringLiteral("the window could not be made %1x%2 (it is %3x%4; its "
+                                     "panels need at least %5x%6, the screen is %7x%8)")
+                          .arg(m_size.width())
+                          .arg(m_size.height())
+                          .arg(m_window.width())
+                          .arg(m_window.height())
+                          .arg(m_window.minimumSizeHint().width())
+                          .arg(m_window.minimumSizeHint().height())
+                          .arg(m_window.screen()->size().width())
+                          .arg(m_window.screen()->size().height()));
+            return;
+        }
         const QImage shot = grabMainWindow(m_window);
         if (shot.isNull()) {
             finish(1, QStringLiteral("the window could not be grabbed"));
@@ -101,6 +118,7 @@ class ScreenshotTaker : public QObject {
     MainWindow& m_window;
     std::string m_path;
     int m_timeoutMs;
+    QSize m_size; // empty: whatever size the window has
     QTimer m_timer;
     QElapsedTimer m_clock;
     long long m_framesAtComplete = -1;
@@ -205,11 +223,25 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
         return 1;
     }
     window.setQuietErrors(screenshot);
+    if (options.windowSize.isValid()) {
+        window.resize(options.windowSize);
+        // presenting takes this size rather than the screen's, from its top-left corner
+        if (const QScreen* screen = window.screen())
+            window.lessons().presentation().setStage(
+                QRect(screen->geometry().topLeft(), options.windowSize));
+    }
     window.show();
-    if (options.presentation)
-        window.lessons().presentation().enter();
+    if (options.presentation) {
+        try {
+            window.lessons().presentation().enter();
+        } catch (const Error& e) { // no lesson could be opened
+            std::cerr << "braggview: error: " << e.what() << "\n";
+            return 1;
+        }
+    }
     if (screenshot) {
-        ScreenshotTaker taker(window, options.screenshot, options.timeoutSeconds);
+        ScreenshotTaker taker(window, options.screenshot, options.timeoutSeconds,
+                              options.windowSize);
         const int status = QApplication::exec();
         if (status == 0 && g_validationProblems > 0) {
             std::cerr << "braggview: error: the Vulkan validation layer reported "

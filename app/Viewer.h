@@ -17,6 +17,8 @@ struct ViewerOptions {
     std::string lesson;                 // a built-in lesson's name to open instead
     bool presentation = false;          // and show it in the presentation mode
     std::string screenshot;             // PNG to write, then exit
+    QSize windowSize;                   // empty: the window's own (1500 x 950; presenting,
+                                        // the screen); else this, presenting too
     int timeoutSeconds = 600;           // screenshot mode: give up after this long
 };
 

@@ -1,16 +1,15 @@
 // braggview's entry point.
 //
 //   braggview --headless ARGS          nanoBragg's command line on the GPU engine, its files
-//   braggview --screenshot FILE [ARGS] the viewer on that experiment (the demo without ARGS),
-//                                      the whole window saved as PNG once the image is complete
 //   braggview [--demo]                 the viewer on the built-in demo experiment; where there
 //                                      is no display, the demo rendered headless into
 //                                      ./braggview-demo/
 //   braggview --session FILE           the viewer on a saved session
-//   braggview --lesson NAME [--presentation]
-//                                      the viewer on a built-in lesson (resources/lessons),
-//                                      in the presentation mode with --presentation
+//   braggview --lesson NAME            the viewer on a built-in lesson (resources/lessons)
+//   braggview --presentation           the lessons in the presentation mode
 //   braggview ARGS                     the viewer on nanoBragg's ARGS
+// and, with the viewer, in any order: --screenshot FILE (the whole window saved as PNG once
+// the image is complete), --size WxH (app/ViewerArguments.h reads them all)
 
 #include "DemoExperiment.h"
 #include "compute/headless/Headless.h"
@@ -18,6 +17,7 @@
 #ifdef BRAGGVIEW_WITH_QT
 #include "app/CommandReader.h"
 #include "app/Viewer.h"
+#include "app/ViewerArguments.h"
 #include "compute/cli/CommandLine.h"
 #endif
 
@@ -69,28 +69,15 @@ const char* kUsage =
     "usage: braggview [--demo]                    the viewer on the built-in demo experiment\n"
     "       braggview <nanoBragg arguments>       the viewer on that experiment\n"
     "       braggview --session FILE              the viewer on a saved session\n"
-    "       braggview --lesson NAME [--presentation]   the viewer on a built-in lesson (a\n"
-    "                                             wrong NAME lists them), or presenting it\n"
-    "       braggview --screenshot FILE [ARGS]    the window on ARGS (or the demo) saved as PNG\n"
-    "       braggview --screenshot FILE --lesson NAME [--presentation]   the same on a lesson\n"
+    "       braggview --lesson NAME               the viewer on a built-in lesson (a wrong\n"
+    "                                             NAME lists them)\n"
+    "       braggview --presentation [--lesson NAME]   presenting the lessons (from the first)\n"
     "       braggview --headless <nanoBragg arguments>   no window: nanoBragg's files (-h lists "
-    "the options)\n";
-
-#ifdef BRAGGVIEW_WITH_QT
-// "--lesson NAME [--presentation]" (args from "--lesson" on) into `options`; false after a
-// usage message
-bool lessonOptions(const std::vector<std::string>& args, bv::app::ViewerOptions& options) {
-    if (args.size() < 2 || args[1].empty() || args[1][0] == '-' || args.size() > 3 ||
-        (args.size() == 3 && args[2] != "--presentation")) {
-        std::cerr << "braggview: --lesson needs a lesson's name, then optionally --presentation\n"
-                  << kUsage;
-        return false;
-    }
-    options.lesson = args[1];
-    options.presentation = args.size() == 3;
-    return true;
-}
-#endif
+    "the options)\n"
+    "  with the viewer, in any order:\n"
+    "       --screenshot FILE   save the window as PNG once the image is complete, then exit\n"
+    "       --size WxH          the window's size in pixels, e.g. --size 1920x1080 (presenting\n"
+    "                           too; else 1500x950, or the screen when presenting)\n";
 
 } // namespace
 
@@ -111,48 +98,22 @@ int main(int argc, char** argv) {
         return 0;
     }
 #ifdef BRAGGVIEW_WITH_QT
-    bv::app::ViewerOptions options;
-    if (!args.empty() && args.front() == "--screenshot") {
-        if (args.size() < 2 || args[1].empty() || args[1][0] == '-') {
-            std::cerr << "braggview: --screenshot needs the PNG file to write\n" << kUsage;
-            return 2;
-        }
-        options.screenshot = args[1];
-        options.arguments.assign(args.begin() + 2, args.end());
-        if (!options.arguments.empty() && options.arguments.front() == "--lesson") {
-            if (!lessonOptions(options.arguments, options))
-                return 2;
-            options.arguments.clear();
-        }
-        if (!bv::app::haveDisplay()) {
-            std::cerr << "braggview: error: --screenshot needs a display (X11 or Wayland); on a "
-                         "machine without one run it under xvfb-run\n";
-            return 1;
-        }
-        return bv::app::runViewer(argc, argv, options);
-    }
-    if (!args.empty() && args.front() == "--lesson") {
-        if (!lessonOptions(args, options))
-            return 2;
-    } else if (!args.empty() && args.front() == "--session") {
-        if (args.size() != 2) {
-            std::cerr << "braggview: --session needs one session file\n" << kUsage;
-            return 2;
-        }
-        options.session = args[1];
-    } else if (!args.empty() && args.front() != "--demo") {
-        if (args.front().rfind("--", 0) == 0) {
-            std::cerr << "braggview: unknown argument " << args.front() << "\n" << kUsage;
-            return 2;
-        }
-        options.arguments = args;
-    } else if (args.size() > 1) {
-        std::cerr << "braggview: --demo takes no arguments\n" << kUsage;
+    // the viewer's options in any order, the rest nanoBragg's (app/ViewerArguments.h)
+    const bv::app::ViewerArguments read = bv::app::readViewerArguments(args);
+    if (!read.error.empty()) {
+        std::cerr << "braggview: " << read.error << "\n" << kUsage;
         return 2;
     }
+    const bv::app::ViewerOptions& options = read.options;
     if (bv::app::haveDisplay())
         return bv::app::runViewer(argc, argv, options);
-    if (!options.arguments.empty() || !options.session.empty() || !options.lesson.empty()) {
+    if (!options.screenshot.empty()) {
+        std::cerr << "braggview: error: --screenshot needs a display (X11 or Wayland); on a "
+                     "machine without one run it under xvfb-run\n";
+        return 1;
+    }
+    if (!options.arguments.empty() || !options.session.empty() || !options.lesson.empty() ||
+        options.presentation) {
         std::cerr << "braggview: error: no display for the viewer; use braggview --headless "
                      "<arguments> for the files, or run under xvfb-run\n";
         return 1;

@@ -66,10 +66,11 @@ class ReciprocalRenderer : public QVulkanWindowRenderer {
             try {
                 if (m_renderer->drawing().generation != m_window->drawingGeneration())
                     m_renderer->setDrawing(m_window->drawing());
+                const double ratio = m_window->devicePixelRatio();
                 m_renderer->record(commands, static_cast<std::uint32_t>(m_window->currentFrame()),
                                    pass.info.renderArea.extent,
-                                   m_window->camera().viewProjection(),
-                                   static_cast<float>(m_window->devicePixelRatio()));
+                                   m_window->camera().viewProjection(), static_cast<float>(ratio),
+                                   static_cast<float>(m_window->nodeScale()));
             } catch (const std::exception& e) {
                 qWarning("reciprocal view: %s", e.what());
             }
@@ -122,8 +123,12 @@ void ReciprocalWindow::setScene(plan::EwaldScene scene) {
     m_nodePositions.reserve(m_scene.nodes.size());
     m_reachPositions.clear();
     m_reachNodes.clear();
+    m_shownNodes.clear();
     for (std::size_t i = 0; i < m_scene.nodes.size(); ++i) {
+        if (!scene::nodeShown(m_scene, m_scene.nodes[i]))
+            continue; // not drawn: not picked
         m_nodePositions.push_back(m_scene.nodes[i].r);
+        m_shownNodes.push_back(i);
         if (m_scene.nodes[i].inReach()) {
             m_reachPositions.push_back(m_scene.nodes[i].r);
             m_reachNodes.push_back(i);
@@ -215,7 +220,15 @@ std::optional<std::size_t> ReciprocalWindow::nodeAt(QPointF point) const {
     // the nodes in reach first: they are the ones drawn on top, and the ones that make spots
     if (const auto hit = m_camera.pick(m_reachPositions, cursor, kPickRadius * ratio))
         return m_reachNodes[*hit];
-    return m_camera.pick(m_nodePositions, cursor, kPickRadius * ratio);
+    if (const auto hit = m_camera.pick(m_nodePositions, cursor, kPickRadius * ratio))
+        return m_shownNodes[*hit];
+    return std::nullopt;
+}
+
+double ReciprocalWindow::nodeScale() const {
+    if (!m_hasScene)
+        return 1.0;
+    return scene::nodeScale(m_scene, m_camera.pixelsPerUnit() / devicePixelRatio());
 }
 
 std::optional<QPointF> ReciprocalWindow::nodePosition(std::size_t node) const {

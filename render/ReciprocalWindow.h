@@ -60,6 +60,8 @@ class ReciprocalWindow : public QVulkanWindow {
     // The node whose dot is under a window point (logical pixels), if any; a node in reach
     // (drawn on top) before any other.
     std::optional<std::size_t> nodeAt(QPointF point) const;
+    // The factor on the nodes' dot sizes at the camera's zoom now (scene::nodeScale).
+    double nodeScale() const;
     // Where a node is drawn, in logical window pixels (nullopt: behind the eye).
     std::optional<QPointF> nodePosition(std::size_t node) const;
 
@@ -96,7 +98,8 @@ class ReciprocalWindow : public QVulkanWindow {
 
     plan::EwaldScene m_scene;
     bool m_hasScene = false;
-    std::vector<glm::dvec3> m_nodePositions;  // for picking
+    std::vector<glm::dvec3> m_nodePositions;  // for picking: the nodes drawn
+    std::vector<std::size_t> m_shownNodes;    // their indices
     std::vector<glm::dvec3> m_reachPositions; // ... of the nodes in reach, picked first
     std::vector<std::size_t> m_reachNodes;    // their indices
     scene::SceneHighlights m_highlights;

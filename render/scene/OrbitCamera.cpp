@@ -75,6 +75,11 @@ glm::dmat4 OrbitCamera::viewMatrix() const {
     return glm::lookAtRH(eye(), m_centre, m_up);
 }
 
+double OrbitCamera::pixelsPerUnit() const {
+    // the view's height spans 2 d tan(fov / 2) at distance d
+    return m_height / (2.0 * m_distance * std::tan(glm::radians(m_fovDegrees) / 2.0));
+}
+
 glm::dmat4 OrbitCamera::projectionMatrix() const {
     // near and far bracket the framed ball from wherever the eye is
     const double nearPlane = std::max(m_distance - 2.0 * m_radius, m_distance * 0.01);

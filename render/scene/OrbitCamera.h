@@ -55,6 +55,10 @@ class OrbitCamera {
     const glm::dvec3& centre() const { return m_centre; }
     glm::dvec3 eye() const;
 
+    // Window pixels per scene unit at the centre's depth (lengths across the line of sight
+    // there): what a lattice spacing measures on screen.
+    double pixelsPerUnit() const;
+
     glm::dmat4 viewMatrix() const;
     glm::dmat4 projectionMatrix() const; // Vulkan clip space: y flipped, depth 0..1
     glm::mat4 viewProjection() const;    // for the GPU

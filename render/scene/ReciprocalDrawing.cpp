@@ -85,19 +85,25 @@ void drawNodes(SceneDrawing& d, const plan::EwaldScene& s) {
         order.emplace_back(emphasis(s.nodes[i]), i);
     std::stable_sort(order.begin(), order.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
+    const double shell = kShellSpacings * latticeSpacing(s);
     for (const auto& [near, index] : order) {
         const plan::ReciprocalNode& node = s.nodes[index];
+        if (!nodeShown(s, node))
+            continue;
         float colour[4];
         for (int i = 0; i < 4; ++i)
             colour[i] =
                 static_cast<float>(SceneColours::farNode[i] +
                                    (SceneColours::inReach[i] - SceneColours::farNode[i]) * near);
+        if (!node.inReach() && shell > 0.0) // fading out towards the shell's edge
+            colour[3] *= static_cast<float>(1.0 - std::fabs(node.excitation) / shell);
         // far nodes are small and faint (a protein lattice has tens of thousands), nodes in
         // reach large; |F| adds to both. A node with no |F| stays a dot: the lattice is there.
         const double w = std::sqrt(std::clamp(node.weight, 0.0, 1.0));
         const float size = static_cast<float>(1.5 + 1.0 * w + (2.0 + 3.0 * w) * near);
         d.points.push_back(vertex(node.r, colour, size));
     }
+    d.nodePoints = d.points.size();
 }
 
 } // namespace
@@ -137,6 +143,25 @@ SceneBounds spotBounds(const plan::EwaldScene& s) {
             b.radius = std::max(b.radius, glm::length(p - b.centre));
     b.radius = std::max({b.radius, glm::length(b.centre), 1e-6 * s.radius});
     return b;
+}
+
+double latticeSpacing(const plan::EwaldScene& s) {
+    const double spacing =
+        std::min({glm::length(s.aStar), glm::length(s.bStar), glm::length(s.cStar)});
+    return std::isfinite(spacing) ? spacing : 0.0;
+}
+
+bool nodeShown(const plan::EwaldScene& s, const plan::ReciprocalNode& node) {
+    const double spacing = latticeSpacing(s);
+    return spacing <= 0.0 || node.inReach() ||
+           std::fabs(node.excitation) < kShellSpacings * spacing;
+}
+
+double nodeScale(const plan::EwaldScene& s, double pixelsPerUnit) {
+    const double spacing = latticeSpacing(s) * pixelsPerUnit; // logical pixels
+    if (!(spacing > 0.0) || !std::isfinite(spacing))
+        return 1.0;
+    return std::clamp(kDotsPerSpacing * spacing / kLargestNodeDot, kSmallestNodeScale, 1.0);
 }
 
 double emphasis(const plan::ReciprocalNode& node) {

@@ -1,10 +1,11 @@
 #pragma once
 // ReciprocalDrawing: the Ewald construction of a plan::EwaldScene as points and lines for
 // SceneRenderer (docs/user-guide.md, "Reciprocal space"):
-//  - the reciprocal lattice nodes as round points, coloured and sized by how close they are to
-//    the sphere against how far they still diffract (node.excitation against node.reach):
-//    nodes in reach large and bright orange, far ones small, faint and blue; a larger |F|
-//    (node.weight) makes both larger;
+//  - the reciprocal lattice nodes near the sphere as round points, coloured and sized by how
+//    close they are to the sphere against how far they still diffract (node.excitation
+//    against node.reach): nodes in reach large and bright orange, far ones small, faint and
+//    blue; a larger |F| (node.weight) makes both larger (which nodes, and how large on
+//    screen: kShellSpacings and nodeScale below);
 //  - the Ewald sphere as latitude and longitude circles about the beam, the circle in the
 //    beam-spindle plane drawn twice more at radius +- thickness/2 when the sphere has a
 //    thickness (dispersion and divergence);
@@ -61,6 +62,32 @@ double closeness(const plan::ReciprocalNode& node);
 // How strongly a node is drawn, 0..1: 1 in reach (a spot), closeness squared beyond, so a
 // crystal's broad reach still shows which nodes make spots and which only come near.
 double emphasis(const plan::ReciprocalNode& node);
+
+// Readable at a lesson's size (a dock a few hundred pixels wide), where a protein lattice's
+// tens of thousands of nodes once merged into one solid blob:
+//  - only the nodes near the sphere are drawn: those in reach, and those within
+//    kShellSpacings lattice spacings of the sphere, fading towards that edge. The nodes deep
+//    inside or far outside say nothing about the image, and seen through the lattice's depth
+//    they are what covered everything; the ones near the sphere are the ones a change of
+//    wavelength or phi brings into reach, the lessons' point.
+//  - the nodes' dots are at most kDotsPerSpacing of their spacing on screen (nodeScale, from
+//    the camera's zoom, applied on the GPU), so neighbours stay apart however far the view is
+//    zoomed out; the highlights keep their size.
+inline constexpr double kShellSpacings = 2.5;
+inline constexpr double kDotsPerSpacing = 0.6;
+inline constexpr double kLargestNodeDot = 7.5; // drawNodes' largest diameter, logical pixels
+inline constexpr double kSmallestNodeScale = 0.2;
+
+// The distance between neighbouring nodes: the shortest of |a*|, |b*|, |c*| (1/Angstrom);
+// 0 when the scene has no lattice axes.
+double latticeSpacing(const plan::EwaldScene& scene);
+// Whether the drawing shows a node (in reach, or near the sphere as above); every node when
+// the scene has no lattice spacing.
+bool nodeShown(const plan::EwaldScene& scene, const plan::ReciprocalNode& node);
+// The factor on the nodes' dot sizes for a view of `pixelsPerUnit` logical pixels per
+// 1/Angstrom (OrbitCamera::pixelsPerUnit over the device pixel ratio): the largest dot at
+// most kDotsPerSpacing of the spacing, never larger than drawn, at least kSmallestNodeScale.
+double nodeScale(const plan::EwaldScene& scene, double pixelsPerUnit);
 
 // The drawing of `scene` with `highlights`; generation is left 0 for the caller to set.
 SceneDrawing drawScene(const plan::EwaldScene& scene, const SceneHighlights& highlights);

@@ -3,6 +3,7 @@
 // reciprocal view, the lab frame in 1/Angstrom). Plain data, built on the CPU
 // (ReciprocalDrawing) and uploaded to the GPU only when `generation` changes.
 
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -19,6 +20,8 @@ static_assert(sizeof(SceneVertex) == 32, "scene.vert reads 32-byte vertices");
 struct SceneDrawing {
     std::vector<SceneVertex> lines;        // pairs: each two vertices are one segment
     std::vector<SceneVertex> points;       // drawn after the lines, in order (later on top)
+    std::size_t nodePoints = 0; // the first nodePoints points are lattice nodes: their size
+                                // follows the view (SceneRenderer::record's nodeScale)
     std::vector<SceneVertex> overlayLines; // pairs, drawn last: highlights nothing may hide
     std::uint64_t generation = 0;          // changes whenever the content does
 };

@@ -60,7 +60,8 @@ void SceneRenderer::upload(Slot& slot) {
 }
 
 void SceneRenderer::record(VkCommandBuffer commands, std::uint32_t slotIndex, VkExtent2D extent,
-                           const glm::mat4& viewProjection, float pixelRatio) {
+                           const glm::mat4& viewProjection, float pixelRatio,
+                           float nodeScale) {
     Slot& slot = m_slots[slotIndex % m_slots.size()];
     if (slot.generation != m_drawing.generation)
         upload(slot);
@@ -72,10 +73,13 @@ void SceneRenderer::record(VkCommandBuffer commands, std::uint32_t slotIndex, Vk
     vkCmdSetScissor(commands, 0, 1, &scissor);
     ViewConstants constants{};
     std::memcpy(constants.viewProjection, &viewProjection[0][0], sizeof(constants.viewProjection));
-    constants.pixelRatio = pixelRatio;
-    vkCmdPushConstants(commands, m_layout.handle(),
-                       VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                       sizeof(constants), &constants);
+    auto push = [&](float sizeScale) {
+        constants.pixelRatio = sizeScale;
+        vkCmdPushConstants(commands, m_layout.handle(),
+                           VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+                           sizeof(constants), &constants);
+    };
+    push(pixelRatio);
     const VkBuffer buffer = slot.vertices.handle();
     const VkDeviceSize start = 0;
     vkCmdBindVertexBuffers(commands, 0, 1, &buffer, &start);
@@ -86,8 +90,18 @@ void SceneRenderer::record(VkCommandBuffer commands, std::uint32_t slotIndex, Vk
         vkCmdDraw(commands, lines, 1, 0, 0);
     }
     if (points > 0) {
+        // the points follow the lines in the buffer: the nodes first, at the view's scale,
+        // then the rest (the origin, the highlights' halos) at their own size
+        const auto nodes = static_cast<std::uint32_t>(
+            std::min<std::size_t>(m_drawing.nodePoints, m_drawing.points.size()));
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, m_points.handle());
-        vkCmdDraw(commands, points, 1, lines, 0); // the points follow the lines in the buffer
+        if (nodes > 0) {
+            push(pixelRatio * nodeScale);
+            vkCmdDraw(commands, nodes, 1, lines, 0);
+            push(pixelRatio);
+        }
+        if (points > nodes)
+            vkCmdDraw(commands, points - nodes, 1, lines + nodes, 0);
     }
     const auto overlay = static_cast<std::uint32_t>(m_drawing.overlayLines.size());
     if (overlay > 0) {

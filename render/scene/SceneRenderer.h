@@ -46,9 +46,12 @@ class SceneRenderer {
     const SceneDrawing& drawing() const { return m_drawing; }
 
     // Records the draws (inside a begun render pass): viewport and scissor to `extent`, the
-    // lines, then the points. pixelRatio scales point sizes to device pixels.
+    // lines, then the points. pixelRatio scales point sizes to device pixels; nodeScale
+    // scales the drawing's lattice nodes (its first nodePoints points) besides, so that their
+    // dots fit their spacing on screen (scene::nodeScale), a push constant rather than new
+    // vertices: a camera move still uploads nothing.
     void record(VkCommandBuffer commands, std::uint32_t slot, VkExtent2D extent,
-                const glm::mat4& viewProjection, float pixelRatio = 1.0f);
+                const glm::mat4& viewProjection, float pixelRatio = 1.0f, float nodeScale = 1.0f);
 
     // How many times a slot's buffer was (re)written: the tests and the bench check that a
     // camera move alone uploads nothing.

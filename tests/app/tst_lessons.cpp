@@ -346,6 +346,67 @@ class TestLessons : public QObject {
         QVERIFY(!QFile::exists(bad));
     }
 
+    void theProgramTakesItsOptionsInAnyOrderAndASize_data() {
+        QTest::addColumn<QStringList>("options");
+        QTest::addColumn<QSize>("size");
+        // presenting on a stage of the size asked for, not the screen; without --lesson, the
+        // first lesson
+        QTest::newRow("presenting, no lesson, sized")
+            << QStringList{QStringLiteral("--size"), QStringLiteral("1280x720"),
+                           QStringLiteral("--presentation"), QStringLiteral("--screenshot")}
+            << QSize(1280, 720);
+        QTest::newRow("a lesson, the screenshot and the size after it")
+            << QStringList{QStringLiteral("--lesson"), QStringLiteral("bragg"),
+                           QStringLiteral("--screenshot")}
+            << QSize(1600, 900);
+    }
+    void theProgramTakesItsOptionsInAnyOrderAndASize() {
+        QFETCH(QStringList, options);
+        QFETCH(QSize, size);
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("shot.png"));
+        QStringList arguments = options;
+        arguments << png; // --screenshot's file comes last in both rows
+        if (!arguments.contains(QStringLiteral("--size")))
+            arguments << QStringLiteral("--size")
+                      << QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+        QProcess process;
+        process.start(QStringLiteral(BRAGGVIEW_BINARY), arguments);
+        QVERIFY(process.waitForFinished(test::kImageTimeoutMs));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        QCOMPARE(QImage(png).size(), size);
+    }
+
+    void theProgramRefusesABadSizeAtOnce() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath(QStringLiteral("shot.png"));
+        QProcess process;
+        process.start(QStringLiteral(BRAGGVIEW_BINARY),
+                      {QStringLiteral("--screenshot"), png, QStringLiteral("--size"),
+                       QStringLiteral("1920by1080"), QStringLiteral("--lesson"),
+                       QStringLiteral("bragg")});
+        QVERIFY(process.waitForFinished(test::kImageTimeoutMs));
+        QCOMPARE(process.exitCode(), 2);
+        const QByteArray said = process.readAllStandardError();
+        QVERIFY2(said.contains("--size: expected WIDTHxHEIGHT") && said.contains("1920by1080"),
+                 said.constData());
+        QVERIFY(!QFile::exists(png));
+
+        // a size in range but smaller than the window's docks allow: said, with what they
+        // need, and no PNG of another size
+        process.start(QStringLiteral(BRAGGVIEW_BINARY),
+                      {QStringLiteral("--size"), QStringLiteral("800x600"),
+                       QStringLiteral("--screenshot"), png, QStringLiteral("--lesson"),
+                       QStringLiteral("cell")});
+        QVERIFY(process.waitForFinished(test::kImageTimeoutMs));
+        QCOMPARE(process.exitCode(), 1);
+        const QByteArray small = process.readAllStandardError();
+        QVERIFY2(small.contains("the window could not be made 800x600") &&
+                     small.contains("its panels need at least"),
+                 small.constData());
+        QVERIFY(!QFile::exists(png));
+    }
+
     void escapeLeaves() {
         press(Qt::Key_Escape);
         QVERIFY(!lessons().presentation().isActive());

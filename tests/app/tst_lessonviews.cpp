@@ -11,6 +11,7 @@
 #include "ViewerHarness.h"
 #include "app/LessonController.h"
 #include "app/LessonDock.h"
+#include "app/MainWindow.h"
 #include "app/Lessons.h"
 #include "app/ParameterField.h"
 #include "app/PresentationMode.h"
@@ -19,15 +20,18 @@
 #include "compute/core/Error.h"
 #include "render/ReciprocalWindow.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QDockWidget>
 #include <QLabel>
+#include <QLayout>
 #include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTextBrowser>
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace bv;
@@ -74,6 +78,54 @@ class TestLessonViews : public QObject {
         if (toggle->isChecked() != shown)
             toggle->trigger();
         QCOMPARE(reciprocal().isHidden(), !shown);
+    }
+
+    // Every button of the dock as wide as its text needs ("Frame spots" once read "rame
+    // spots": the row was wider than the dock, and the layout squeezed the buttons).
+    void verifyButtonsShowTheirText() { verifyButtonsShowTheirText(reciprocal()); }
+    void verifyButtonsShowTheirText(app::ReciprocalDock& dock) {
+        QCoreApplication::processEvents(); // the layout settles
+        // the dock's own controls (not its title bar's float and close buttons)
+        for (QAbstractButton* b : dock.widget()->findChildren<QAbstractButton*>())
+            if (b->isVisible())
+                QVERIFY2(b->width() >= b->sizeHint().width(),
+                         qPrintable(QStringLiteral("\"%1\" is %2 px wide, its text needs %3 (the "
+                                                   "dock %4, at least %5)")
+                                        .arg(b->text())
+                                        .arg(b->width())
+                                        .arg(b->sizeHint().width())
+                                        .arg(dock.width())
+                                        .arg(dock.minimumSizeHint().width())));
+    }
+    // Of the nodes in reach (the spots the lesson is about), the fraction whose centre no
+    // other dot in reach covers, as the view draws them: a dot that can be told apart from
+    // its neighbours. Dots in the drawing's node order; in reach: drawn in the in-reach
+    // colour. (At the whole sphere with the dots at their full size, as the view was drawn
+    // before: 0 of Bragg's 523, 4 % of rotation's 183.)
+    double clearDotsInReach() {
+        const scene::SceneDrawing& d = view().drawing();
+        const double scale = view().nodeScale() * view().devicePixelRatio();
+        std::vector<std::pair<glm::dvec2, double>> dots; // camera pixels, radius
+        for (std::size_t i = 0; i < d.nodePoints; ++i) {
+            const scene::SceneVertex& v = d.points[i];
+            if (std::fabs(v.colour[3] - scene::SceneColours::inReach[3]) > 1e-6f ||
+                std::fabs(v.colour[0] - scene::SceneColours::inReach[0]) > 1e-6f)
+                continue;
+            if (const auto at = view().camera().project(
+                    glm::dvec3(v.position[0], v.position[1], v.position[2])))
+                dots.emplace_back(*at, v.size * scale / 2.0);
+        }
+        if (dots.empty())
+            return 0.0;
+        std::size_t clear = 0;
+        for (std::size_t i = 0; i < dots.size(); ++i) {
+            bool alone = true;
+            for (std::size_t j = 0; j < dots.size() && alone; ++j)
+                alone = i == j || glm::length(dots[i].first - dots[j].first) >
+                                      std::max(dots[i].second, dots[j].second);
+            clear += alone;
+        }
+        return double(clear) / double(dots.size());
     }
 
   private slots:
@@ -191,6 +243,77 @@ class TestLessonViews : public QObject {
         QTRY_VERIFY(std::fabs(view().scene().radius - 1.0 / 1.01) < 1e-9);
     }
 
+    void theLessonsSpotsCanBeToldApart_data() {
+        QTest::addColumn<QString>("name");
+        QTest::newRow("Bragg's law") << "bragg";
+        QTest::newRow("rotation series") << "rotation";
+    }
+    void theLessonsSpotsCanBeToldApart() {
+        // at the window's size the dock is a quarter of it (about 480 px at 1920): the lesson
+        // frames the spots' cap, draws only the nodes near the sphere, dots fit their spacing
+        QFETCH(QString, name);
+        setReciprocalByUser(false);
+        open(name);
+        QTest::qWait(200); // the layout settles
+        QVERIFY(waitViewFrame());
+        QVERIFY(view().framingSpots());
+        const double clear = clearDotsInReach();
+
+        QVERIFY2(clear >= 0.8, qPrintable(QStringLiteral("%1 of the dots in reach are clear")
+                                              .arg(clear)));
+        // the nodes deep inside and far outside the sphere are not drawn
+        QVERIFY(view().drawing().nodePoints < view().scene().nodes.size() / 2);
+        verifyButtonsShowTheirText();
+        // the window's own size, 1500 x 950, where the dock is narrower still
+        const QSize size = m_viewer.window->size();
+        m_viewer.window->resize(1500, 950);
+        QTest::qWait(200);
+        verifyButtonsShowTheirText();
+        m_viewer.window->resize(size);
+        // the lesson's dock closes with it, back to the whole sphere for the user's next look;
+        // there the dots shrink to fit their spacing rather than merge
+        lessons().closeLesson();
+        QVERIFY(reciprocal().isHidden());
+        QVERIFY(!view().framingSpots());
+        QVERIFY(view().nodeScale() < 1.0);
+    }
+
+    void theButtonsReadWholeInTheProgramsOrder() {
+        // braggview --lesson rotation --size 1920x1080 [--presentation] (app/Viewer.cpp): the
+        // lesson opened before the window is first shown
+        app::MainWindow window(&m_viewer.vulkanInstance());
+        window.resize(1920, 1080);
+        window.setQuietErrors(true);
+        const auto& all = window.lessons().lessons();
+        const auto rotation = std::find_if(all.begin(), all.end(), [](const app::Lesson& l) {
+            return l.name == QStringLiteral("rotation");
+        });
+        QVERIFY(rotation != all.end());
+        window.lessons().openLesson(static_cast<int>(rotation - all.begin()));
+        window.show();
+        QVERIFY(window.controller().waitForComplete(test::kImageTimeoutMs));
+        QTest::qWait(200);
+        QCOMPARE(window.size(), QSize(1920, 1080));
+        verifyButtonsShowTheirText(window.reciprocalDock());
+        // whatever width the main window's layout gives the dock (it once kept one set before
+        // the buttons' least widths were known: 285 px for a row of 312), the rows of
+        // controls need no more than the view's own least width
+        app::ReciprocalDock& dock = window.reciprocalDock();
+        const QMargins margins = dock.widget()->layout()->contentsMargins();
+        QVERIFY2(dock.widget()->minimumSizeHint().width() <=
+                     dock.viewContainer()->minimumWidth() + margins.left() + margins.right(),
+                 qPrintable(QString::number(dock.widget()->minimumSizeHint().width())));
+        // and the lesson's dock took its share of the window once shown (a quarter, at most
+        // 2/5 of the image's width), not its least width
+        QVERIFY2(dock.width() > dock.minimumSizeHint().width() + 50,
+                 qPrintable(QString::number(dock.width())));
+        window.lessons().presentation().enter();
+        QVERIFY(window.controller().waitForComplete(test::kImageTimeoutMs));
+        QTest::qWait(200);
+        verifyButtonsShowTheirText(window.reciprocalDock());
+        window.lessons().presentation().leave();
+    }
+
     void aLessonWithoutTheViewLeavesItAsItWas_data() {
         QTest::addColumn<bool>("userOpened");
         QTest::newRow("the user's open dock stays open") << true;
@@ -236,6 +359,9 @@ class TestLessonViews : public QObject {
         QVERIFY2(image.width() >= 500 && ewald.width() >= 500,
                  qPrintable(QStringLiteral("%1, %2").arg(image.width()).arg(ewald.width())));
         QVERIFY(!lessons().dock().text()->verticalScrollBar()->isVisible());
+        verifyButtonsShowTheirText(); // in their larger type
+        QVERIFY(view().framingSpots());
+        QVERIFY2(clearDotsInReach() >= 0.8, qPrintable(QString::number(clearDotsInReach())));
         const QImage shot = shoot(QString()); // tst_lessons saves this one
 
         QCOMPARE(shot.size(), QSize(1920, 1080));

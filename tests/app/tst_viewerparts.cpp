@@ -6,6 +6,7 @@
 #include "ExperimentCompare.h"
 #include "app/HeadlessCommand.h"
 #include "app/MainWindow.h"
+#include "app/Overlays.h"
 #include "app/PixelGeometry.h"
 #include "app/Profiles.h"
 #include "app/DisplayPanel.h"
@@ -20,6 +21,7 @@
 #include "render/ViewTransform.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QTest>
 
 #include <charconv>
@@ -139,6 +141,68 @@ class TestViewerParts : public QObject {
         QVERIFY(beam && beam->x() == g.beamCentre()->x && beam->y() == g.beamCentre()->y);
         QCOMPARE(app::toQPointF(g.centreOf(app::toVec2(QPoint(3, 4)))), QPointF(3.5, 4.5));
         QVERIFY(!app::toQPointF(std::optional<glm::dvec2>()));
+    }
+
+    // ---- overlays -----------------------------------------------------------------------------
+    // The predicted spots' rings leave the spots in sight: drawn on a white view, a ring is
+    // thin and lies outside its spot and clear of its neighbours'. A spot here: the disc of
+    // 1.5 image pixels about its point (a spot of about three pixels). An 80 A cell puts the
+    // spots about 6 pixels apart, as the rotation lesson's; the rings drawn at the projector's
+    // scale as at the window's once covered the neighbours (9.5 view pixels out, 3 wide).
+    void spotRingsLeaveTheSpotsInSight_data() {
+        QTest::addColumn<double>("overlayScale");
+        QTest::addColumn<double>("viewScale");
+        QTest::newRow("window, 2 view pixels a pixel") << 1.0 << 2.0;
+        QTest::newRow("presenting, 2 view pixels a pixel") << 2.5 << 2.0;
+        QTest::newRow("presenting, 4 view pixels a pixel") << 2.5 << 4.0;
+    }
+    void spotRingsLeaveTheSpotsInSight() {
+        QFETCH(double, overlayScale);
+        QFETCH(double, viewScale);
+        std::vector<std::string> args = kCubic;
+        std::fill(args.begin() + 1, args.begin() + 4, "80");
+        app::Overlays overlays;
+        overlays.setSettings({false, false, true, false}); // the spots alone, no labels
+        overlays.setGeometry(app::PixelGeometry(testing::resolvedOf(args)));
+        overlays.setScale(overlayScale);
+        const std::vector<app::PredictedSpot>& spots = overlays.spots();
+        QVERIFY2(spots.size() > 100, qPrintable(QString::number(spots.size())));
+        QVERIFY2(overlays.spotSpacing() > 4.0 && overlays.spotSpacing() < 9.0,
+                 qPrintable(QString::number(overlays.spotSpacing())));
+        render::ViewTransform view;
+        view.set(QPointF(0, 0), viewScale);
+        QImage shot(QSize(200, 200) * viewScale, QImage::Format_RGB32);
+        shot.fill(Qt::white);
+        {
+            QPainter painter(&shot);
+            painter.setRenderHint(QPainter::Antialiasing); // as the window draws it
+            overlays.paint(painter, view, shot.size());
+        }
+        // each spot's disc: untouched (white); a ring about it: painted
+        int covered = 0, ringed = 0;
+        for (const app::PredictedSpot& s : spots) {
+            const QPointF c = view.toView(app::toQPointF(s.point));
+            const double disc = 1.5 * viewScale, ring = overlays.spotRingRadius(viewScale);
+            bool clear = true, painted = false;
+            for (int y = int(c.y() - ring - 2); y <= int(c.y() + ring + 2); ++y)
+                for (int x = int(c.x() - ring - 2); x <= int(c.x() + ring + 2); ++x) {
+                    if (!shot.rect().contains(x, y))
+                        continue;
+                    const double r = QLineF(c, QPointF(x + 0.5, y + 0.5)).length();
+                    const bool white = shot.pixel(x, y) == qRgb(255, 255, 255);
+                    if (r <= disc && !white)
+                        clear = false;
+                    if (std::fabs(r - ring) <= 1.0 && !white)
+                        painted = true;
+                }
+            covered += !clear;
+            ringed += painted;
+        }
+        // a handful may meet a ring where two spots fall closer than the pattern's spacing
+        QVERIFY2(covered <= int(spots.size()) / 20,
+                 qPrintable(QStringLiteral("%1 of %2 spots covered").arg(covered).arg(spots.size())));
+        QCOMPARE(ringed, int(spots.size()));
+        QVERIFY(overlays.spotRingWidth() <= 1.5); // thin, also on a projector
     }
 
     // ---- profiles -----------------------------------------------------------------------------

@@ -34,6 +34,14 @@ class TestOrbitCamera : public QObject {
     Q_OBJECT
 
   private slots:
+    void pixelsPerUnitAtTheCentre() {
+        // the hand-worked camera: one unit is 10 pixels at the centre's depth, whatever the
+        // angles; half the distance, twice as many
+        OrbitCamera camera = handWorkedCamera(30.0, 20.0);
+        QVERIFY(std::fabs(camera.pixelsPerUnit() - 10.0) < 1e-9);
+        camera.zoom(2.0);
+        QVERIFY(std::fabs(camera.pixelsPerUnit() - 20.0) < 1e-9);
+    }
     void project_data() {
         QTest::addColumn<double>("yaw");
         QTest::addColumn<double>("pitch");

@@ -108,6 +108,60 @@ class TestReciprocalDrawing : public QObject {
         QCOMPARE(scene::drawScene(threeNodes(), h).points.size(), d.points.size() - 2);
     }
 
+    // A 50 x 40 x 20 Angstrom cell: spacings 0.02, 0.025 and 0.05 per Angstrom; the shell
+    // shown about the sphere reaches kShellSpacings (2.5) x 0.02 = 0.05 from it.
+    void onlyTheNodesNearTheSphereAreDrawn_data() {
+        QTest::addColumn<double>("excitation");
+        QTest::addColumn<double>("reach");
+        QTest::addColumn<bool>("shown");
+        QTest::newRow("on the sphere") << 0.0 << 0.001 << true;
+        QTest::newRow("two spacings outside") << 0.04 << 0.001 << true;
+        QTest::newRow("two spacings inside") << -0.04 << 0.001 << true;
+        QTest::newRow("three spacings outside") << 0.06 << 0.001 << false;
+        QTest::newRow("three spacings inside") << -0.06 << 0.001 << false;
+        QTest::newRow("far but in its broad reach") << 0.3 << 0.5 << true;
+    }
+    void onlyTheNodesNearTheSphereAreDrawn() {
+        QFETCH(double, excitation);
+        QFETCH(double, reach);
+        QFETCH(bool, shown);
+        plan::EwaldScene s = threeNodes();
+        s.aStar = {0.025, 0, 0};
+        s.bStar = {0, 0.02, 0};
+        s.cStar = {0, 0, 0.05};
+        QVERIFY(std::fabs(scene::latticeSpacing(s) - 0.02) < 1e-12);
+        plan::ReciprocalNode n = node(excitation, reach);
+        n.r = {0.5, 0.5, 0.5};
+        QCOMPARE(scene::nodeShown(s, n), shown);
+        // the drawing: the one node (or none), then the origin; nodePoints counts the nodes
+        s.nodes = {n};
+        const scene::SceneDrawing d = scene::drawScene(s, {});
+        QCOMPARE(d.nodePoints, std::size_t(shown ? 1 : 0));
+        QCOMPARE(d.points.size(), d.nodePoints + 1);
+        // without lattice axes (threeNodes alone) every node is drawn
+        QCOMPARE(scene::drawScene(threeNodes(), {}).nodePoints, std::size_t(3));
+    }
+
+    // The largest dot (7.5 px) at most 0.6 of the spacing on screen: a spacing of 0.02 per
+    // Angstrom at 250 pixels per unit is 5 pixels, so dots of 3 pixels, a scale of 0.4.
+    void dotsFitTheirSpacingOnScreen_data() {
+        QTest::addColumn<double>("pixelsPerUnit");
+        QTest::addColumn<double>("scale");
+        QTest::newRow("close: as drawn") << 1000.0 << 1.0;    // 20 px apart: 12 > 7.5
+        QTest::newRow("0.6 x 5 px / 7.5 px") << 250.0 << 0.4; // 5 px apart
+        QTest::newRow("never below 0.2") << 50.0 << 0.2;      // 1 px apart: 0.08
+    }
+    void dotsFitTheirSpacingOnScreen() {
+        QFETCH(double, pixelsPerUnit);
+        QFETCH(double, scale);
+        plan::EwaldScene s = threeNodes();
+        s.aStar = {0.025, 0, 0};
+        s.bStar = {0, 0.02, 0};
+        s.cStar = {0, 0, 0.05};
+        QVERIFY(std::fabs(scene::nodeScale(s, pixelsPerUnit) - scale) < 1e-12);
+        QCOMPARE(scene::nodeScale(threeNodes(), pixelsPerUnit), 1.0); // no spacing known
+    }
+
     void boundsHoldTheSphereAndTheNodes() {
         const scene::SceneBounds b = scene::sceneBounds(threeNodes());
         // centred half-way to -k0: (-0.5, 0, 0), out to the sphere's far rim: 0.5 + 1
