@@ -119,15 +119,27 @@ class MissetSeeds {
     std::unordered_set<long> m_used;
 };
 
-std::uint64_t freshSeed() {
-    std::random_device device;
-    return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+// Simulator(seed=...): a whole number of 64 bits, or None for a fresh one from the system
+std::uint64_t seedOf(const py::object& seed) {
+    if (seed.is_none()) {
+        std::random_device device;
+        return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+    }
+    const char* expected = "seed must be a whole number from 0 to 2**64 - 1, or None";
+    if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed))
+        throw bv::Error(expected);
+    const unsigned long long value = PyLong_AsUnsignedLongLong(seed.ptr());
+    if (PyErr_Occurred()) { // negative, or beyond 64 bits
+        PyErr_Clear();
+        throw bv::Error(expected);
+    }
+    return value;
 }
 
 class Simulator {
   public:
     Simulator(const std::string& precision, const std::string& device, const py::object& seed)
-        : m_seed(seed.is_none() ? freshSeed() : seed.cast<std::uint64_t>()), m_missetSeeds(m_seed) {
+        : m_seed(seedOf(seed)), m_missetSeeds(m_seed) {
         const std::optional<bv::Precision> p = bv::precisionFromName(precision);
         if (!p)
             throw bv::Error("precision must be \"fast\" or \"precise\", not \"" + precision + "\"");

@@ -22,11 +22,11 @@ CUBIC = ("-cell 100 100 100 90 90 90 -lambda 6.2 -N 5 -default_F 100 -distance 1
 
 def headless_float_image(args, fast, slow):
     """The float image the headless program writes for the same arguments (a string or a
-    list of words)."""
+    list of words; the files are named before them, so that a -misset_seed stays last)."""
     words = args.split() if isinstance(args, str) else list(args)
     with tempfile.TemporaryDirectory() as work:
-        subprocess.run(HEADLESS + words + ["-floatfile", "f.bin", "-nonoise", "-nopgm",
-                                                  "-noprogress", "-intfile", "i.img"],
+        subprocess.run(HEADLESS + ["-floatfile", "f.bin", "-nonoise", "-nopgm", "-noprogress",
+                                   "-intfile", "i.img"] + words,
                        cwd=work, check=True, stdout=subprocess.DEVNULL)
         return np.fromfile(os.path.join(work, "f.bin"), dtype="<f4").reshape(slow, fast)
 
@@ -131,6 +131,9 @@ class TestRandomMisset(unittest.TestCase):
         self.assertFalse(np.array_equal(other, first[0]))
         # without a seed, one of its own, which it tells
         self.assertIsInstance(braggview.Simulator(precision="fast").seed, int)
+        for bad in (-1, 2**64, 1.5, "7"):
+            with self.assertRaises(braggview.Error):
+                braggview.Simulator(precision="fast", seed=bad)
 
     def test_the_command_is_the_headless_run_of_the_same_image(self):
         sim = braggview.Simulator(precision="precise", seed=5)

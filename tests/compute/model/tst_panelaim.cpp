@@ -65,6 +65,8 @@ private slots:
         QTest::addColumn<double>("slowMm");
         QTest::newRow("mosflm") << int(bv::Convention::Mosflm) << 220.086 << 210.086;
         QTest::newRow("denzo") << int(bv::Convention::Denzo) << 220.0 << 210.0;
+        // ADXV: Xbeam along fast, Ybeam up from the last row: 434.644 - 220 mm along slow
+        QTest::newRow("adxv") << int(bv::Convention::Adxv) << 210.0 << 214.644;
     }
     void aBeamCentreMovesThePresetInItsPlane() {
         QFETCH(int, convention);
@@ -78,7 +80,7 @@ private slots:
         const std::optional<bv::BeamHit> hit = bv::beamHit(placed, e.axes().beam);
         QVERIFY(hit);
         QVERIFY2(std::fabs(hit->fastPixel - fastMm / 0.172) < 1e-9, qPrintable(QString::number(hit->fastPixel)));
-        QVERIFY(std::fabs(hit->slowPixel - slowMm / 0.172) < 1e-9);
+        QVERIFY2(std::fabs(hit->slowPixel - slowMm / 0.172) < 1e-9, qPrintable(QString::number(hit->slowPixel)));
         QCOMPARE(hit->panel, std::string("m5_2"));
         // moved in its plane only: still 100 mm down the beam, facing it
         for (const bv::PanelGeometry& p : placed) {
@@ -93,6 +95,30 @@ private slots:
         QVERIFY(again && std::fabs(again->fastPixel - hit->fastPixel) < 1e-9 &&
                 std::fabs(again->slowPixel - hit->slowPixel) < 1e-9);
         QVERIFY(std::fabs(glm::dot(far[0].pix0, e.axes().beam) - 0.3) < 1e-12);
+    }
+
+    // XDS's origin, in pixels: the beam (along +z in its frame, which the preset then faces)
+    // meets the image at ORGX - 0.5, ORGY - 0.5 pixels from its corner.
+    void xdsOriginInPixels() {
+        bv::Experiment e = presetExperiment("eiger2-16m");
+        e.convention = bv::Convention::Xds;
+        e.detector.orgX = 1000.0;
+        e.detector.orgY = 1200.0;
+        const auto placed = bv::resolveStatedPanels(e, e.axes());
+        const std::optional<bv::BeamHit> hit = bv::beamHit(placed, e.axes().beam);
+        QVERIFY(hit);
+        QVERIFY2(std::fabs(hit->fastPixel - 999.5) < 1e-9, qPrintable(QString::number(hit->fastPixel)));
+        QVERIFY(std::fabs(hit->slowPixel - 1199.5) < 1e-9);
+        // column 0 ends at 1028, row 2 spans 1100 to 1612 (modules of 512 + 38)
+        QCOMPARE(hit->panel, std::string("m2_0"));
+        // and without the origin, the preset faces XDS's beam with it at the centre
+        e.detector.orgX.reset();
+        e.detector.orgY.reset();
+        const std::optional<bv::BeamHit> centre =
+            bv::beamHit(bv::resolveStatedPanels(e, e.axes()), e.axes().beam);
+        QVERIFY(centre);
+        QCOMPARE(centre->fastPixel, 2074.0);
+        QCOMPARE(centre->slowPixel, 2181.0);
     }
 
     // An option left out takes nanoBragg's default for the image: MOSFLM's Ybeam defaults to
