@@ -36,8 +36,14 @@ std::optional<glm::dvec2> beamInPlane(const glm::dvec3& origin, const glm::dvec3
 std::vector<Panel> aimedPanels(const Experiment& experiment, const LabAxes& axes) {
     const Detector& stated = experiment.detector;
     const DetectorPreset* preset = findDetectorPreset(stated.panelsSource);
-    if (!preset || !statesBeamCentre(stated) || stated.panels.empty())
+    if (!preset || stated.panels.empty())
         return stated.panels;
+    // facing the convention's beam, fast and slow along its fdet and sdet: the request's
+    // panels were placed in nanoBragg's default frame when -detector was read, before the
+    // convention was known (the same panels in the MOSFLM and DENZO frames)
+    std::vector<Panel> panels = presetDetector(*preset, 0.1, axes).panels;
+    if (!statesBeamCentre(stated))
+        return panels;
     // nanoBragg's flat detector of the preset's image, unturned, with the same beam-centre
     // options: where it puts the beam on its pixel axes is where it must meet the image
     Experiment flat;
@@ -57,7 +63,6 @@ std::vector<Panel> aimedPanels(const Experiment& experiment, const LabAxes& axes
     const DetectorGeometry wanted = resolveDetector(flat, axes);
 
     // the first module starts the image (DetectorPresets.h): its corner and axes are the image's
-    std::vector<Panel> panels = stated.panels;
     const Panel& first = panels.front();
     const std::optional<glm::dvec2> now = beamInPlane(first.origin, first.fast, first.slow, axes.beam);
     if (!now)
@@ -72,7 +77,7 @@ std::vector<Panel> aimedPanels(const Experiment& experiment, const LabAxes& axes
 
 std::vector<PanelGeometry> resolveStatedPanels(const Experiment& experiment, const LabAxes& axes) {
     const Detector& d = experiment.detector;
-    if (!findDetectorPreset(d.panelsSource) || !statesBeamCentre(d))
+    if (!findDetectorPreset(d.panelsSource))
         return resolvePanels(d.panels, d, d.distanceStated, axes);
     // the beam centre is spent on the aim: what resolvePanels checks is the rest
     Detector rest = d;

@@ -26,11 +26,13 @@ namespace bv {
 // Whether the detector states a beam centre: -Xbeam, -Ybeam, -Xclose, -Yclose, -ORGX, -ORGY.
 bool statesBeamCentre(const Detector& detector);
 
-// The panels of a preset (detector.panelsSource names one) moved in their plane so that the
-// beam meets the image at the point where nanoBragg's flat detector of that image, in
-// experiment's convention, puts the beam for these options (an option left out takes its
-// default for that image). The panels as stated when no beam centre is given. Throws
-// bv::Error when the beam runs parallel to the preset's face.
+// The panels of a preset (detector.panelsSource names one), facing the beam of `axes` (the
+// convention's frame) 100 mm away, moved in their plane so that the beam meets the image at
+// the point where nanoBragg's flat detector of that image, in experiment's convention, puts
+// the beam for these options (an option left out takes its default for that image); with
+// no beam centre given, the beam at the image's centre. A file's panels as stated. Throws
+// bv::Error when the beam runs parallel to the preset's face (a CUSTOM frame's beam in its
+// detector plane).
 std::vector<Panel> aimedPanels(const Experiment& experiment, const LabAxes& axes);
 
 // resolvePanels() of the experiment's stated panels, aimed first when they are a preset's:
