@@ -3,6 +3,7 @@
 
 #include "compute/cli/CommandLine.h"
 #include "compute/core/Error.h"
+#include "compute/request/Parameters.h"
 
 #include <QtTest>
 
@@ -39,6 +40,18 @@ private slots:
         const bv::RunRequest cl = bv::cli::parseCommandLine({"-detector", "Pilatus3-6M"});
         QCOMPARE(cl.experiment.detector.panelsSource, std::string("pilatus3-6m"));
         QCOMPARE(int(cl.experiment.detector.panels.size()), 60); // 5 x 12 modules
+    }
+
+    // A preset's beam centre is part of the request, and its words state it again (the
+    // viewer's "copy headless command", Python's sim.command).
+    void aPresetsBeamCentreReadsBack() {
+        const bv::RunRequest cl = bv::cli::parseCommandLine(
+            {"-cell", "100", "-detector", "pilatus3-6m", "-Xbeam", "210", "-Ybeam", "220"});
+        QCOMPARE(*cl.experiment.detector.beamX, 0.210);
+        const bv::RunRequest again = bv::cli::parseCommandLine(bv::request::commandWords(cl));
+        QCOMPARE(again.experiment.detector.panelsSource, std::string("pilatus3-6m"));
+        QCOMPARE(*again.experiment.detector.beamX, 0.210);
+        QCOMPARE(*again.experiment.detector.beamY, 0.220);
     }
 
     // A preset becomes its modules, facing the beam; an unknown word is refused; a panel
