@@ -2,23 +2,27 @@
 // (training sets, method tests), over the same engine as the headless program.
 //
 //     import braggview
-//     sim = braggview.Simulator(precision="fast")        # one Vulkan device, kept
+//     sim = braggview.Simulator(precision="fast", seed=7) # one Vulkan device, kept
 //     image = sim.simulate("-cell 100 100 100 90 90 90 -lambda 1 -N 5 -default_F 100 "
 //                          "-distance 100 -detpixels 1024")
 //     image = sim.simulate(cell=(100, 100, 100, 90, 90, 90), lambda_=1, N=5,
-//                          default_F=100, distance=100, detpixels=1024)
+//                          default_F=100, distance=100, detpixels=1024, misset="random")
 //     image.shape   # (1024, 1024): [slow, fast], photons per pixel, float32
+//     sim.command   # the headless program's words that make the same image
 //
 // Arguments are nanoBragg's (the headless program's, `braggview --headless -h`); keywords are
 // the flags without the dash (lambda_ for -lambda, a Python word), a tuple gives several
 // values, True a flag alone. The image is the float image the headless program writes with
-// -floatfile, bit for bit; no file is written (but -hkl writes its Fdump.bin cache, as the
-// reference does). The GIL is released while the GPU works; the Simulator keeps its recorded
-// command buffer between calls of the same detector size and shader variant
-// (docs/python.md).
+// -floatfile, bit for bit; no file is written (-hkl writes its Fdump.bin cache, as the
+// reference does), and the options that only name or scale files are refused. `-misset
+// random` draws each call's orientation from the Simulator's own sequence of seeds (unless
+// -misset_seed or -seed says which). The GIL is released while the GPU works, and Ctrl-C
+// cancels the run at once (KeyboardInterrupt); the Simulator keeps its recorded command
+// buffer between calls of the same detector size and shader variant (docs/python.md).
 
 #include "compute/cli/CommandLine.h"
 #include "compute/request/Inputs.h"
+#include "compute/request/Parameters.h"
 #include "compute/core/Error.h"
 #include "compute/engine/Simulator.h"
 #include "compute/headless/FrameRunner.h"
@@ -30,8 +34,12 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
+#include <cstdint>
 #include <memory>
+#include <random>
 #include <sstream>
+#include <unordered_set>
 #include <string>
 #include <vector>
 
@@ -73,9 +81,65 @@ std::vector<std::string> arguments(const py::args& positional, const py::kwargs&
     return words;
 }
 
+// The options whose only effect is on the files the headless program writes: simulate()
+// returns the float image and writes nothing, so taking them would ignore them silently.
+constexpr const char* kFileOptions[] = {"-floatfile", "-intfile",  "-pgmfile", "-noisefile",
+                                        "-cbffile",   "-nexusfile", "-stolout", "-scale",
+                                        "-pgmscale",  "-adc",       "-series"};
+
+void refuseFileOptions(const bv::RunRequest& request) {
+    for (const char* option : kFileOptions)
+        if (request.wasGiven(option))
+            throw bv::Error(std::string(option) +
+                            ": simulate() writes no files, it returns the float image as an "
+                            "array; for the files, run the headless program with the "
+                            "Simulator's command (braggview --headless " +
+                            std::string(option) + " ...)");
+}
+
+// The seeds of `-misset random`, one per call: the Simulator's own sequence (std::mt19937_64,
+// whose output the C++ standard fixes, from the Simulator's seed), each a -misset_seed value
+// the reference takes (1 to 2^31 - 2), none twice in one Simulator, so that a loop of calls
+// gives as many orientations and each call is one headless run of "-misset random
+// -misset_seed N".
+class MissetSeeds {
+  public:
+    explicit MissetSeeds(std::uint64_t seed) : m_engine(seed) {}
+    long next() {
+        constexpr std::uint64_t kSeeds = 2147483646; // 1 .. 2^31 - 2: ran1 takes |seed| < 2^31 - 1
+        for (;;) {
+            const long n = 1 + static_cast<long>(m_engine() % kSeeds);
+            if (m_used.insert(n).second)
+                return n;
+        }
+    }
+
+  private:
+    std::mt19937_64 m_engine;
+    std::unordered_set<long> m_used;
+};
+
+// Simulator(seed=...): a whole number of 64 bits, or None for a fresh one from the system
+std::uint64_t seedOf(const py::object& seed) {
+    if (seed.is_none()) {
+        std::random_device device;
+        return (static_cast<std::uint64_t>(device()) << 32) ^ device();
+    }
+    const char* expected = "seed must be a whole number from 0 to 2**64 - 1, or None";
+    if (!py::isinstance<py::int_>(seed) || py::isinstance<py::bool_>(seed))
+        throw bv::Error(expected);
+    const unsigned long long value = PyLong_AsUnsignedLongLong(seed.ptr());
+    if (PyErr_Occurred()) { // negative, or beyond 64 bits
+        PyErr_Clear();
+        throw bv::Error(expected);
+    }
+    return value;
+}
+
 class Simulator {
   public:
-    Simulator(const std::string& precision, const std::string& device) {
+    Simulator(const std::string& precision, const std::string& device, const py::object& seed)
+        : m_seed(seedOf(seed)), m_missetSeeds(m_seed) {
         const std::optional<bv::Precision> p = bv::precisionFromName(precision);
         if (!p)
             throw bv::Error("precision must be \"fast\" or \"precise\", not \"" + precision + "\"");
@@ -84,16 +148,54 @@ class Simulator {
     }
 
     py::array_t<float> simulate(const py::args& positional, const py::kwargs& keywords) {
-        bv::RunRequest cl = bv::cli::parseCommandLine(arguments(positional, keywords));
+        bv::RunRequest request = bv::cli::parseCommandLine(arguments(positional, keywords));
+        refuseFileOptions(request);
+        bv::Crystal& crystal = request.experiment.crystal;
+        // the reference's seed of a random misset is -misset_seed, else -seed, else the time
+        // (the same second, the same crystal): here, else the Simulator's next seed
+        if (crystal.misset == bv::MissetKind::Random && !request.wasGiven("-misset_seed") &&
+            !request.wasGiven("-seed"))
+            crystal.missetSeed = -m_missetSeeds.next();
         std::ostringstream log;
-        bv::request::loadInputs(cl, log);
+        try {
+            bv::request::loadInputs(request, log);
+        } catch (const bv::request::UsageError& e) {
+            // the reason, not the reference's page of usage text
+            throw bv::Error(e.reason() + " (braggview --headless -h lists the options)");
+        }
         bv::random::ReferenceRandom rng;
-        const bv::run::PreparedRun prepared = bv::run::prepare(cl.experiment, rng, log);
+        const bv::run::PreparedRun prepared = bv::run::prepare(request.experiment, rng, log);
         m_log = log.str();
+
         auto image = std::make_unique<std::vector<float>>();
+        bv::engine::Simulator& simulator = m_runner->simulator();
+        bool interrupted = false;
         {
             py::gil_scoped_release released; // the GPU works; other Python threads run
-            *image = m_runner->run(prepared.resolved, prepared.plan);
+            m_runner->setPlan(prepared.resolved, prepared.plan);
+            // called on this thread every 100 ms while a slice runs and after each one: a
+            // signal (Ctrl-C) raises its exception and stops the shader where it is
+            simulator.run([&](int, int) {
+                if (interrupted)
+                    return;
+                py::gil_scoped_acquire held;
+                if (PyErr_CheckSignals() != 0) {
+                    interrupted = true; // the exception stays set on this thread
+                    simulator.requestCancel();
+                }
+            });
+            if (!interrupted)
+                *image = simulator.image();
+        }
+        if (interrupted)
+            throw py::error_already_set(); // KeyboardInterrupt, or what a handler raised
+
+        request.precision = simulator.precision(); // the precision that ran, for the words
+        m_command = bv::request::commandWords(request);
+        m_misset = py::none();
+        if (crystal.misset != bv::MissetKind::None) {
+            const glm::dvec3 a = prepared.resolved.missetAngles * (180.0 / M_PI);
+            m_misset = py::make_tuple(a.x, a.y, a.z);
         }
         const py::ssize_t fast = prepared.plan.fastPixels, slow = prepared.plan.slowPixels;
         // the vector's own memory becomes the array's: no copy after the read-back
@@ -110,10 +212,17 @@ class Simulator {
     double gpuMilliseconds() const { return m_runner->simulator().gpuMilliseconds(); }
     int recordCount() const { return m_runner->simulator().recordCount(); }
     const std::string& log() const { return m_log; }
+    std::uint64_t seed() const { return m_seed; }
+    const std::vector<std::string>& command() const { return m_command; }
+    py::object misset() const { return m_misset; }
 
   private:
+    std::uint64_t m_seed;
+    MissetSeeds m_missetSeeds;
     std::unique_ptr<bv::headless::FrameRunner> m_runner;
     std::string m_log;
+    std::vector<std::string> m_command;
+    py::object m_misset = py::none();
 };
 
 } // namespace
@@ -123,9 +232,10 @@ PYBIND11_MODULE(braggview, m) {
     // every bad input is a bv::Error whose message says what and where: a ValueError here
     py::register_exception<bv::Error>(m, "Error", PyExc_ValueError);
     py::class_<Simulator>(m, "Simulator")
-        .def(py::init<const std::string&, const std::string&>(), py::arg("precision") = "precise",
-             py::arg("device") = "",
-             "One Vulkan device and one simulator, kept for every call (device: as -device)")
+        .def(py::init<const std::string&, const std::string&, const py::object&>(),
+             py::arg("precision") = "precise", py::arg("device") = "", py::arg("seed") = py::none(),
+             "One Vulkan device and one simulator, kept for every call (device: as -device); "
+             "seed: of the sequence misset=\"random\" draws from (None: a fresh one)")
         .def("simulate", &Simulator::simulate,
              "The float image (photons per pixel, [slow, fast]) of nanoBragg's arguments")
         .def_property_readonly("device", &Simulator::device)
@@ -135,5 +245,13 @@ PYBIND11_MODULE(braggview, m) {
         .def_property_readonly("record_count", &Simulator::recordCount,
                                "command buffer recordings so far (reused between calls)")
         .def_property_readonly("log", &Simulator::log,
-                               "what the last simulate() printed while reading and resolving");
+                               "what the last simulate() printed while reading and resolving")
+        .def_property_readonly("seed", &Simulator::seed,
+                               "the seed of the sequence misset=\"random\" draws from")
+        .def_property_readonly("command", &Simulator::command,
+                               "the last simulate() as the headless program's words (a drawn "
+                               "orientation as its -misset_seed): the same image, bit for bit")
+        .def_property_readonly("misset", &Simulator::misset,
+                               "the last simulate()'s orientation (x, y, z rotations, degrees; "
+                               "a random one as drawn), None without misset");
 }

@@ -1,35 +1,11 @@
 #include "compute/cli/Suggestions.h"
 
+#include "compute/core/EditDistance.h"
 #include "compute/request/Parameters.h"
 
-#include <algorithm>
-#include <cctype>
 #include <limits>
 
 namespace bv::cli {
-
-namespace {
-
-// edit distance, case-insensitive, for "did you mean"
-std::size_t editDistance(std::string_view a, std::string_view b) {
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            const bool same = std::tolower(static_cast<unsigned char>(a[i - 1])) ==
-                              std::tolower(static_cast<unsigned char>(b[j - 1]));
-            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same ? 0 : 1)});
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
-} // namespace
 
 std::vector<std::string> suggestFlagNames(std::string_view name) {
     std::vector<std::string> abbreviated;
@@ -55,8 +31,7 @@ std::vector<std::string> suggestFlagNames(std::string_view name) {
         }
     }
     // a typo: one character off in a short name, a few in a long one
-    const std::size_t allowed = name.size() <= 5 ? 1 : std::max<std::size_t>(2, name.size() / 4);
-    if (bestDistance <= allowed)
+    if (bestDistance <= typoAllowance(name.size()))
         return {best};
     return {};
 }

@@ -12,6 +12,7 @@
 #include "compute/io/FileIdentity.h"
 #include "compute/io/FileTemplate.h"
 #include "compute/io/PrintfFormat.h"
+#include "compute/model/PanelAim.h"
 #include "compute/model/Resolve.h"
 #include "compute/run/PreparedRun.h"
 
@@ -261,7 +262,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
         // frames before it are written (resolve() places it again for the frame)
         if (const Detector& d = cl.experiment.detector; d.panelsFromSource()) {
             try {
-                (void)resolvePanels(d.panels, d, d.distanceStated, cl.experiment.axes());
+                (void)resolveStatedPanels(cl.experiment, cl.experiment.axes());
             } catch (const Error& e) {
                 fail(e.what());
             }

@@ -31,6 +31,8 @@ class FrameRunner {
 
     const vk::Device& device() const { return *m_device; }
     const engine::Simulator& simulator() const { return *m_simulator; }
+    // for a caller that runs it itself (Python: run with progress, requestCancel on Ctrl-C)
+    engine::Simulator& simulator() { return *m_simulator; }
     // "GPU: <device>, <precision> precision" as the single run prints it
     std::string description() const;
 

@@ -1,6 +1,9 @@
 #include "compute/model/DetectorPresets.h"
 
+#include "compute/core/EditDistance.h"
 #include "compute/core/Error.h"
+
+#include <cctype>
 
 namespace bv {
 
@@ -105,11 +108,46 @@ const std::vector<DetectorPreset>& detectorPresets() {
     return presets;
 }
 
+namespace {
+
+std::string lowered(std::string text) {
+    for (char& ch : text)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return text;
+}
+
+} // namespace
+
 const DetectorPreset* findDetectorPreset(const std::string& name) {
+    // as the manufacturers write them (Pilatus3-6M) or as listed: the names differ by more
+    // than case, so no two presets can meet here
+    const std::string wanted = lowered(name);
     for (const DetectorPreset& p : detectorPresets())
-        if (p.name == name)
+        if (p.name == wanted)
             return &p;
     return nullptr;
+}
+
+std::vector<std::string> suggestDetectorPresets(const std::string& name) {
+    const std::string wanted = lowered(name);
+    std::vector<std::string> names;
+    if (wanted.size() >= 3) // "pilatus", "eiger2": the presets it begins
+        for (const DetectorPreset& p : detectorPresets())
+            if (p.name.compare(0, wanted.size(), wanted) == 0)
+                names.push_back(p.name);
+    if (!names.empty())
+        return names;
+    std::size_t best = typoAllowance(wanted.size()) + 1;
+    for (const DetectorPreset& p : detectorPresets()) {
+        const std::size_t d = editDistance(wanted, p.name);
+        if (d < best) {
+            best = d;
+            names.clear();
+        }
+        if (d == best)
+            names.push_back(p.name);
+    }
+    return names;
 }
 
 PanelDetector presetDetector(const DetectorPreset& preset, double distance, const LabAxes& axes) {

@@ -44,7 +44,12 @@ struct DetectorPreset {
 };
 
 const std::vector<DetectorPreset>& detectorPresets();
-const DetectorPreset* findDetectorPreset(const std::string& name); // nullptr: no such preset
+// The preset called `name`, in any case ("Pilatus3-6M" is pilatus3-6m); nullptr: no such preset.
+const DetectorPreset* findDetectorPreset(const std::string& name);
+// The presets `name` may have meant, for "did you mean": those it begins (at least three
+// letters), else the nearest ones a typo away (compute/core/EditDistance.h); empty when
+// nothing is close.
+std::vector<std::string> suggestDetectorPresets(const std::string& name);
 
 // The preset's modules as panels named "m<slow>_<fast>" (m0_0 first, fast index running
 // fastest), the detector face normal to the beam `distance` metres from the sample with the

@@ -45,8 +45,9 @@ struct PanelGeometry {
 // panels, in words: resolvePanels()'s refusals and the viewer's reasons for the fields it
 // disables with such a detector.
 inline constexpr const char* kPanelsHaveNoBeamCentre =
-    "a detector of several panels has its panels placed by its preset or file, so it has no one "
-    "beam centre to set; move it with -distance, -detector_rotx/y/z and -twotheta";
+    "a detector of several panels from a file has its panels placed by the file, so it has no "
+    "one beam centre to set; move it with -distance, -detector_rotx/y/z and -twotheta (a "
+    "preset takes a beam centre: it moves in its plane)";
 inline constexpr const char* kPanelsCannotBeCurved =
     "a curved detector is one sphere about the sample; a detector of panels cannot be curved";
 // the pivot is not refused (nanoBragg's default is the beam), only unused: placePanels turns
@@ -81,7 +82,8 @@ std::vector<PanelGeometry> placePanels(std::vector<PanelGeometry> panels, const 
 // `distanceStated`; -detector_rot*, -twotheta about axes.twothetaAxis). Throws bv::Error
 // naming the panel or the option for what a multi-panel detector cannot do: non-square pixels,
 // a panel through the sample, a beam-centre option (-Xbeam, -Ybeam, -Xclose, -Yclose, -ORGX,
-// -ORGY), -close_distance, -curved_det (docs/numerics/detector-panels.md).
+// -ORGY: a preset's is spent before, by resolveStatedPanels in PanelAim.h), -close_distance,
+// -curved_det (docs/numerics/detector-panels.md).
 std::vector<PanelGeometry> resolvePanels(const std::vector<Panel>& panels, const Detector& detector,
                                          bool distanceStated, const LabAxes& axes);
 

@@ -1,5 +1,6 @@
 #include "compute/model/Resolve.h"
 
+#include "compute/model/PanelAim.h"
 #include "compute/model/Rotation.h"
 #include "compute/model/Units.h"
 
@@ -334,7 +335,8 @@ ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom
         r.panels = {flatPanel(r.detector)};
     } else {
         // a detector of panels: the image stacks their rows (docs/numerics/detector-panels.md)
-        r.panels = resolvePanels(det.panels, det, det.distanceStated, r.axes);
+        r.panels = resolveStatedPanels(experiment, r.axes); // a preset aimed by a beam centre
+        log << beamHitText(det.panelsSource, r.panels, r.axes.beam) << "\n";
         int widest = 0, rows = 0;
         for (const PanelGeometry& panel : r.panels) {
             widest = std::max(widest, panel.fastPixels);

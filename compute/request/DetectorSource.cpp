@@ -11,6 +11,11 @@ bool isDetectorPreset(const std::string& name) {
     return findDetectorPreset(name) != nullptr;
 }
 
+std::string detectorSourceName(const std::string& name) {
+    const DetectorPreset* preset = findDetectorPreset(name);
+    return preset ? preset->name : name;
+}
+
 namespace {
 
 bool endsWith(const std::string& name, const std::string& tail) {
@@ -46,8 +51,11 @@ PanelDetector readDetectorSource(const std::string& name, const std::string& whe
     } else if (isDialsName(name)) {
         panels = read(io::readDialsExperiment);
     } else {
-        throw Error(where + ": not a preset (-detector list shows them), nor a .expt, .json or "
-                            ".geom file");
+        std::string meant;
+        for (const std::string& suggested : suggestDetectorPresets(name))
+            meant += (meant.empty() ? "did you mean " : " or ") + suggested;
+        throw Error(where + ": not a preset (" + (meant.empty() ? "" : meant + "? ") +
+                    "-detector list shows them), nor a .expt, .json or .geom file");
     }
     validatePanels(panels, where);
     return panels;

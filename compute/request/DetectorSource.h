@@ -13,16 +13,19 @@
 
 namespace bv::request {
 
-// Whether `name` is a preset's name (a preset is never taken as a file name).
+// Whether `name` is a preset's name, in any case (a preset is never taken as a file name).
 bool isDetectorPreset(const std::string& name);
+// The name as a request keeps it: a preset's as the list spells it ("Pilatus3-6M" ->
+// "pilatus3-6m"), a file's as given.
+std::string detectorSourceName(const std::string& name);
 // Whether `name` ends as a file readDetectorSource reads does: .expt, .json or .geom.
 bool isDetectorFileName(const std::string& name);
 
 // The panels as stated: a preset's facing the beam at nanoBragg's default distance (100 mm),
 // with the beam at its centre; a file's where the file puts them. Checked with validatePanels.
-// Throws bv::Error "<where>: ..." for a name that is neither a preset nor a file of a known
-// kind, a file its reader refuses (the reader's message, which names the file) or panels that
-// fail the checks.
+// Throws bv::Error "<where>: ..." for a name that is neither a preset (saying which presets it
+// may have meant) nor a file of a known kind, a file its reader refuses (the reader's
+// message, which names the file) or panels that fail the checks.
 PanelDetector readDetectorSource(const std::string& name, const std::string& where);
 
 } // namespace bv::request

@@ -751,7 +751,7 @@ std::vector<Flag> buildTable() {
                      }
                      const PanelDetector panels = readDetectorSource(name, v.name() + " " + name);
                      det(c).panels = panels.panels;
-                     det(c).panelsSource = name;
+                     det(c).panelsSource = detectorSourceName(name);
                  }));
     add(makeFlag({"-device"}, 1, "<index>|cpu|all|<list>",
                  "Vulkan device: an index into the driver's list, or cpu (lavapipe); a -series "

@@ -1,6 +1,7 @@
 #include "compute/request/Usage.h"
 
 #include "compute/model/DetectorPresets.h"
+#include "compute/model/PanelAim.h"
 #include "compute/request/Parameters.h"
 
 #include <algorithm>
@@ -54,6 +55,23 @@ std::string detectorListText() {
         out << line;
     }
     out << "pixels count the gaps between modules, fast x slow, as the detector's images do\n";
+    // where the beam falls unless a beam centre is given: the image's centre, which on some
+    // presets is a gap between modules
+    out << "the beam meets a preset's image at its centre; -Xbeam/-Ybeam (or the convention's "
+           "beam centre options) move the detector in its plane:\n";
+    const LabAxes axes = conventionAxes(Convention::Mosflm);
+    for (const DetectorPreset& p : detectorPresets()) {
+        const std::vector<PanelGeometry> placed =
+            resolvePanels(presetDetector(p, 0.1, axes).panels, Detector{}, false, axes);
+        const std::optional<BeamHit> hit = beamHit(placed, axes.beam);
+        if (!hit)
+            continue;
+        std::snprintf(line, sizeof line, "  %-12s pixel (%.1f, %.1f), %s\n", p.name.c_str(),
+                      hit->fastPixel, hit->slowPixel,
+                      hit->panel.empty() ? "in a gap between modules"
+                                         : ("on module " + hit->panel).c_str());
+        out << line;
+    }
     return out.str();
 }
 

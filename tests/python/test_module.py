@@ -4,9 +4,11 @@ Run with PYTHONPATH pointing at the built module and BRAGGVIEW_HEADLESS at the h
 program (tests/python/CMakeLists.txt sets both)."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import unittest
 
 import numpy as np
@@ -19,10 +21,12 @@ CUBIC = ("-cell 100 100 100 90 90 90 -lambda 6.2 -N 5 -default_F 100 -distance 1
 
 
 def headless_float_image(args, fast, slow):
-    """The float image the headless program writes for the same arguments."""
+    """The float image the headless program writes for the same arguments (a string or a
+    list of words; the files are named before them, so that a -misset_seed stays last)."""
+    words = args.split() if isinstance(args, str) else list(args)
     with tempfile.TemporaryDirectory() as work:
-        subprocess.run(HEADLESS + args.split() + ["-floatfile", "f.bin", "-nonoise", "-nopgm",
-                                                  "-noprogress", "-intfile", "i.img"],
+        subprocess.run(HEADLESS + ["-floatfile", "f.bin", "-nonoise", "-nopgm", "-noprogress",
+                                   "-intfile", "i.img"] + words,
                        cwd=work, check=True, stdout=subprocess.DEVNULL)
         return np.fromfile(os.path.join(work, "f.bin"), dtype="<f4").reshape(slow, fast)
 
@@ -81,26 +85,126 @@ class TestModule(unittest.TestCase):
         example = os.path.join(os.path.dirname(__file__), "..", "..", "python", "examples",
                                "make_dataset.py")
         with tempfile.TemporaryDirectory() as out:
-            subprocess.run([sys.executable, example, out, "3", "32"], check=True,
+            subprocess.run([sys.executable, example, out, "3", "32", "11"], check=True,
                            stdout=subprocess.DEVNULL)
             images = np.load(os.path.join(out, "images.npy"))
             with open(os.path.join(out, "labels.json")) as f:
                 labels = json.load(f)
             self.assertEqual(images.shape, (3, 32, 32))
             self.assertEqual([entry["index"] for entry in labels["images"]], [0, 1, 2])
-            # each label is the orientation of its image: simulated again, the same pixels
-            sim = braggview.Simulator(precision="fast")
-            crystal = labels["crystal"]
+            self.assertEqual(labels["seed"], 11)
+            # each label's command line is its image: the headless program makes the same
+            # pixels from it
             second = labels["images"][1]
-            again = sim.simulate(cell=tuple(crystal["cell"]), N=crystal["N"],
-                                 default_F=crystal["default_F"], lambda_=crystal["lambda"],
-                                 distance=crystal["distance"], pixel=crystal["pixel"],
-                                 detpixels=32, mosaic=crystal["mosaic"],
-                                 mosaic_dom=crystal["mosaic_dom"],
-                                 mosaic_seed=crystal["mosaic_seed"],
-                                 misset=tuple(second["misset_degrees"]))
+            self.assertTrue(second["command"].startswith("braggview --headless "))
+            self.assertIn("-misset random", second["command"])
+            np.testing.assert_array_equal(images[1],
+                                          headless_float_image(second["arguments"], 32, 32))
+            # and the angles are that image's orientation, as a script would state them
+            sim = braggview.Simulator(precision="fast")
+            again = sim.simulate(second["arguments"])
+            self.assertEqual(list(sim.misset), second["misset_degrees"])
             np.testing.assert_array_equal(images[1], again)
             self.assertFalse(np.array_equal(images[0], images[1]))
+
+
+class TestRandomMisset(unittest.TestCase):
+    """misset="random": each call a new orientation of the Simulator's own sequence."""
+    ARGS = ("-cell 100 100 100 90 90 90 -lambda 1 -N 5 -default_F 100 -distance 100 "
+            "-detpixels 24 -misset random")
+
+    def images(self, sim, count, args=None):
+        return [sim.simulate(args or self.ARGS) for _ in range(count)]
+
+    def test_each_call_draws_a_new_orientation(self):
+        sim = braggview.Simulator(precision="fast", seed=3)
+        images = self.images(sim, 6)  # within one second: the reference's seed is the time
+        self.assertEqual(len({image.tobytes() for image in images}), 6)
+
+    def test_a_seed_gives_the_same_sequence_again(self):
+        first = self.images(braggview.Simulator(precision="fast", seed=42), 3)
+        again = braggview.Simulator(precision="fast", seed=42)
+        self.assertEqual(again.seed, 42)
+        for image, expected in zip(self.images(again, 3), first):
+            np.testing.assert_array_equal(image, expected)
+        other = self.images(braggview.Simulator(precision="fast", seed=43), 1)[0]
+        self.assertFalse(np.array_equal(other, first[0]))
+        # without a seed, one of its own, which it tells
+        self.assertIsInstance(braggview.Simulator(precision="fast").seed, int)
+        for bad in (-1, 2**64, 1.5, "7"):
+            with self.assertRaises(braggview.Error):
+                braggview.Simulator(precision="fast", seed=bad)
+
+    def test_the_command_is_the_headless_run_of_the_same_image(self):
+        sim = braggview.Simulator(precision="precise", seed=5)
+        image = sim.simulate(self.ARGS)
+        self.assertIn("-misset_seed", sim.command)
+        self.assertEqual(len(sim.misset), 3)
+        np.testing.assert_array_equal(image, headless_float_image(sim.command, 24, 24))
+
+    def test_misset_seed_keeps_the_references_meaning(self):
+        # -misset_seed N: the orientation of that seed, every call, as the headless program's
+        sim = braggview.Simulator(precision="precise", seed=5)
+        args = self.ARGS + " -misset_seed 77"
+        first, second = self.images(sim, 2, args)
+        np.testing.assert_array_equal(first, second)
+        np.testing.assert_array_equal(first, headless_float_image(args, 24, 24))
+        np.testing.assert_array_equal(
+            first, sim.simulate(self.ARGS.split() + ["-detpixels", "24"], misset_seed=77))
+
+
+class TestFrontEdges(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.sim = braggview.Simulator(precision="fast")
+
+    def test_a_usage_stop_gives_its_reason_without_the_usage(self):
+        with self.assertRaises(braggview.Error) as caught:
+            self.sim.simulate("-cell 100 100 100 90 90 90 -detpixels 16")  # no default_F
+        message = str(caught.exception)
+        self.assertTrue(message.startswith("no structure factors"), message)
+        self.assertIn("-default_F", message)
+        self.assertEqual(len(message.splitlines()), 1)
+        with self.assertRaises(braggview.Error) as caught:
+            self.sim.simulate(default_F=100, detpixels=16)  # no cell
+        self.assertTrue(str(caught.exception).startswith("no unit cell"))
+
+    def test_file_options_are_refused_and_nothing_is_written(self):
+        with tempfile.TemporaryDirectory() as work:
+            here = os.getcwd()
+            os.chdir(work)
+            try:
+                for option, value in (("noisefile", "n.img"), ("intfile", "i.img"),
+                                      ("floatfile", "f.bin"), ("pgmfile", "p.pgm"),
+                                      ("cbffile", "c.cbf"), ("nexusfile", "x.h5"),
+                                      ("floatimage", "g.bin"), ("scale", 2), ("adc", 0)):
+                    with self.assertRaises(braggview.Error) as caught:
+                        self.sim.simulate(CUBIC + " -detpixels 16", **{option: value})
+                    self.assertIn("writes no files", str(caught.exception))
+                self.assertEqual(os.listdir(work), [])
+                # the options that ask for no file stay accepted
+                self.sim.simulate(CUBIC + " -detpixels 16 -nonoise -nopgm")
+            finally:
+                os.chdir(here)
+
+    def test_ctrl_c_cancels_a_long_run(self):
+        # hours of work on a CPU device: without the cancel this test would run past its
+        # ctest timeout
+        heavy = ("-cell 100 100 100 90 90 90 -lambda 1 -N 5 -default_F 100 -distance 100 "
+                 "-detpixels 256 -oversample 20 -mosaic 1 -mosaic_dom 1000 -phi 0 -osc 1 "
+                 "-phisteps 20")
+        sim = braggview.Simulator(precision="fast")
+        timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        try:
+            with self.assertRaises(KeyboardInterrupt):
+                sim.simulate(heavy)
+        finally:
+            timer.cancel()
+        # the Simulator goes on as before: the next image is a fresh Simulator's
+        small = CUBIC + " -detpixels 32"
+        np.testing.assert_array_equal(sim.simulate(small),
+                                      braggview.Simulator(precision="fast").simulate(small))
 
 
 if __name__ == "__main__":

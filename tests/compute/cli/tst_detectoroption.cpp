@@ -3,6 +3,7 @@
 
 #include "compute/cli/CommandLine.h"
 #include "compute/core/Error.h"
+#include "compute/request/Parameters.h"
 
 #include <QtTest>
 
@@ -26,6 +27,31 @@ private slots:
         QVERIFY(text.contains(QRegularExpression("pilatus3-6m .* 5x12 +2463x2527 +172 um +423\\.64 x 434\\.64")));
         QVERIFY(text.contains(QRegularExpression("jungfrau-4m .* 2x4 +2068x2164 +75 um +155\\.10 x 162\\.30")));
         QVERIFY(text.contains(QRegularExpression("epix10k-2m .* 4x4 .*gaps not published")));
+        // where the beam falls by default, worked by hand in tests/compute/model/tst_panelaim
+        QVERIFY2(text.contains(QRegularExpression(
+                     "pilatus3-6m +pixel \\(1231\\.5, 1263\\.5\\), in a gap between modules")),
+                 qPrintable(text));
+        QVERIFY(text.contains(QRegularExpression(
+            "eiger2-16m +pixel \\(2074\\.0, 2181\\.0\\), in a gap between modules")));
+    }
+
+    // A preset's name in any case; the request keeps the list's spelling.
+    void presetNamesInAnyCase() {
+        const bv::RunRequest cl = bv::cli::parseCommandLine({"-detector", "Pilatus3-6M"});
+        QCOMPARE(cl.experiment.detector.panelsSource, std::string("pilatus3-6m"));
+        QCOMPARE(int(cl.experiment.detector.panels.size()), 60); // 5 x 12 modules
+    }
+
+    // A preset's beam centre is part of the request, and its words state it again (the
+    // viewer's "copy headless command", Python's sim.command).
+    void aPresetsBeamCentreReadsBack() {
+        const bv::RunRequest cl = bv::cli::parseCommandLine(
+            {"-cell", "100", "-detector", "pilatus3-6m", "-Xbeam", "210", "-Ybeam", "220"});
+        QCOMPARE(*cl.experiment.detector.beamX, 0.210);
+        const bv::RunRequest again = bv::cli::parseCommandLine(bv::request::commandWords(cl));
+        QCOMPARE(again.experiment.detector.panelsSource, std::string("pilatus3-6m"));
+        QCOMPARE(*again.experiment.detector.beamX, 0.210);
+        QCOMPARE(*again.experiment.detector.beamY, 0.220);
     }
 
     // A preset becomes its modules, facing the beam; an unknown word is refused; a panel
@@ -64,6 +90,11 @@ private slots:
         QTest::addColumn<QString>("message");
         QTest::newRow("unknown") << QStringList{"-detector", "eiger9000"}
                                  << "-detector eiger9000: not a preset (-detector list shows them)";
+        QTest::newRow("a typo") << QStringList{"-detector", "pilatus6m"}
+                                << "-detector pilatus6m: not a preset (did you mean pilatus3-6m? "
+                                   "-detector list shows them)";
+        QTest::newRow("a beginning") << QStringList{"-detector", "EIGER2"}
+                                     << "did you mean eiger2-16m or eiger2-4m?";
         QTest::newRow("an SMV file") << QStringList{"-detector", "eiger2-4m", "-intfile", "i.img"}
                                      << "-intfile: a detector of several panels (-detector eiger2-4m)";
         QTest::newRow("a noise image")
