@@ -1,6 +1,8 @@
 #include "compute/headless/Headless.h"
 
+#include "compute/amorphous/NonBragg.h"
 #include "compute/cli/CommandLine.h"
+#include "compute/detector_response/Noisify.h"
 #include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
 #include "compute/engine/CounterNoise.h"
@@ -112,6 +114,11 @@ void printPixelTrace(std::ostream& out, std::ostream& err, const engine::Simulat
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
         Timing& timing) {
     vk::PhaseTimer& times = timing.timer;
+    // the reference's two companion programs (docs/amorphous.md, docs/detector-response.md)
+    if (!args.empty() && args.front() == "--nonbragg")
+        return amorphous::runNonBragg({args.begin() + 1, args.end()}, out);
+    if (!args.empty() && args.front() == "--noisify")
+        return detector::runNoisify({args.begin() + 1, args.end()}, out);
     if (isBatch(args)) { // -series or --job: compute/headless/Batch.h
         runBatch(args, out, err);
         return 0;
