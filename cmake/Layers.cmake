@@ -37,7 +37,8 @@ set(BV_LAYER_USES_compute/products
   compute/core compute/random compute/model compute/io compute/request compute/plan)
 # nonBragg's amorphous background and noisify's detector response: CPU physics and the two
 # programs' command lines, on io and the reference's generator only.
-set(BV_LAYER_USES_compute/amorphous compute/core compute/random compute/model compute/io)
+set(BV_LAYER_USES_compute/amorphous compute/core compute/random compute/model compute/io
+    compute/vk)
 set(BV_LAYER_USES_compute/detector_response compute/core compute/random compute/model compute/io)
 set(BV_LAYER_USES_compute/headless
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan

@@ -1,11 +1,15 @@
 #include "compute/amorphous/NonBragg.h"
 
+#include "compute/amorphous/AmorphousGpu.h"
 #include "compute/amorphous/AmorphousImage.h"
 #include "compute/amorphous/NonBraggSetup.h"
 #include "compute/core/Error.h"
 #include "compute/io/AtomicFile.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/random/ReferenceRandom.h"
+#include "compute/vk/Device.h"
+
+#include <chrono>
 
 #include <cmath>
 #include <cstdint>
@@ -99,6 +103,36 @@ void printSetup(std::ostream& out, const NonBraggSetup& s, long seed) {
         out << "\n  noise image paramters:\n  seed: " << seed << "\n";
 }
 
+// The image where -engine says: the Vulkan device (default; -precision, -device), or the
+// host's threads (bit for bit the reference's).
+AmorphousImage render(const NonBraggSetup& s, std::ostream& out) {
+    const NonBraggOptions& o = s.options;
+    const auto start = std::chrono::steady_clock::now();
+    AmorphousImage image;
+    double gpuMs = -1.0;
+    std::string where = "the host's threads (double)";
+    if (o.engine == NonBraggOptions::Engine::Host) {
+        image = renderAmorphous(s);
+    } else {
+        vk::DeviceOptions options;
+        options.deviceOverride = o.device;
+        const vk::Device device(options);
+        image = renderAmorphousOnDevice(device, s,
+                                        o.fast ? AmorphousPrecision::Fast : AmorphousPrecision::Precise,
+                                        &gpuMs);
+        where = device.description() + (o.fast ? " (float)" : " (double)");
+    }
+    if (o.verbose) {
+        const double wallMs =
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        out << "  amorphous image on " << where << ": " << g(wallMs) << " ms wall";
+        if (gpuMs >= 0.0)
+            out << ", " << g(gpuMs) << " ms GPU";
+        out << "\n";
+    }
+    return image;
+}
+
 } // namespace
 
 int runNonBragg(const std::vector<std::string>& args, std::ostream& out) {
@@ -114,7 +148,7 @@ int runNonBragg(const std::vector<std::string>& args, std::ostream& out) {
     if (o.noise)
         noiseFile = std::make_unique<io::AtomicFile>(o.noiseFile);
 
-    const AmorphousImage image = renderAmorphous(s);
+    const AmorphousImage image = render(s, out);
     const std::vector<float>& f = image.pixels;
     const std::size_t pixels = f.size();
     out << "\nsolid angle subtended by detector = " << g(image.omegaSum) << " steradian ( "

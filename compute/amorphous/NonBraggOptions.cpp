@@ -185,6 +185,19 @@ const std::vector<Rule>& rules() {
              o.printoutSpixel = v.integer(1);
          }},
         {{"-seed"}, false, 1, [](O& o, const V& v) { o.seed = -static_cast<long>(v.integer(0)); }},
+        // braggview's own (no reference word contains them)
+        {{"-engine"}, true, 1, [](O& o, const V& v) {
+             if (v.text(0) != "vulkan" && v.text(0) != "host")
+                 throw Error("-engine " + v.text(0) + ": vulkan or host");
+             o.engine = v.text(0) == "host" ? O::Engine::Host : O::Engine::Vulkan;
+         }},
+        {{"-precision"}, true, 1, [](O& o, const V& v) {
+             if (v.text(0) != "precise" && v.text(0) != "fast")
+                 throw Error("-precision " + v.text(0) + ": precise or fast");
+             o.fast = v.text(0) == "fast";
+         }},
+        {{"-device"}, true, 1, [](O& o, const V& v) { o.device = v.text(0); }},
+        {{"-v"}, true, 0, [](O& o, const V&) { o.verbose = true; }},
     };
     return table;
 }
@@ -210,7 +223,8 @@ std::string nonBraggUsage() {
            "  -MW -molecules -lambda -dispersion -dispsteps -divergence -hdivrange -vdivrange\n"
            "  -hdivstep -vdivstep -distance -detsize -detpixels -pixel -oversample -fluence\n"
            "  -flux -exposure -beamsize -sourcefile -floatfile -intfile -pgmfile -noisefile\n"
-           "  -Xbeam -Ybeam -seed ... (docs/amorphous.md lists them all)\n";
+           "  -Xbeam -Ybeam -seed ... (docs/amorphous.md lists them all)\n"
+           "  braggview's: -engine vulkan|host, -precision precise|fast, -device N|cpu, -v\n";
 }
 
 } // namespace bv::amorphous

@@ -68,6 +68,13 @@ struct NonBraggOptions {
     bool printout = false;
     int printoutFpixel = -1, printoutSpixel = -1;
 
+    // braggview's own: where the image is computed (docs/amorphous.md)
+    enum class Engine { Vulkan, Host };
+    Engine engine = Engine::Vulkan; // -engine vulkan|host
+    bool fast = false;              // -precision fast|precise (Vulkan only)
+    std::string device;             // -device N|cpu, as braggview's (Vulkan only)
+    bool verbose = false;           // -v: where and how long
+
     // -img/-stolout: reading a measured image back into a curve (refused for now)
     std::string imageIn;
 };

@@ -18,6 +18,9 @@ class StolSpline {
     // F at sin(theta)/lambda `stol` (1/m, >= 0)
     double operator()(double stol) const;
     std::size_t points() const { return m_x.size(); } // padded, as the reference counts
+    // the padded points (what the GPU pass uploads)
+    const std::vector<double>& x() const { return m_x; }
+    const std::vector<double>& y() const { return m_y; }
 
   private:
     std::vector<double> m_x, m_y;
