@@ -1,5 +1,6 @@
 #include "compute/headless/Headless.h"
 
+#include "compute/amorphous/Background.h"
 #include "compute/amorphous/NonBragg.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/detector_response/Noisify.h"
@@ -161,6 +162,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     std::future<double> omegaSumLater =
         std::async(std::launch::async, [&plan] { return engine::solidAngleSum(plan); });
 
+    const bool background = !cl.background.material.empty();
+    if (background && cl.outputs.noiseGenerator == NoiseGenerator::Counter)
+        throw Error("-background with -noise_generator counter: the counter noise is drawn "
+                    "from the Bragg image on the device, before the background is added; use "
+                    "the reference generator");
     vk::DeviceOptions deviceOptions;
     deviceOptions.deviceOverride = cl.device;
     const vk::Device device(deviceOptions);
@@ -205,6 +211,16 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         image = simulator.image();
         gridExit = simulator.gridExit();
         times.mark("readback");
+        if (background) { // nonBragg's amorphous term, before any noise (docs/amorphous.md)
+            const std::vector<float> extra = amorphous::backgroundImage(
+                prepared.resolved,
+                {cl.background.material, cl.background.thickness, cl.background.density,
+                 cl.background.molecularWeight},
+                plan.fastPixels, plan.slowPixels, &device, cl.precision == Precision::Fast);
+            for (std::size_t i = 0; i < image.size() && i < extra.size(); ++i)
+                image[i] += extra[i];
+            times.mark("background");
+        }
         if (cl.outputs.noiseGenerator == NoiseGenerator::Counter && cl.outputs.drawsNoise()) {
             // the noise drawn where the image is (docs/numerics/counter-noise.md)
             counterDeviates = engine::CounterNoise(device).deviates(

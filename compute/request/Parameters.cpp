@@ -738,6 +738,30 @@ std::vector<Flag> buildTable() {
                          v.fail(0, "fast, single, precise or double");
                      c.request.precision = *precision;
                  }));
+    add(makeFlag({"-background"}, 1, "<material>|<file.stol>",
+                 "an amorphous layer in the beam whose scattering is added to the image before "
+                 "noise: water, air, ice, nanoice, unity or a .stol file (nonBragg's physics, "
+                 "docs/amorphous.md)",
+                 "none", G::Braggview,
+                 [](ParseContext& c, const FlagValues& v) { c.request.background.material = fileName(v); }));
+    add(makeFlag({"-background_thickness"}, 1, "<mm>",
+                 "thickness of the -background layer along the beam (its cross-section is the "
+                 "beam's, -beamsize)",
+                 "0.1", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     c.request.background.thickness =
+                         v.number(0, Quantity::SampleLength, Bound::Positive) / 1000.0;
+                 }));
+    add(makeFlag({"-background_density"}, 1, "<g/cm^3>", "density of the -background material",
+                 "1", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     c.request.background.density =
+                         v.number(0, Quantity::Density, Bound::Positive) * 1e6;
+                 }));
+    add(makeFlag({"-background_MW"}, 1, "<g/mol>",
+                 "molecular weight of the -background material (one molecule of its .stol F)",
+                 "18", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     c.request.background.molecularWeight =
+                         v.number(0, Quantity::MolecularWeight, Bound::Positive);
+                 }));
     add(makeFlag({"-detector"}, 1, "<preset>|<file.expt>|<file.geom>|list",
                  "a detector of several panels: a preset (-detector list shows them), a DIALS "
                  "experiment list or a CrystFEL geometry file; moved as one body by -distance, "
@@ -1166,6 +1190,22 @@ const Writer kWriters[] = {
      nullptr},
     {"-seed", [](const RunRequest& r) { return integer(-r.experiment.seed); }, nullptr},
     {"-precision", [](const RunRequest& r) { return word(precisionName(r.precision)); }, nullptr},
+    {"-background", [](const RunRequest& r) { return fileIfNamed(r.background.material); }, nullptr},
+    {"-background_thickness",
+     [](const RunRequest& r) {
+         return numberIf(!r.background.material.empty(), r.background.thickness * 1000.0);
+     },
+     nullptr},
+    {"-background_density",
+     [](const RunRequest& r) {
+         return numberIf(!r.background.material.empty(), r.background.density / 1e6);
+     },
+     nullptr},
+    {"-background_MW",
+     [](const RunRequest& r) {
+         return numberIf(!r.background.material.empty(), r.background.molecularWeight);
+     },
+     nullptr},
     // last: followed by three more words it would also be read as -misset
     {"-misset_seed",
      [](const RunRequest& r) -> Words {

@@ -54,8 +54,19 @@ struct OutputOptions {
     bool drawsNoise() const { return writeNoise || writeCbf || (writeNexus && countPhotons); }
 };
 
+// -background and its -background_* options (braggview's own, docs/amorphous.md): an amorphous
+// layer in the beam whose scattering (nonBragg's) is added to the image before noise.
+struct BackgroundRequest {
+    std::string material;          // a built-in material (water, air, ice, ...) or a .stol file;
+                                   // empty: no background
+    double thickness = 0.1e-3;     // m along the beam; the cross-section is the beam's
+    double density = 1.0e6;        // g/m^3
+    double molecularWeight = 18.0; // g/mol
+};
+
 struct RunRequest {
     Experiment experiment;
+    BackgroundRequest background; // -background
     OutputOptions outputs;
     Precision precision = Precision::Precise; // -precision: fast or precise (the default)
     std::string device;         // -device: "" (automatic), a device index, or "cpu" (lavapipe)

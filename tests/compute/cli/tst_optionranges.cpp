@@ -57,6 +57,10 @@ const std::map<std::string, Physics>& physicsTable() {
         {"-spindle_axis", {true, false}}, // a direction: no zero vector
         {"-density", {false, false}},
         {"-MW", {false, false}},
+        // the -background layer: a thickness, a density and a molecular weight, all positive
+        {"-background_thickness", {false, false}},
+        {"-background_density", {false, false}},
+        {"-background_MW", {false, false}},
         // beam
         {"-lambda", {false, false}},
         {"-energy", {false, false}},
@@ -128,7 +132,7 @@ const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl", 
                                     "-dump",  "-sourcefile", "-img",    "-mask",      "-stol",
                                     "-4stol", "-Q",          "-stolout", "-floatfile", "-intfile",
                                     "-pgmfile", "-noisefile", "-cbffile", "-nexusfile",
-                                    "-detector", "-noise_generator"};
+                                    "-detector", "-noise_generator", "-background"};
 
 bool isTextOption(const std::string& name) {
     for (const char* text : kTextOptions)
