@@ -39,7 +39,8 @@ set(BV_LAYER_USES_compute/products
 # programs' command lines, on io and the reference's generator only.
 set(BV_LAYER_USES_compute/amorphous compute/core compute/random compute/model compute/io
     compute/vk)
-set(BV_LAYER_USES_compute/detector_response compute/core compute/random compute/model compute/io)
+set(BV_LAYER_USES_compute/detector_response compute/core compute/random compute/model compute/io
+    compute/vk)
 set(BV_LAYER_USES_compute/headless
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
   compute/vk compute/engine compute/run compute/products compute/amorphous
