@@ -58,8 +58,8 @@ vk::Buffer upload(const vk::Device& device, const std::vector<double>& values, c
 }
 
 template <class Real>
-AmorphousImage render(const vk::Device& device, const NonBraggSetup& s, const std::uint32_t* code,
-                      std::size_t codeBytes, double* gpuMilliseconds) {
+AmorphousImage render(const vk::Device& device, vk::ComputePass& pass, const NonBraggSetup& s,
+                      double* gpuMilliseconds) {
     std::vector<double> sources;
     for (const AmorphousSource& src : s.sources)
         sources.insert(sources.end(),
@@ -76,7 +76,6 @@ AmorphousImage render(const vk::Device& device, const NonBraggSetup& s, const st
     vk::Buffer omega(device, pixels * sizeof(Real), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                      vk::MemoryUse::Readback, "the amorphous image's solid angles");
 
-    vk::ComputePass pass(device, code, codeBytes, 5, sizeof(PassConstants));
     pass.bind({params.handle(), sourceBuffer.handle(), splineBuffer.handle(), image.handle(),
                omega.handle()});
     const NonBraggOptions& o = s.options;
@@ -125,17 +124,29 @@ AmorphousImage render(const vk::Device& device, const NonBraggSetup& s, const st
 
 } // namespace
 
-AmorphousImage renderAmorphousOnDevice(const vk::Device& device, const NonBraggSetup& setup,
-                                       AmorphousPrecision precision, double* gpuMilliseconds) {
-    if (precision == AmorphousPrecision::Fast)
-        return render<float>(device, setup, amorphous_fast_comp_spv, amorphous_fast_comp_spv_size,
-                             gpuMilliseconds);
-    if (!device.float64Enabled())
+AmorphousPass::AmorphousPass(const vk::Device& device, AmorphousPrecision precision)
+    : m_device(device), m_precision(precision) {
+    if (precision == AmorphousPrecision::Precise && !device.float64Enabled())
         throw Error("--nonbragg: " + device.description() +
                     " has no double precision (shaderFloat64): use -precision fast, or "
                     "-engine host for the CPU loop");
-    return render<double>(device, setup, amorphous_precise_comp_spv,
-                          amorphous_precise_comp_spv_size, gpuMilliseconds);
+    const bool fast = precision == AmorphousPrecision::Fast;
+    m_pass = std::make_unique<vk::ComputePass>(
+        device, fast ? amorphous_fast_comp_spv : amorphous_precise_comp_spv,
+        fast ? amorphous_fast_comp_spv_size : amorphous_precise_comp_spv_size, 5,
+        static_cast<std::uint32_t>(sizeof(PassConstants)));
+}
+
+AmorphousImage AmorphousPass::render(const NonBraggSetup& setup, double* gpuMilliseconds) {
+    if (m_precision == AmorphousPrecision::Fast)
+        return amorphous::render<float>(m_device, *m_pass, setup, gpuMilliseconds);
+    return amorphous::render<double>(m_device, *m_pass, setup, gpuMilliseconds);
+}
+
+AmorphousImage renderAmorphousOnDevice(const vk::Device& device, const NonBraggSetup& setup,
+                                       AmorphousPrecision precision, double* gpuMilliseconds) {
+    AmorphousPass pass(device, precision);
+    return pass.render(setup, gpuMilliseconds);
 }
 
 } // namespace bv::amorphous

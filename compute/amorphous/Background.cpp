@@ -6,6 +6,8 @@
 #include "compute/core/Error.h"
 #include "compute/vk/Device.h"
 
+#include <optional>
+
 namespace bv::amorphous {
 
 namespace {
@@ -59,14 +61,14 @@ std::vector<float> backgroundImage(const ResolvedExperiment& run, const Backgrou
         throw Error("-background is not computed for a curved detector (-curved_det)");
     const StolSpline spline(stolTable(sample.material), 1e10);
     std::vector<float> image(static_cast<std::size_t>(width) * height, 0.0f);
+    // one pass for every panel; without float64 on the device, precise is the host's double loop
+    std::optional<AmorphousPass> pass;
+    if (device && (fast || device->float64Enabled()))
+        pass.emplace(*device, fast ? AmorphousPrecision::Fast : AmorphousPrecision::Precise);
     int firstRow = 0;
     for (const PanelGeometry& panel : run.panels) {
         const NonBraggSetup s = panelSetup(run, panel, sample, spline);
-        const AmorphousImage part =
-            device && (fast || device->float64Enabled())
-                ? renderAmorphousOnDevice(*device, s,
-                                             fast ? AmorphousPrecision::Fast : AmorphousPrecision::Precise)
-                : renderAmorphous(s); // no float64 on the device: the host's double loop
+        const AmorphousImage part = pass ? pass->render(s) : renderAmorphous(s);
         for (int row = 0; row < s.spixels && firstRow + row < height; ++row)
             for (int col = 0; col < s.fpixels && col < width; ++col)
                 image[static_cast<std::size_t>(firstRow + row) * width + col] =

@@ -38,9 +38,22 @@ std::vector<double> gaussianPsfKernel1D(double fwhmPixels, int radius) {
     return k;
 }
 
+GaussianPsfPass::GaussianPsfPass(const vk::Device& device)
+    : m_device(device),
+      m_pass(std::make_unique<vk::ComputePass>(device, psf_gauss_comp_spv, psf_gauss_comp_spv_size,
+                                               4, static_cast<std::uint32_t>(sizeof(PassConstants)))) {}
+
 std::vector<float> gaussianPsfOnDevice(const vk::Device& device, const std::vector<float>& image,
                                        int width, int height, double fwhmPixels,
                                        double* gpuMilliseconds) {
+    GaussianPsfPass pass(device);
+    return pass.apply(image, width, height, fwhmPixels, gpuMilliseconds);
+}
+
+std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int width, int height,
+                                          double fwhmPixels, double* gpuMilliseconds) {
+    const vk::Device& device = m_device;
+    vk::ComputePass& pass = *m_pass;
     if (width <= 0 || height <= 0 || image.size() != static_cast<std::size_t>(width) * height)
         throw Error("point spread function: the image is not " + std::to_string(width) + " x " +
                     std::to_string(height) + " pixels");
@@ -63,8 +76,6 @@ std::vector<float> gaussianPsfOnDevice(const vk::Device& device, const std::vect
     input.write(image.data(), bytes);
     weights.write(kernel.data(), kernel.size() * sizeof(float));
 
-    vk::ComputePass pass(device, psf_gauss_comp_spv, psf_gauss_comp_spv_size, 4,
-                         sizeof(PassConstants));
     pass.bind({input.handle(), middle.handle(), output.handle(), weights.handle()});
     const std::uint32_t gx = (static_cast<std::uint32_t>(width) + kGroup - 1) / kGroup;
     const std::uint32_t gy = (static_cast<std::uint32_t>(height) + kGroup - 1) / kGroup;

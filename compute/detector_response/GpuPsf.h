@@ -6,6 +6,9 @@
 // that falls off the image is lost rather than spread back evenly. docs/detector-response.md.
 //
 //     std::vector<float> out = detector::gaussianPsfOnDevice(device, image, w, h, 3.0);
+#include "compute/vk/ComputePass.h"
+
+#include <memory>
 #include <vector>
 
 namespace bv::vk {
@@ -22,9 +25,22 @@ int gaussianPsfRadius(double fwhmPixels);
 // with a = sqrt(ln 16) / fwhm.
 std::vector<double> gaussianPsfKernel1D(double fwhmPixels, int radius);
 
-// Throws bv::Error for a width that is not positive and finite or wider than the image, an
-// image of the wrong size, and on a Vulkan failure. `gpuMilliseconds`: the two passes' time
-// (when the queue has timestamps).
+// Owns the pipeline (kept between calls); borrows the device, which must outlive it.
+class GaussianPsfPass {
+  public:
+    explicit GaussianPsfPass(const vk::Device& device);
+    // Throws bv::Error for a width that is not positive and finite or wider than the image,
+    // an image of the wrong size, and on a Vulkan failure. `gpuMilliseconds`: the two
+    // passes' time (when the queue has timestamps).
+    std::vector<float> apply(const std::vector<float>& image, int width, int height,
+                             double fwhmPixels, double* gpuMilliseconds = nullptr);
+
+  private:
+    const vk::Device& m_device;
+    std::unique_ptr<vk::ComputePass> m_pass;
+};
+
+// One call on a pass made for it.
 std::vector<float> gaussianPsfOnDevice(const vk::Device& device, const std::vector<float>& image,
                                        int width, int height, double fwhmPixels,
                                        double* gpuMilliseconds = nullptr);
