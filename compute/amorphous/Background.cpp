@@ -83,4 +83,12 @@ std::vector<float> backgroundImage(const ResolvedExperiment& run, const Backgrou
     return image;
 }
 
+void addBackground(std::vector<float>& image, const ResolvedExperiment& run,
+                   const BackgroundSample& sample, int width, int height, const vk::Device* device,
+                   bool fast) {
+    const std::vector<float> extra = backgroundImage(run, sample, width, height, device, fast);
+    for (std::size_t i = 0; i < image.size() && i < extra.size(); ++i)
+        image[i] += extra[i];
+}
+
 } // namespace bv::amorphous

@@ -32,4 +32,9 @@ struct BackgroundSample {
 std::vector<float> backgroundImage(const ResolvedExperiment& run, const BackgroundSample& sample,
                                    int width, int height, const vk::Device* device, bool fast);
 
+// backgroundImage() added to `image` (the run's stacked image, width x height).
+void addBackground(std::vector<float>& image, const ResolvedExperiment& run,
+                   const BackgroundSample& sample, int width, int height, const vk::Device* device,
+                   bool fast);
+
 } // namespace bv::amorphous

@@ -212,13 +212,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         gridExit = simulator.gridExit();
         times.mark("readback");
         if (background) { // nonBragg's amorphous term, before any noise (docs/amorphous.md)
-            const std::vector<float> extra = amorphous::backgroundImage(
-                prepared.resolved,
-                {cl.background.material, cl.background.thickness, cl.background.density,
-                 cl.background.molecularWeight},
-                plan.fastPixels, plan.slowPixels, &device, cl.precision == Precision::Fast);
-            for (std::size_t i = 0; i < image.size() && i < extra.size(); ++i)
-                image[i] += extra[i];
+            amorphous::addBackground(image, prepared.resolved,
+                                     {cl.background.material, cl.background.thickness,
+                                      cl.background.density, cl.background.molecularWeight},
+                                     plan.fastPixels, plan.slowPixels, &device,
+                                     cl.precision == Precision::Fast);
             times.mark("background");
         }
         if (cl.outputs.noiseGenerator == NoiseGenerator::Counter && cl.outputs.drawsNoise()) {
