@@ -136,6 +136,11 @@ AmorphousImage render(const NonBraggSetup& s, std::ostream& out) {
 } // namespace
 
 int runNonBragg(const std::vector<std::string>& args, std::ostream& out) {
+    for (const std::string& a : args)
+        if (a == "-h" || a == "-help" || a == "--help") {
+            out << nonBraggUsage();
+            return 0;
+        }
     const NonBraggOptions options = parseNonBraggArguments(args);
     const NonBraggSetup s = setUpNonBragg(options);
     const NonBraggOptions& o = s.options;

@@ -188,6 +188,16 @@ std::string ownHeader(const NoisifyOptions& o, int xpixels, int ypixels, double 
 } // namespace
 
 int runNoisify(const std::vector<std::string>& args, std::ostream& out) {
+    for (const std::string& a : args)
+        if (a == "-h" || a == "-help" || a == "--help") {
+            out << "usage: braggview --headless --noisify -floatfile floatimage.bin [options]\n"
+                   "  the options of the reference noisify program: -scale -gain -adc -readout\n"
+                   "  -flicker -calibration -calib_seed -seed -psf gauss|fiber -psf_fwhm (um)\n"
+                   "  -psf_radius (pixels) -bits 16|32 -intfile -pgmfile -noisefile -nonoise\n"
+                   "  -nopgm -header -detpixels(_x/_y) -pixel -distance -detsize -Xbeam -Ybeam\n"
+                   "  -lambda -phi -osc -fluence (docs/detector-response.md)\n";
+            return 0;
+        }
     NoisifyOptions o = parse(args);
     const std::string input = io::readWholeFile(o.floatFile, "float image", io::kImageFileMaxBytes);
     long long pixels = static_cast<long long>(input.size() / sizeof(float));
