@@ -1,6 +1,7 @@
 #include "compute/detector_response/Noisify.h"
 
 #include "compute/core/Error.h"
+#include "compute/detector_response/DetectorResponse.h"
 #include "compute/detector_response/Psf.h"
 #include "compute/io/AtomicFile.h"
 #include "compute/io/InputFile.h"
@@ -16,6 +17,7 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 namespace bv::detector {
 
@@ -159,11 +161,6 @@ CopiedHeader readHeader(const std::string& path) {
     h.width = static_cast<int>(w);
     h.height = static_cast<int>(ht);
     return h;
-}
-
-// x86's conversion of a double to a narrower unsigned integer: truncate, keep the low bits
-template <class T> T narrow(double v) {
-    return static_cast<T>(static_cast<std::int64_t>(v));
 }
 
 std::string ownHeader(const NoisifyOptions& o, int xpixels, int ypixels, double detsizeY,
@@ -317,8 +314,8 @@ int runNoisify(const std::vector<std::string>& args, std::ostream& out) {
     for (std::size_t i = 0; i < n; ++i) {
         double adu = photons[i] * o.gain + o.adcOffset;
         adu = std::min(adu, 65535.0); // the reference clips the noiseless 32-bit image at 65535 too
-        int32[i] = narrow<std::uint32_t>(adu);
-        int16[i] = narrow<std::uint16_t>(adu);
+        int32[i] = narrowAdu<std::uint32_t>(adu);
+        int16[i] = narrowAdu<std::uint16_t>(adu);
     }
     out << "writing " << o.intFile << " as " << n << " " << o.bits / 8 << "-byte integers\n";
     writeInts(intFile, int16, int32);
@@ -333,42 +330,26 @@ int runNoisify(const std::vector<std::string>& args, std::ostream& out) {
     }
     if (noiseFile) {
         random::ReferenceRandom rng;
-        double sum = 0.0;
-        for (std::size_t i = 0; i < n; ++i) {
-            double photons0 = photons[i];
-            if (o.flicker > 0.0)
-                photons0 *= (1.0 + o.flicker * rng.gaussian(seed));
-            if (o.calibration > 0.0)
-                photons0 *= (1.0 + o.calibration * rng.gaussian(calibSeed));
-            photons[i] = rng.poisson(static_cast<float>(photons0), seed);
-            sum += photons[i];
-        }
+        ResponseSettings response;
+        response.flicker = o.flicker;
+        response.calibration = o.calibration;
+        response.readout = o.readout;
+        response.gain = o.gain;
+        response.adcOffset = o.adcOffset;
+        if (psfOn)
+            response.psf = psf;
+        std::ostringstream psfLog; // the reference prints the PSF's width between its lines
+        const NoisyImage noisy = respond(photons, xpixels, ypixels, response, rng, seed, calibSeed, psfLog);
+        std::string lines = psfLog.str();
         if (psfOn) {
-            out << io::formatFixed(sum, 0) << " photons on noise image before PSF\n";
-            out << "  applying PSF width = " << formatG(o.psfFwhm * 1e6) << " um\n";
-            photons = applyPsf(photons, xpixels, ypixels, psf, out);
+            const std::size_t first = lines.find('\n') + 1;
+            lines.insert(first, "  applying PSF width = " + formatG(o.psfFwhm * 1e6) + " um\n");
         }
-        sum = 0;
-        int overloads = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            sum += photons[i];
-            double adu = photons[i] * o.gain + o.adcOffset;
-            if (o.readout > 0.0)
-                adu += o.readout * rng.gaussian(seed);
-            if (adu > 2147483647.0) {
-                adu = 2147483647.0;
-                overloads += o.bits == 32 ? 1 : 0;
-            }
-            int32[i] = narrow<std::uint32_t>(adu);
-            if (adu > 65535.0) {
-                adu = 65535.0;
-                overloads += o.bits == 16 ? 1 : 0;
-            }
-            int16[i] = narrow<std::uint16_t>(adu);
-        }
-        out << io::formatFixed(sum, 0) << " photons on noise image (" << overloads << " overloads)\n";
+        out << lines;
+        out << io::formatFixed(noisy.photons, 0) << " photons on noise image ("
+            << (o.bits == 16 ? noisy.overloads16 : noisy.overloads32) << " overloads)\n";
         out << "writing " << o.noiseFile << " as " << o.bits / 8 << "-byte integers\n";
-        writeInts(*noiseFile, int16, int32);
+        writeInts(*noiseFile, noisy.counts16, noisy.counts32);
     }
     intFile.commit();
     if (pgmFile)
