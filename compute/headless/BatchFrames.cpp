@@ -371,6 +371,9 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
                                ((w->nexus || !frame.files.nexusFile.empty()) &&
                                 cl.outputs.countPhotons));
             w->background = cl.background;
+            if (cl.response.enabled)
+                throw Error(frameName(i) + ": -response_* options are for a single image for "
+                            "now; a series or job writes its noise images without them");
             if (!w->background.material.empty() && w->counterNoise)
                 throw Error(frameName(i) + ": -background with -noise_generator counter: the "
                             "counter noise is drawn from the Bragg image on the device, before "

@@ -64,9 +64,24 @@ struct BackgroundRequest {
     double molecularWeight = 18.0; // g/mol
 };
 
+// -response_* (braggview's own, docs/detector-response.md): the noise image made by noisify's
+// chain (flicker, calibration, Poisson, PSF, gain, readout) instead of Poisson alone.
+struct ResponseRequest {
+    bool enabled = false;        // any -response_* option given
+    double flicker = 0.0;        // fraction
+    double calibration = 0.0;    // fraction
+    long calibSeed = 123456789;  // the reference's variable (-response_calib_seed N gives -N)
+    double readout = 0.0;        // ADU
+    double gain = 1.0;           // ADU per photon
+    std::string psf;             // "", "gauss" or "fiber"
+    double psfFwhm = 46e-6;      // m (noisify's default)
+    int psfRadius = 0;           // pixels, 0: per pixel
+};
+
 struct RunRequest {
     Experiment experiment;
     BackgroundRequest background; // -background
+    ResponseRequest response;     // -response_*
     OutputOptions outputs;
     Precision precision = Precision::Precise; // -precision: fast or precise (the default)
     std::string device;         // -device: "" (automatic), a device index, or "cpu" (lavapipe)
