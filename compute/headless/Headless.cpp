@@ -193,6 +193,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         std::async(std::launch::async, [&plan] { return engine::solidAngleSum(plan); });
 
     const bool background = !cl.background.material.empty();
+    if (cl.response.enabled && cl.outputs.noiseGenerator == NoiseGenerator::Counter)
+        throw Error("-response_* with -noise_generator counter: the detector response draws "
+                    "from the reference generator (noisify's); use it");
     if (background && cl.outputs.noiseGenerator == NoiseGenerator::Counter)
         throw Error("-background with -noise_generator counter: the counter noise is drawn "
                     "from the Bragg image on the device, before the background is added; use "
