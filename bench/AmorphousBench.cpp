@@ -33,7 +33,8 @@ void measure(const char* what, int repeats, const std::function<double()>& work)
         const auto start = std::chrono::steady_clock::now();
         const double g = work();
         const double w =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
         if (i == 0)
             continue; // warm-up: pipeline creation, first allocation
         wall.push_back(w);
@@ -54,8 +55,9 @@ int main(int argc, char** argv) {
     const int repeats = argc > 3 ? std::atoi(argv[3]) : 5;
     try {
         using namespace bv;
-        const amorphous::NonBraggSetup setup = amorphous::setUpNonBragg(amorphous::parseNonBraggArguments(
-            {"-stol", "water", "-detpixels", std::to_string(size), "-pixel", "0.1", "-distance", "200"}));
+        const amorphous::NonBraggSetup setup = amorphous::setUpNonBragg(
+            amorphous::parseNonBraggArguments({"-stol", "water", "-detpixels", std::to_string(size),
+                                               "-pixel", "0.1", "-distance", "200"}));
         const vk::Device device;
         std::printf("braggview-bench-amorphous: %d x %d pixels, water (%zu spline points), fwhm %g "
                     "pixels, on %s\n",

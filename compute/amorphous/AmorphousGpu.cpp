@@ -16,7 +16,7 @@ namespace bv::amorphous {
 namespace {
 
 constexpr double kThomsonCrossSection = 7.94079248018965e-30; // r_e^2, m^2 (as the CPU loop)
-constexpr std::uint32_t kGroup = 8;                             // amorphous.glsl's local size
+constexpr std::uint32_t kGroup = 8;                           // amorphous.glsl's local size
 
 // amorphous.glsl's push constants
 struct PassConstants {
@@ -88,8 +88,8 @@ AmorphousImage render(const vk::Device& device, vk::ComputePass& pass, const Non
                                   s.roiXmax,
                                   s.roiYmin,
                                   s.roiYmax,
-                                  (o.noPolar ? 1 : 0) | (o.curved ? 2 : 0) | (o.pointPixel ? 4 : 0) |
-                                      (o.Fmap ? 8 : 0),
+                                  (o.noPolar ? 1 : 0) | (o.curved ? 2 : 0) |
+                                      (o.pointPixel ? 4 : 0) | (o.Fmap ? 8 : 0),
                                   0,
                                   0};
     const bool timed = device.timestampValidBits() > 0 && gpuMilliseconds != nullptr;

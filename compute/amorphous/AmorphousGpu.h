@@ -41,6 +41,7 @@ class AmorphousPass {
 
 // One render on a pass made for it.
 AmorphousImage renderAmorphousOnDevice(const vk::Device& device, const NonBraggSetup& setup,
-                                       AmorphousPrecision precision, double* gpuMilliseconds = nullptr);
+                                       AmorphousPrecision precision,
+                                       double* gpuMilliseconds = nullptr);
 
 } // namespace bv::amorphous

@@ -103,15 +103,14 @@ class Renderer {
                             Fdet * fdet.y + Sdet * sdet.y + Odet * odet.y + pix0.y,
                             Fdet * fdet.z + Sdet * sdet.z + Odet * odet.z + pix0.z};
                     if (o.curved) {
-                        const Vec v{s.distance * beam.x, s.distance * beam.y,
-                                    s.distance * beam.z};
+                        const Vec v{s.distance * beam.x, s.distance * beam.y, s.distance * beam.z};
                         const Vec n = rotateAxis(v, sdet, pos.y / s.distance);
                         pos = rotateAxis(n, fdet, pos.z / s.distance);
                     }
                     Vec diffracted = pos;
                     const double airpath = unitize(diffracted);
-                    double omega = o.pixelSize * o.pixelSize / airpath / airpath *
-                                   s.closeDistance / airpath;
+                    double omega =
+                        o.pixelSize * o.pixelSize / airpath / airpath * s.closeDistance / airpath;
                     if (o.pointPixel)
                         omega = 1.0 / airpath / airpath;
                     omegaSum += omega;
@@ -126,13 +125,14 @@ class Renderer {
                         Fbg = s.spline(stol);
                         const float sign = Fbg < 0.0 ? -1.0f : 1.0f;
                         const double polar =
-                            o.noPolar ? 1.0
-                                      : polarizationFactor(o.polarization, incident, diffracted, axis);
+                            o.noPolar
+                                ? 1.0
+                                : polarizationFactor(o.polarization, incident, diffracted, axis);
                         Ibg += sign * Fbg * Fbg * polar * omega * src.weight;
                     }
                 }
-            float value = static_cast<float>(Ibg * kThomsonCrossSection * s.fluence * s.molecules /
-                                             steps);
+            float value =
+                static_cast<float>(Ibg * kThomsonCrossSection * s.fluence * s.molecules / steps);
             if (o.Fmap)
                 value = static_cast<float>(Fbg);
             out[fpixel] = value;

@@ -39,7 +39,8 @@ NonBraggSetup panelSetup(const ResolvedExperiment& run, const PanelGeometry& pan
     s.oversample = std::max(1, run.oversample);
     s.fluence = run.fluence;
     const double side = run.beamSize > 0.0 ? run.beamSize : 0.1e-3;
-    s.molecules = sample.thickness * side * side * sample.density * kAvogadro / sample.molecularWeight;
+    s.molecules =
+        sample.thickness * side * side * sample.density * kAvogadro / sample.molecularWeight;
     for (const Source& src : run.sources) {
         AmorphousSource a;
         a.position = src.direction * 10.0; // only its direction counts

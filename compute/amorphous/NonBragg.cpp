@@ -30,17 +30,18 @@ std::string g(double v) {
 // little_endian, padded with spaces to 512 bytes.
 std::string smvHeader(const NonBraggSetup& s) {
     const NonBraggOptions& o = s.options;
-    std::string h = "{\nHEADER_BYTES=512;\nDIM=2;\nBYTE_ORDER=little_endian;\nTYPE=unsigned_short;\n";
+    std::string h =
+        "{\nHEADER_BYTES=512;\nDIM=2;\nBYTE_ORDER=little_endian;\nTYPE=unsigned_short;\n";
     h += "SIZE1=" + std::to_string(s.fpixels) + ";\nSIZE2=" + std::to_string(s.spixels) +
          ";\nPIXEL_SIZE=" + g(o.pixelSize * 1000.0) + ";\nDISTANCE=" + g(s.distance * 1000.0) +
          ";\n";
     h += "WAVELENGTH=" + g(o.lambda0 * 1e10) + ";\n";
-    h += "BEAM_CENTER_X=" + g(s.Xbeam * 1000.0) + ";\nBEAM_CENTER_Y=" +
-         g((s.detsizeY - s.Ybeam) * 1000) + ";\n";
+    h += "BEAM_CENTER_X=" + g(s.Xbeam * 1000.0) +
+         ";\nBEAM_CENTER_Y=" + g((s.detsizeY - s.Ybeam) * 1000) + ";\n";
     h += "ORGX=" + g(s.Xclose / o.pixelSize) + ";\nORGY=" + g(s.Yclose / o.pixelSize) + ";\n";
     h += "CLOSE_DISTANCE=" + g(s.closeDistance * 1000.0) + ";\n";
-    h += "PHI=" + g(o.phi0 * kRTD) + ";\nOSC_START=" + g(o.phi0 * kRTD) + ";\nOSC_RANGE=" +
-         g(s.osc * kRTD) + ";\n";
+    h += "PHI=" + g(o.phi0 * kRTD) + ";\nOSC_START=" + g(o.phi0 * kRTD) +
+         ";\nOSC_RANGE=" + g(s.osc * kRTD) + ";\n";
     h += "TWOTHETA=" + g(o.twotheta * kRTD) + ";\n";
     h += "DETECTOR_SN=000;\nBEAMLINE=fake;\n}\f";
     if (h.size() > 512)
@@ -93,8 +94,7 @@ void printSetup(std::ostream& out, const NonBraggSetup& s, long seed) {
         << "  pixel=" << g(o.pixelSize) << " meters (" << s.fpixels << "x" << s.spixels
         << " pixels)\n";
     out << "  Xbeam=" << g(s.Xbeam) << " Ybeam=" << g(s.Ybeam) << "\n";
-    out << "  detector origin: " << g(s.pix0.x) << " " << g(s.pix0.y) << " " << g(s.pix0.z)
-        << "\n";
+    out << "  detector origin: " << g(s.pix0.x) << " " << g(s.pix0.y) << " " << g(s.pix0.z) << "\n";
     out << "  roi: " << s.roiXmin << " < x < " << s.roiXmax << " && " << s.roiYmin << " < y < "
         << s.roiYmax << "\n";
     out << "  " << s.divsteps << " divergence steps\n  " << s.sources.size() << " sources\n  "
@@ -117,14 +117,14 @@ AmorphousImage render(const NonBraggSetup& s, std::ostream& out) {
         vk::DeviceOptions options;
         options.deviceOverride = o.device;
         const vk::Device device(options);
-        image = renderAmorphousOnDevice(device, s,
-                                        o.fast ? AmorphousPrecision::Fast : AmorphousPrecision::Precise,
-                                        &gpuMs);
+        image = renderAmorphousOnDevice(
+            device, s, o.fast ? AmorphousPrecision::Fast : AmorphousPrecision::Precise, &gpuMs);
         where = device.description() + (o.fast ? " (float)" : " (double)");
     }
     if (o.verbose) {
         const double wallMs =
-            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+                .count();
         out << "  amorphous image on " << where << ": " << g(wallMs) << " ms wall";
         if (gpuMs >= 0.0)
             out << ", " << g(gpuMs) << " ms GPU";
@@ -197,8 +197,8 @@ int runNonBragg(const std::vector<std::string>& args, std::ostream& out) {
     out << "writing " << o.floatFile << " as " << pixels << " 4-byte floats\n";
     floatFile.write(f.data(), pixels * sizeof(float));
 
-    out << "max_I = " << g(maxI) << "\nmean= " << g(avg) << " rms= " << g(rms) << " rmsd= " << g(rmsd)
-        << "\n";
+    out << "max_I = " << g(maxI) << "\nmean= " << g(avg) << " rms= " << g(rms)
+        << " rmsd= " << g(rmsd) << "\n";
     double intScale = o.intScale;
     if (intScale <= 0.0)
         intScale = maxI > 0.0 ? 55000.0 / maxI : 1.0;

@@ -1,7 +1,7 @@
 #include "compute/amorphous/NonBraggOptions.h"
 
-#include "compute/io/ReferenceWords.h"
 #include "compute/core/Error.h"
+#include "compute/io/ReferenceWords.h"
 
 #include <cmath>
 
@@ -207,13 +207,14 @@ const std::vector<Rule>& rules() {
 NonBraggOptions parseNonBraggArguments(const std::vector<std::string>& args) {
     NonBraggOptions options;
     io::applyWordRules<O>(rules(), args, options, "--nonbragg",
-                      [](O&, const std::string&) { return false; });
+                          [](O&, const std::string&) { return false; });
     if (!options.imageIn.empty())
         throw Error("--nonbragg: -img and -stolout (a .stol curve extracted from a measured "
                     "image) are not supported by braggview yet");
     if (options.stol.empty())
         throw Error("--nonbragg: no -stol given (a .stol file, or one of the built-in "
-                    "materials water, air, ice, nanoice, unity)\n" + nonBraggUsage());
+                    "materials water, air, ice, nanoice, unity)\n" +
+                    nonBraggUsage());
     return options;
 }
 

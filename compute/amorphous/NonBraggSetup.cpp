@@ -188,8 +188,7 @@ void makeSources(NonBraggSetup& s, const NonBraggOptions& o) {
             ++s.divsteps;
             const glm::dvec3 back{-o.sourceDistance * s.beam.x, -o.sourceDistance * s.beam.y,
                                   -o.sourceDistance * s.beam.z};
-            const glm::dvec3 position =
-                rotateAxis(rotateAxis(back, s.polar, vdiv), s.vert, hdiv);
+            const glm::dvec3 position = rotateAxis(rotateAxis(back, s.polar, vdiv), s.vert, hdiv);
             for (int d = 0; d < s.dispsteps; ++d) {
                 AmorphousSource src;
                 src.position = position;

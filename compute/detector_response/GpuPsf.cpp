@@ -39,9 +39,9 @@ std::vector<double> gaussianPsfKernel1D(double fwhmPixels, int radius) {
 }
 
 GaussianPsfPass::GaussianPsfPass(const vk::Device& device)
-    : m_device(device),
-      m_pass(std::make_unique<vk::ComputePass>(device, psf_gauss_comp_spv, psf_gauss_comp_spv_size,
-                                               4, static_cast<std::uint32_t>(sizeof(PassConstants)))) {}
+    : m_device(device), m_pass(std::make_unique<vk::ComputePass>(
+                            device, psf_gauss_comp_spv, psf_gauss_comp_spv_size, 4,
+                            static_cast<std::uint32_t>(sizeof(PassConstants)))) {}
 
 std::vector<float> gaussianPsfOnDevice(const vk::Device& device, const std::vector<float>& image,
                                        int width, int height, double fwhmPixels,

@@ -62,7 +62,9 @@ const std::vector<Rule>& rules() {
         {{"-Xbeam"}, false, 1, [](O& o, const V& v) { o.Xbeam = v.number(0) / 1000.0; }},
         {{"-Ybeam"}, false, 1, [](O& o, const V& v) { o.Ybeam = v.number(0) / 1000.0; }},
         {{"-distance"}, false, 1, [](O& o, const V& v) { o.distance = v.number(0) / 1000.0; }},
-        {{"-detsize"}, true, 1,
+        {{"-detsize"},
+         true,
+         1,
          [](O& o, const V& v) { o.detsizeX = o.detsizeY = v.number(0) / 1000.0; }},
         {{"-detsize_x"}, false, 1, [](O& o, const V& v) { o.detsizeX = v.number(0) / 1000.0; }},
         {{"-detsize_y"}, false, 1, [](O& o, const V& v) { o.detsizeY = v.number(0) / 1000.0; }},
@@ -70,7 +72,10 @@ const std::vector<Rule>& rules() {
         {{"-detpixels_x"}, false, 1, [](O& o, const V& v) { o.xpixels = v.integer(0); }},
         {{"-detpixels_y"}, false, 1, [](O& o, const V& v) { o.ypixels = v.integer(0); }},
         {{"-pixel"}, false, 1, [](O& o, const V& v) { o.pixel = v.number(0) / 1000.0; }},
-        {{"-psf"}, true, 1, [](O& o, const V& v) {
+        {{"-psf"},
+         true,
+         1,
+         [](O& o, const V& v) {
              o.psf = PsfChoice::None;
              if (v.text(0).find("gauss") != std::string::npos)
                  o.psf = PsfChoice::Gauss;
@@ -79,26 +84,39 @@ const std::vector<Rule>& rules() {
              if (o.psf == PsfChoice::None)
                  throw Error("-psf " + v.text(0) + ": gauss or fiber");
          }},
-        {{"-psf_rad"}, false, 1, [](O& o, const V& v) {
+        {{"-psf_rad"},
+         false,
+         1,
+         [](O& o, const V& v) {
              const double r = v.number(0);
              if (std::fabs(r) > 1e9)
                  throw Error(v.option() + " " + v.text(0) + ": not a radius in pixels");
              o.psfRadius = static_cast<int>(r); // the reference stores atof() in an int
          }},
-        {{"-psf_si", "-psf_fw", "-psf_wi"}, false, 1,
+        {{"-psf_si", "-psf_fw", "-psf_wi"},
+         false,
+         1,
          [](O& o, const V& v) { o.psfFwhm = static_cast<float>(v.number(0) / 1e6); }},
         {{"-fluence"}, false, 1, [](O& o, const V& v) { o.fluence = v.number(0); }},
-        {{"-floatfile", "-floatimage", "-bin"}, false, 1,
+        {{"-floatfile", "-floatimage", "-bin"},
+         false,
+         1,
          [](O& o, const V& v) { o.floatFile = v.text(0); }},
         {{"-header"}, false, 1, [](O& o, const V& v) { o.headerFile = v.text(0); }},
         {{"-pgmfile", "-pgmimage"}, false, 1, [](O& o, const V& v) { o.pgmFile = v.text(0); }},
         {{"-intfile", "-intimage"}, false, 1, [](O& o, const V& v) { o.intFile = v.text(0); }},
-        {{"-bits"}, false, 1, [](O& o, const V& v) {
+        {{"-bits"},
+         false,
+         1,
+         [](O& o, const V& v) {
              o.bits = v.integer(0);
              if (o.bits != 16 && o.bits != 32)
                  throw Error("-bits " + v.text(0) + ": 16 or 32");
          }},
-        {{"-noisefile", "-noiseimage"}, false, 1, [](O& o, const V& v) { o.noiseFile = v.text(0); }},
+        {{"-noisefile", "-noiseimage"},
+         false,
+         1,
+         [](O& o, const V& v) { o.noiseFile = v.text(0); }},
         {{"-nonoise"}, false, 0, [](O& o, const V&) { o.noise = false; }},
         {{"-nopgm"}, false, 0, [](O& o, const V&) { o.pgm = false; }},
         {{"-readout", "-readnoi"}, false, 1, [](O& o, const V& v) { o.readout = v.number(0); }},
@@ -143,7 +161,8 @@ struct CopiedHeader {
 CopiedHeader readHeader(const std::string& path) {
     const std::string file = io::readWholeFile(path, "SMV header file", io::kImageFileMaxBytes);
     if (file.size() < 512 || file.compare(0, 12, "{\nHEADER_BYT") != 0)
-        throw Error("-header " + path + ": not an SMV (ADSC) image: it must start with "
+        throw Error("-header " + path +
+                    ": not an SMV (ADSC) image: it must start with "
                     "\"{\\nHEADER_BYTES=\" and hold at least 512 bytes");
     CopiedHeader h;
     h.text.header = std::string(file.c_str(), strnlen(file.c_str(), 512));
@@ -169,12 +188,12 @@ std::string ownHeader(const NoisifyOptions& o, int xpixels, int ypixels, double 
     std::string h = "{\nHEADER_BYTES=512;\nDIM=2;\nBYTE_ORDER=little_endian;\nTYPE=";
     h += o.bits == 16 ? "unsigned_short;\n" : "long_integer;\n";
     h += "SIZE1=" + std::to_string(xpixels) + ";\nSIZE2=" + std::to_string(ypixels) +
-         ";\nPIXEL_SIZE=" + formatG(o.pixel * 1000.0) + ";\nDISTANCE=" + formatG(o.distance * 1000.0) +
-         ";\n";
+         ";\nPIXEL_SIZE=" + formatG(o.pixel * 1000.0) +
+         ";\nDISTANCE=" + formatG(o.distance * 1000.0) + ";\n";
     h += "WAVELENGTH=" + formatG(o.lambda) + ";\nBEAM_CENTER_X=" + formatG(Xbeam * 1000.0) +
          ";\nBEAM_CENTER_Y=" + formatG((detsizeY - Ybeam) * 1000) + ";\n";
-    h += "PHI=" + formatG(o.phi0) + ";\nOSC_START=" + formatG(o.phi0) + ";\nOSC_RANGE=" +
-         formatG(o.osc) + ";\n";
+    h += "PHI=" + formatG(o.phi0) + ";\nOSC_START=" + formatG(o.phi0) +
+         ";\nOSC_RANGE=" + formatG(o.osc) + ";\n";
     h += "DETECTOR_SN=000;\nBEAMLINE=fake;\n}\f";
     if (h.size() > 512)
         throw Error("--noisify: the SMV header does not fit in 512 bytes");
@@ -266,10 +285,12 @@ int runNoisify(const std::vector<std::string>& args, std::ostream& out) {
         << formatG(detsizeY) << "  pixel=" << formatG(pixel) << " meters (" << xpixels << "x"
         << ypixels << " pixels)\n  Xbeam=" << formatG(Xbeam) << " Ybeam=" << formatG(Ybeam) << "\n";
     out << "  seed: " << seed << "\n  calibration noise seed: " << calibSeed
-        << "\n  calibration_noise = " << formatG(o.calibration * 100) << " %\n  input file scale = "
-        << formatG(o.photonScale) << "\n  readout_noise = " << formatG(o.readout)
-        << " ADU\n  flicker_noise = " << formatG(o.flicker * 100) << " %\n  quantum_gain = "
-        << formatG(o.gain) << " ADU/photon\n  adc_offset = " << formatG(o.adcOffset) << " ADU\n\n";
+        << "\n  calibration_noise = " << formatG(o.calibration * 100)
+        << " %\n  input file scale = " << formatG(o.photonScale)
+        << "\n  readout_noise = " << formatG(o.readout)
+        << " ADU\n  flicker_noise = " << formatG(o.flicker * 100)
+        << " %\n  quantum_gain = " << formatG(o.gain)
+        << " ADU/photon\n  adc_offset = " << formatG(o.adcOffset) << " ADU\n\n";
 
     // the files are created (and their names checked) before the work
     io::AtomicFile intFile(o.intFile);
@@ -294,13 +315,16 @@ int runNoisify(const std::vector<std::string>& args, std::ostream& out) {
         photons[i] = static_cast<float>((o.fluence * 7.94079248018965e-30) * o.photonScale * I);
     }
     out << "maximum value in input file: " << formatG(maxI) << " ( "
-        << formatG(maxI * o.photonScale * o.fluence * 7.94079248018965e-30) << " on photon scale)\n";
+        << formatG(maxI * o.photonScale * o.fluence * 7.94079248018965e-30)
+        << " on photon scale)\n";
     if (!o.noise && psfOn) {
-        out << "  applying PSF to noiseless image width = " << formatG(psf.fwhmPixels) << " pixels\n";
+        out << "  applying PSF to noiseless image width = " << formatG(psf.fwhmPixels)
+            << " pixels\n";
         photons = applyPsf(photons, xpixels, ypixels, psf, out);
     }
 
-    const std::string ownHeaderText = header ? std::string() : ownHeader(o, xpixels, ypixels, detsizeY, Xbeam, Ybeam);
+    const std::string ownHeaderText =
+        header ? std::string() : ownHeader(o, xpixels, ypixels, detsizeY, Xbeam, Ybeam);
     auto writeInts = [&](io::AtomicFile& file, const std::vector<std::uint16_t>& i16,
                          const std::vector<std::uint32_t>& i32) {
         file.write(header ? header->bytes : ownHeaderText);
@@ -339,7 +363,8 @@ int runNoisify(const std::vector<std::string>& args, std::ostream& out) {
         if (psfOn)
             response.psf = psf;
         std::ostringstream psfLog; // the reference prints the PSF's width between its lines
-        const NoisyImage noisy = respond(photons, xpixels, ypixels, response, rng, seed, calibSeed, psfLog);
+        const NoisyImage noisy =
+            respond(photons, xpixels, ypixels, response, rng, seed, calibSeed, psfLog);
         std::string lines = psfLog.str();
         if (psfOn) {
             const std::size_t first = lines.find('\n') + 1;

@@ -17,8 +17,8 @@ constexpr double kPhotonLossFactor = 10.0;
 
 // the integral of the unit-volume Gaussian (fwhm 1) from the origin to (x, y)
 double gaussIntegral(double x, double y) {
-    return 0.125 * (std::erf(2 * x * std::sqrt(std::log(2))) * std::erf(y * std::sqrt(std::log(16))) *
-                    std::sqrt(std::log(16) / std::log(2)));
+    return 0.125 * (std::erf(2 * x * std::sqrt(std::log(2))) *
+                    std::erf(y * std::sqrt(std::log(16))) * std::sqrt(std::log(16) / std::log(2)));
 }
 
 // the same over a pixel of side `pix` centred on (x, y)
@@ -32,8 +32,10 @@ double fiberIntegral(double x, double y, double g) {
 }
 
 double fiberOverPixel(double x, double y, double g, double pix) {
-    return fiberIntegral(x + pix / 2., y + pix / 2., g) - fiberIntegral(x + pix / 2., y - pix / 2., g) -
-           fiberIntegral(x - pix / 2., y + pix / 2., g) + fiberIntegral(x - pix / 2., y - pix / 2., g);
+    return fiberIntegral(x + pix / 2., y + pix / 2., g) -
+           fiberIntegral(x + pix / 2., y - pix / 2., g) -
+           fiberIntegral(x - pix / 2., y + pix / 2., g) +
+           fiberIntegral(x - pix / 2., y - pix / 2., g);
 }
 
 // 1 + ceil(v) as an int, v clamped to [0, limit] first (the reference converts without a
@@ -61,8 +63,8 @@ std::vector<float> applyPsf(const std::vector<float>& in, int width, int height,
         throw Error("point spread function: the image is empty or not " + std::to_string(width) +
                     " x " + std::to_string(height) + " pixels");
     if (!(fwhm > 0.0) || !std::isfinite(fwhm) || fwhm > maxwidth)
-        throw Error("point spread function: a full width at half maximum of " +
-                    io::formatG(fwhm) + " pixels (it must be positive and at most the image's " +
+        throw Error("point spread function: a full width at half maximum of " + io::formatG(fwhm) +
+                    " pixels (it must be positive and at most the image's " +
                     std::to_string(maxwidth) + " pixels)");
     if (psf.radius < 0 || psf.radius > maxwidth)
         throw Error("-psf_radius " + std::to_string(psf.radius) +
@@ -130,7 +132,8 @@ std::vector<float> applyPsf(const std::vector<float>& in, int width, int height,
         totalLost += lost;
         for (int dx = -r; dx <= r; ++dx)
             for (int dy = -r; dy <= r; ++dy) {
-                const double k = kernel[static_cast<std::size_t>(size * (size / 2 + dy) + size / 2 + dx)];
+                const double k =
+                    kernel[static_cast<std::size_t>(size * (size / 2 + dy) + size / 2 + dx)];
                 if (k == 0.0 || dx * dx + dy * dy > r * r)
                     continue;
                 const int x = x0 + dx, y = y0 + dy;

@@ -42,8 +42,8 @@ bool wordMatches(const std::string& word, const std::vector<std::string>& patter
 // a word not starting with '-' that no option consumed; the caller decides (noisify takes a
 // bare "...floatimage.bin" as its input); returns false to refuse it.
 template <class Options>
-void applyWordRules(const std::vector<WordRule<Options>>& rules, const std::vector<std::string>& args,
-                    Options& options, const char* program,
+void applyWordRules(const std::vector<WordRule<Options>>& rules,
+                    const std::vector<std::string>& args, Options& options, const char* program,
                     const std::function<bool(Options&, const std::string&)>& bareWord);
 
 } // namespace bv::io

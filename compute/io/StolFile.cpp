@@ -16,8 +16,7 @@ constexpr std::string_view kDelimiters = " \t,;:!\r";
 double finiteNumber(std::string_view token, const std::string& where, const char* column) {
     const std::optional<double> value = parseDouble(token);
     if (!value || !std::isfinite(*value))
-        throw Error(where + ": " + column + " " + quoteToken(token) +
-                    " is not a finite number");
+        throw Error(where + ": " + column + " " + quoteToken(token) + " is not a finite number");
     return *value;
 }
 

@@ -28,8 +28,9 @@ int main() {
                 for (int dx = -r; dx <= r; ++dx) {
                     const double separable = g[dx + r] * g[dy + r];
                     total += separable;
-                    worstKernel = std::max(
-                        worstKernel, std::fabs(separable - psfKernel(PsfShape::Gauss, fwhm, dx, dy)));
+                    worstKernel =
+                        std::max(worstKernel,
+                                 std::fabs(separable - psfKernel(PsfShape::Gauss, fwhm, dx, dy)));
                 }
             std::printf("fwhm %g: radius %d, kernel total %.15f, worst |g g - noisify's| %.3g\n",
                         fwhm, r, total, worstKernel);
@@ -41,8 +42,8 @@ int main() {
         std::vector<float> image(static_cast<std::size_t>(w) * h);
         for (int y = 0; y < h; ++y)
             for (int x = 0; x < w; ++x)
-                image[static_cast<std::size_t>(y) * w + x] =
-                    static_cast<float>(((x * 37 + y * 91) % 113) + ((x == 50 && y == 30) ? 5000 : 0));
+                image[static_cast<std::size_t>(y) * w + x] = static_cast<float>(
+                    ((x * 37 + y * 91) % 113) + ((x == 50 && y == 30) ? 5000 : 0));
         const bv::vk::Device device;
         for (const double fwhm : {1.0, 3.0}) {
             const std::vector<float> gpu = gaussianPsfOnDevice(device, image, w, h, fwhm);
@@ -56,10 +57,12 @@ int main() {
                         for (int dx = -r; dx <= r; ++dx) {
                             const int sx = x - dx, sy = y - dy;
                             if (sx >= 0 && sx < w && sy >= 0 && sy < h)
-                                sum += image[static_cast<std::size_t>(sy) * w + sx] * g[dx + r] * g[dy + r];
+                                sum += image[static_cast<std::size_t>(sy) * w + sx] * g[dx + r] *
+                                       g[dy + r];
                         }
                     peak = std::max(peak, sum);
-                    worst = std::max(worst, std::fabs(sum - gpu[static_cast<std::size_t>(y) * w + x]));
+                    worst =
+                        std::max(worst, std::fabs(sum - gpu[static_cast<std::size_t>(y) * w + x]));
                 }
             std::printf("fwhm %g on %s: worst |device - host 2-D| / max = %.3g\n", fwhm,
                         device.description().c_str(), worst / peak);

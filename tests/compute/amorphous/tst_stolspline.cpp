@@ -50,7 +50,8 @@ class TestStolSpline : public QObject {
 
     // The multiplier turns the file's unit into 1/m: -stol (1e10), -4stol (1e10/4).
     void multiplierScalesTheArgument() {
-        const bv::amorphous::StolSpline spline(table({0.0, 0.4, 0.8, 1.2}, {0.0, 4.0, 8.0, 12.0}), 1e10 / 4);
+        const bv::amorphous::StolSpline spline(table({0.0, 0.4, 0.8, 1.2}, {0.0, 4.0, 8.0, 12.0}),
+                                               1e10 / 4);
         // F = 10 x (4 stol) = 10 x 4 x (x / 1e10) at x = 0.05e10 (stol 0.05 / A): 2
         QVERIFY(std::fabs(spline(0.05e10) - 2.0) < 1e-9);
     }
