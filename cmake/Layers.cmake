@@ -14,7 +14,8 @@ endif()
 
 set(BV_LAYERS
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
-  compute/vk compute/engine compute/run compute/products compute/headless render/scene render app)
+  compute/vk compute/engine compute/run compute/products compute/amorphous
+  compute/detector_response compute/headless render/scene render app)
 
 set(BV_LAYER_USES_compute/core "")
 set(BV_LAYER_USES_compute/random compute/core)
@@ -34,9 +35,16 @@ set(BV_LAYER_USES_compute/run
 # products take a request, never words: no cli.
 set(BV_LAYER_USES_compute/products
   compute/core compute/random compute/model compute/io compute/request compute/plan)
+# nonBragg's amorphous background and noisify's detector response: CPU physics and the two
+# programs' command lines, on io and the reference's generator only.
+set(BV_LAYER_USES_compute/amorphous compute/core compute/random compute/model compute/io
+    compute/vk)
+set(BV_LAYER_USES_compute/detector_response compute/core compute/random compute/model compute/io
+    compute/vk)
 set(BV_LAYER_USES_compute/headless
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
-  compute/vk compute/engine compute/run compute/products)
+  compute/vk compute/engine compute/run compute/products compute/amorphous
+  compute/detector_response)
 # The reciprocal view's drawing (camera, vertices, pipelines) is free of Qt: it builds and is
 # benchmarked where there is no Qt. It draws plan::EwaldScene, hence plan and what plan uses.
 set(BV_LAYER_USES_render/scene compute/core compute/random compute/model compute/plan compute/vk)

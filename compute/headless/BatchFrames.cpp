@@ -1,5 +1,6 @@
 #include "compute/headless/BatchFrames.h"
 
+#include "compute/amorphous/Background.h"
 #include "compute/core/Error.h"
 #include "compute/headless/FrameLog.h"
 #include "compute/headless/FrameRunner.h"
@@ -109,6 +110,7 @@ struct FrameWork {
     std::optional<plan::Plan> plan; // dropped once rendered
     std::vector<float> image;
     bool counterNoise = false;          // -noise_generator counter, for a file of this frame
+    BackgroundRequest background;       // -background: added to the image before its files
     std::vector<float> counterDeviates; // drawn on the frame's device from its image
     products::GeneratorState generator;
     double epochSeconds = 0.0;
@@ -150,6 +152,12 @@ void runAndWrite(FrameWork& w, FrameRunners& runners, std::size_t runnerIndex,
         runner.setPlan(w.resolved, *w.plan);
         tell();
         w.image = runner.run();
+        if (!w.background.material.empty()) // nonBragg's amorphous layer (docs/amorphous.md)
+            amorphous::addBackground(w.image, w.resolved,
+                                     {w.background.material, w.background.thickness,
+                                      w.background.density, w.background.molecularWeight},
+                                     w.plan->fastPixels, w.plan->slowPixels, &runner.device(),
+                                     w.commandLine.precision == Precision::Fast);
         if (w.counterNoise) // from the image still on the device, keyed by seed and frame
             w.counterDeviates = runner.counterNoise(
                 w.image.size(),
@@ -362,6 +370,14 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
                               (!frame.files.noiseFile.empty() || !frame.files.cbfFile.empty() ||
                                ((w->nexus || !frame.files.nexusFile.empty()) &&
                                 cl.outputs.countPhotons));
+            w->background = cl.background;
+            if (cl.response.enabled)
+                throw Error(frameName(i) + ": -response_* options are for a single image for "
+                            "now; a series or job writes its noise images without them");
+            if (!w->background.material.empty() && w->counterNoise)
+                throw Error(frameName(i) + ": -background with -noise_generator counter: the "
+                            "counter noise is drawn from the Bragg image on the device, before "
+                            "the background is added; use the reference generator");
             ++launched;
             const std::size_t device = runners->acquire(); // waits while every one is busy
             auto planTaken = std::make_shared<std::promise<void>>();

@@ -57,6 +57,19 @@ const std::map<std::string, Physics>& physicsTable() {
         {"-spindle_axis", {true, false}}, // a direction: no zero vector
         {"-density", {false, false}},
         {"-MW", {false, false}},
+        // the -background layer: a thickness, a density and a molecular weight, all positive
+        {"-background_thickness", {false, false}},
+        {"-background_density", {false, false}},
+        {"-background_MW", {false, false}},
+        // the detector response: fractions and noise may be 0 (off), a gain and a width not;
+        // a radius of 0 is chosen per pixel; a seed is any integer
+        {"-response_psf_fwhm", {false, false}},
+        {"-response_psf_radius", {false, true}},
+        {"-response_flicker", {false, true}},
+        {"-response_calibration", {false, true}},
+        {"-response_calib_seed", {true, true}},
+        {"-response_readout", {false, true}},
+        {"-response_gain", {false, false}},
         // beam
         {"-lambda", {false, false}},
         {"-energy", {false, false}},
@@ -128,7 +141,8 @@ const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl", 
                                     "-dump",  "-sourcefile", "-img",    "-mask",      "-stol",
                                     "-4stol", "-Q",          "-stolout", "-floatfile", "-intfile",
                                     "-pgmfile", "-noisefile", "-cbffile", "-nexusfile",
-                                    "-detector", "-noise_generator"};
+                                    "-detector", "-noise_generator", "-background",
+                                    "-response_psf"};
 
 bool isTextOption(const std::string& name) {
     for (const char* text : kTextOptions)

@@ -1,0 +1,114 @@
+#include "compute/detector_response/GpuPsf.h"
+
+#include "compute/core/Error.h"
+#include "compute/io/PrintfFormat.h"
+#include "compute/vk/Buffer.h"
+#include "compute/vk/ComputePass.h"
+#include "compute/vk/Device.h"
+#include "compute/vk/QueryPool.h"
+
+#include <shaders/braggview_psf_shaders.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+
+namespace bv::detector {
+
+namespace {
+
+struct PassConstants {
+    std::int32_t width, height, radius, axis;
+};
+static_assert(sizeof(PassConstants) == 16, "psf_gauss.comp's Pass block is four words");
+
+constexpr std::uint32_t kGroup = 16; // psf_gauss.comp's local size
+
+} // namespace
+
+int gaussianPsfRadius(double fwhmPixels) {
+    return std::max(1, static_cast<int>(std::ceil(3.0 * fwhmPixels)));
+}
+
+std::vector<double> gaussianPsfKernel1D(double fwhmPixels, int radius) {
+    const double a = std::sqrt(std::log(16.0)) / fwhmPixels;
+    std::vector<double> k;
+    for (int d = -radius; d <= radius; ++d)
+        k.push_back(0.5 * (std::erf(a * (d + 0.5)) - std::erf(a * (d - 0.5))));
+    return k;
+}
+
+GaussianPsfPass::GaussianPsfPass(const vk::Device& device)
+    : m_device(device), m_pass(std::make_unique<vk::ComputePass>(
+                            device, psf_gauss_comp_spv, psf_gauss_comp_spv_size, 4,
+                            static_cast<std::uint32_t>(sizeof(PassConstants)))) {}
+
+std::vector<float> gaussianPsfOnDevice(const vk::Device& device, const std::vector<float>& image,
+                                       int width, int height, double fwhmPixels,
+                                       double* gpuMilliseconds) {
+    GaussianPsfPass pass(device);
+    return pass.apply(image, width, height, fwhmPixels, gpuMilliseconds);
+}
+
+std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int width, int height,
+                                          double fwhmPixels, double* gpuMilliseconds) {
+    const vk::Device& device = m_device;
+    vk::ComputePass& pass = *m_pass;
+    if (width <= 0 || height <= 0 || image.size() != static_cast<std::size_t>(width) * height)
+        throw Error("point spread function: the image is not " + std::to_string(width) + " x " +
+                    std::to_string(height) + " pixels");
+    if (!(fwhmPixels > 0.0) || !std::isfinite(fwhmPixels) || fwhmPixels > std::max(width, height))
+        throw Error("point spread function: a full width at half maximum of " +
+                    io::formatG(fwhmPixels) + " pixels (positive, at most the image's side)");
+    const int radius = std::min(gaussianPsfRadius(fwhmPixels), std::max(width, height));
+    const std::vector<double> k64 = gaussianPsfKernel1D(fwhmPixels, radius);
+    const std::vector<float> kernel(k64.begin(), k64.end());
+
+    const std::size_t bytes = image.size() * sizeof(float);
+    vk::Buffer input(device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Upload,
+                     "the PSF's input image");
+    vk::Buffer middle(device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::DeviceLocal,
+                      "the PSF's rows pass");
+    vk::Buffer output(device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Readback,
+                      "the PSF's output image");
+    vk::Buffer weights(device, kernel.size() * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                       vk::MemoryUse::Upload, "the PSF's kernel");
+    input.write(image.data(), bytes);
+    weights.write(kernel.data(), kernel.size() * sizeof(float));
+
+    pass.bind({input.handle(), middle.handle(), output.handle(), weights.handle()});
+    const std::uint32_t gx = (static_cast<std::uint32_t>(width) + kGroup - 1) / kGroup;
+    const std::uint32_t gy = (static_cast<std::uint32_t>(height) + kGroup - 1) / kGroup;
+    const bool timed = gpuMilliseconds != nullptr && device.timestampValidBits() > 0;
+    vk::QueryPool queries;
+    if (timed)
+        queries = vk::QueryPool(device, 2);
+
+    vk::CommandBuffer& commands = pass.begin();
+    if (timed) {
+        queries.reset(commands);
+        queries.writeTimestamp(commands, 0, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+    }
+    const PassConstants alongRows{width, height, radius, 0};
+    pass.push(&alongRows, sizeof alongRows);
+    commands.dispatch(gx, gy);
+    // the rows pass is complete before the columns read it
+    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+    const PassConstants alongColumns{width, height, radius, 1};
+    pass.push(&alongColumns, sizeof alongColumns);
+    commands.dispatch(gx, gy);
+    if (timed)
+        queries.writeTimestamp(commands, 1, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    pass.submitAndWait();
+    if (timed)
+        *gpuMilliseconds = queries.elapsedMilliseconds(0, 1);
+
+    std::vector<float> result(image.size());
+    output.read(result.data(), bytes);
+    return result;
+}
+
+} // namespace bv::detector

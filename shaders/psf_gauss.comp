@@ -1,0 +1,38 @@
+#version 450
+// One pass of the separable Gaussian point spread function (compute/detector_response/
+// GpuPsf.h): every pixel gathers its row's (axis 0) or column's (axis 1) neighbours within the
+// radius, weighted by the 1-D kernel g(d) = (erf(a (d + 1/2)) - erf(a (d - 1/2))) / 2,
+// a = sqrt(ln 16) / fwhm: the Gaussian integrated over a pixel, whose 2-D integral over a
+// pixel is g(dx) g(dy) exactly (noisify's kernel). Light that would land off the image is
+// lost. Two passes (rows, then columns) cost 2 (2r + 1) reads per pixel instead of (2r + 1)^2.
+
+layout(local_size_x = 16, local_size_y = 16) in;
+
+// axis 0 reads the image and writes the rows pass; axis 1 reads that and writes the result
+layout(std430, set = 0, binding = 0) readonly buffer Input { float image[]; };
+layout(std430, set = 0, binding = 1) buffer Middle { float rowsPass[]; };
+layout(std430, set = 0, binding = 2) writeonly buffer Output { float blurred[]; };
+layout(std430, set = 0, binding = 3) readonly buffer Kernel { float weight[]; }; // 2r + 1
+
+layout(push_constant) uniform Pass {
+    int width, height, radius, axis;
+};
+
+void main() {
+    int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
+    if (x >= width || y >= height)
+        return;
+    // a gather: pixel (x, y) receives from (x - d) what (x - d) sends it at offset d
+    float sum = 0.0;
+    for (int d = -radius; d <= radius; ++d) {
+        int sx = axis == 0 ? x - d : x, sy = axis == 0 ? y : y - d;
+        if (sx < 0 || sx >= width || sy < 0 || sy >= height)
+            continue;
+        int i = sy * width + sx;
+        sum += (axis == 0 ? image[i] : rowsPass[i]) * weight[d + radius];
+    }
+    if (axis == 0)
+        rowsPass[y * width + x] = sum;
+    else
+        blurred[y * width + x] = sum;
+}
