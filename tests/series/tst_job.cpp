@@ -3,9 +3,9 @@
 // back to the same job. Also the progress bar's text.
 
 #include "compute/cli/CommandLine.h"
-#include "compute/headless/Job.h"
+#include "compute/request/Job.h"
 #include "compute/headless/Progress.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/Json.h"
 #include "compute/core/Error.h"
 
@@ -13,14 +13,14 @@
 
 #include <QtTest>
 
-using bv::headless::Job;
+using bv::request::Job;
 
 namespace {
 
 using bv::testing::words;
 
 Job job(const char* text) {
-    return bv::headless::parseJob(bv::io::parseJson(text, "job.json"));
+    return bv::request::parseJob(bv::io::parseJson(text, "job.json"));
 }
 
 } // namespace
@@ -185,8 +185,8 @@ class TestJob : public QObject {
         j.frames[0].overrides = words("-distance 120");
         j.frames[1].overrides = words("-misset 10 20 30 -nopgm -seed 4");
         j.frames[2].overrides = {"-floatfile", "a \"quoted\" name.bin", "-phi", "-5"};
-        const std::string text = bv::headless::jobText(j);
-        const Job back = bv::headless::parseJob(bv::io::parseJson(text, "saved.json"));
+        const std::string text = bv::request::jobText(j);
+        const Job back = bv::request::parseJob(bv::io::parseJson(text, "saved.json"));
         QCOMPARE(back.base, j.base);
         QCOMPARE(back.frames.size(), j.frames.size());
         for (std::size_t i = 0; i < j.frames.size(); ++i)
@@ -210,7 +210,7 @@ class TestJob : public QObject {
         QFETCH(QString, path);
         const QByteArray text = "{\"session\": \"" + session.toUtf8() + "\", \"frames\": 1}";
         const Job j =
-            bv::headless::parseJob(bv::io::parseJson(text.constData(), jobFile.toStdString()));
+            bv::request::parseJob(bv::io::parseJson(text.constData(), jobFile.toStdString()));
         QVERIFY(j.hasSession());
         QCOMPARE(j.session, session.toStdString());
         QCOMPARE(QString::fromStdString(j.sessionPath()), path);
@@ -228,17 +228,17 @@ class TestJob : public QObject {
             words("-cell 50 60 70 90 90 90 -default_F 100 -distance 60 -lambda 1.2 -seed 3"));
         Job j;
         j.source = "saved.json";
-        j.sessionObject = bv::io::parseJson(bv::headless::sessionText(cl), "saved.json").root();
+        j.sessionObject = bv::io::parseJson(bv::request::sessionText(cl), "saved.json").root();
         j.base = words("-floatfile v_####.bin");
         j.frames.resize(2);
         j.frames[1].overrides = words("-phi 1");
-        const std::string text = bv::headless::jobText(j);
-        const Job back = bv::headless::parseJob(bv::io::parseJson(text, "saved.json"));
+        const std::string text = bv::request::jobText(j);
+        const Job back = bv::request::parseJob(bv::io::parseJson(text, "saved.json"));
         QVERIFY(back.sessionObject);
         QCOMPARE(back.base, j.base);
         QCOMPARE(back.frames.size(), std::size_t(2));
         QCOMPARE(back.frames[1].overrides, words("-phi 1"));
-        const bv::RunRequest session = bv::headless::parseSession(
+        const bv::RunRequest session = bv::request::parseSession(
             bv::io::JsonDocument(back.source, *back.sessionObject), "");
         QCOMPARE(session.experiment.detector.distance, 0.06);
         QCOMPARE(session.experiment.beam.wavelength, 1.2e-10);

@@ -1,4 +1,4 @@
-// A detector of panels in a viewer session (compute/headless/SessionFile.h): a preset, a DIALS
+// A detector of panels in a viewer session (compute/request/SessionFile.h): a preset, a DIALS
 // experiment list and a CrystFEL geometry come back panel for panel, bit for bit, with the
 // options that move them; the session keeps the panels by value, so it draws the same
 // detector when the file has moved; a session that only names its detector reads it as
@@ -6,7 +6,7 @@
 
 #include "compute/cli/CommandLine.h"
 #include "compute/core/Error.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/Json.h"
 #include "compute/model/Resolve.h"
 #include "compute/random/ReferenceRandom.h"
@@ -35,9 +35,9 @@ const QString kSmall = QStringLiteral(
 
 // parseSession, then loadSessionInputs (which reads a detector file named without its panels)
 RunRequest read(const std::string& text, const std::string& directory = "") {
-    RunRequest cl = bv::headless::parseSession(bv::io::parseJson(text, "view.json"), directory);
+    RunRequest cl = bv::request::parseSession(bv::io::parseJson(text, "view.json"), directory);
     std::ostringstream log;
-    bv::headless::loadSessionInputs(cl, log);
+    bv::request::loadSessionInputs(cl, log);
     return cl;
 }
 
@@ -149,7 +149,7 @@ class TestSessionDetector : public QObject {
             QVERIFY(QDir::setCurrent(directory));
         // a relative name is the working directory's, there when the session is written
         const RunRequest original = bv::cli::parseCommandLine(words(args));
-        const std::string text = bv::headless::sessionText(original);
+        const std::string text = bv::request::sessionText(original);
         QDir::setCurrent(previous);
         const bv::Detector& d = original.experiment.detector;
         QCOMPARE(int(d.panels.size()), panels);
@@ -180,7 +180,7 @@ class TestSessionDetector : public QObject {
     void aFlatDetectorIsStillVersionOne() {
         // which every braggview reads; it has no panels, and its -distance is as stated
         const RunRequest flat = bv::cli::parseCommandLine(words(kSmall));
-        const std::string text = bv::headless::sessionText(flat);
+        const std::string text = bv::request::sessionText(flat);
         const bv::io::JsonDocument doc = bv::io::parseJson(text, "view.json");
         QCOMPARE(doc.root()["version"].get<int>(), 1);
         QVERIFY(doc.root()["experiment"]["detector"]["panels"].is_null());
@@ -191,7 +191,7 @@ class TestSessionDetector : public QObject {
         // a name left without panels is not written: it would bring them back
         RunRequest stale = flat;
         stale.experiment.detector.panelsSource = "eiger2-4m";
-        QVERIFY(read(bv::headless::sessionText(stale)).experiment.detector.panels.empty());
+        QVERIFY(read(bv::request::sessionText(stale)).experiment.detector.panels.empty());
     }
 
     void theSessionKeepsThePanelsWhenTheFileIsGone() {
@@ -200,7 +200,7 @@ class TestSessionDetector : public QObject {
         QVERIFY(QFile::copy(kDetectors + "four-module-tilted.expt", file));
         const RunRequest original =
             bv::cli::parseCommandLine(words("-cell 50 60 70 -default_F 1 -detector " + file));
-        const std::string text = bv::headless::sessionText(original);
+        const std::string text = bv::request::sessionText(original);
         QVERIFY(QFile::remove(file));
         const RunRequest back = read(text);
         const QString difference =
@@ -229,7 +229,7 @@ class TestSessionDetector : public QObject {
         QFETCH(QString, option);
         QFETCH(QString, source);
         const std::string text =
-            edited(bv::headless::sessionText(bv::cli::parseCommandLine(words(kSmall))),
+            edited(bv::request::sessionText(bv::cli::parseCommandLine(words(kSmall))),
                    "\"panelsSource\": \"\"", "\"panelsSource\": \"" + name + "\"");
         // the session in tests/data/detectors
         const RunRequest back = read(text, QDir::cleanPath(kDetectors).toStdString());
@@ -299,7 +299,7 @@ class TestSessionDetector : public QObject {
         QFETCH(QString, from);
         QFETCH(QString, to);
         QFETCH(QString, message);
-        const std::string text = bv::headless::sessionText(
+        const std::string text = bv::request::sessionText(
             panels ? twoModules() : bv::cli::parseCommandLine(words(kSmall)));
         QVERIFY2(read(text).experiment.detector.panels.size() == (panels ? 2u : 0u),
                  "the session as written reads");

@@ -1,16 +1,16 @@
-#include "compute/headless/Job.h"
+#include "compute/request/Job.h"
 
-#include "compute/cli/Suggestions.h"
+#include "compute/request/Suggestions.h"
 #include "compute/request/Parameters.h"
 #include "compute/core/Error.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/JsonWriter.h"
 
 #include <cmath>
 #include <filesystem>
 #include <sstream>
 
-namespace bv::headless {
+namespace bv::request {
 
 namespace {
 
@@ -50,10 +50,10 @@ class JobReader {
     void appendOption(std::vector<std::string>& out, const std::string& parent,
                       const std::string& option, const io::Json& value, bool& ownSeed) const {
         const std::string path = parent + "." + option;
-        const request::Flag* flag = request::findFlag(option);
+        const Flag* flag = findFlag(option);
         if (!flag) {
             std::string message = parent + ": \"" + option + "\" is not a nanoBragg option";
-            const std::vector<std::string> near = cli::suggestFlagNames(option);
+            const std::vector<std::string> near = suggestFlagNames(option);
             for (std::size_t k = 0; k < near.size(); ++k)
                 message += (k == 0                ? " (did you mean "
                             : k + 1 < near.size() ? ", "
@@ -63,15 +63,15 @@ class JobReader {
                 message += "?)";
             fail(value, message + "; braggview -h lists the options");
         }
-        if (flag == request::findFlag("--job"))
+        if (flag == findFlag("--job"))
             fail(value, path + ": a job file cannot name another job");
-        if (flag == request::findFlag("-series"))
+        if (flag == findFlag("-series"))
             fail(value, path + ": a job lists its frames itself; for a rotation series give "
                                "each frame its own \"-phi\" (or render the series with -series)");
-        if (flag == request::findFlag("-seed"))
+        if (flag == findFlag("-seed"))
             ownSeed = true;
-        const bool takesValues = !(flag->arity == request::Arity::Fixed && flag->values == 0);
-        const bool severalValues = flag->arity != request::Arity::Fixed || flag->values > 1;
+        const bool takesValues = !(flag->arity == Arity::Fixed && flag->values == 0);
+        const bool severalValues = flag->arity != Arity::Fixed || flag->values > 1;
         const std::string syntax = flag->syntax.empty() ? std::string() : " (" + flag->syntax + ")";
         if (value.is_boolean()) {
             if (!value.get<bool>())
@@ -90,7 +90,7 @@ class JobReader {
             const std::string& text = value.get_ref<const std::string&>();
             // a value spelled like an option would read back as that option (jobText)
             for (const std::string& word : whitespaceSplit(text))
-                if (request::findFlag(word))
+                if (findFlag(word))
                     fail(value, path + ": \"" + word + "\" is an option, not a value");
             out.push_back(option);
             if (severalValues) {
@@ -109,7 +109,7 @@ class JobReader {
             for (std::size_t i = 0; i < value.size(); ++i) {
                 const io::Json& element = value[i];
                 // as for a string: a value spelled like an option would read back as one
-                if (element.is_string() && request::findFlag(element.get_ref<const std::string&>()))
+                if (element.is_string() && findFlag(element.get_ref<const std::string&>()))
                     fail(element, indexed(path, i) + ": \"" +
                                       element.get_ref<const std::string&>() +
                                       "\" is an option, not a value");
@@ -253,7 +253,7 @@ namespace {
 void writeOptions(io::JsonWriter& w, const std::vector<std::string>& tokens) {
     std::vector<std::pair<std::string, std::vector<std::string>>> options;
     for (const std::string& token : tokens) {
-        if (request::findFlag(token) || options.empty()) {
+        if (findFlag(token) || options.empty()) {
             for (auto it = options.begin(); it != options.end(); ++it)
                 if (it->first == token) { // a later one wins, as on the command line
                     options.erase(it);
@@ -327,4 +327,4 @@ RunRequest sessionBase(const Job& job, std::ostream& log) {
     }
 }
 
-} // namespace bv::headless
+} // namespace bv::request

@@ -42,7 +42,7 @@
 #include <string>
 #include <vector>
 
-namespace bv::headless {
+namespace bv::request {
 
 struct JobFrame {
     std::vector<std::string> overrides; // the frame's options as command-line tokens
@@ -84,4 +84,4 @@ std::string jobText(const Job& job);
 // distance: expected a number greater than 0, got 'far'").
 RunRequest sessionBase(const Job& job, std::ostream& log);
 
-} // namespace bv::headless
+} // namespace bv::request

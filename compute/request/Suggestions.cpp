@@ -1,4 +1,4 @@
-#include "compute/cli/Suggestions.h"
+#include "compute/request/Suggestions.h"
 
 #include "compute/request/Parameters.h"
 
@@ -6,7 +6,7 @@
 #include <cctype>
 #include <limits>
 
-namespace bv::cli {
+namespace bv::request {
 
 namespace {
 
@@ -61,4 +61,4 @@ std::vector<std::string> suggestFlagNames(std::string_view name) {
     return {};
 }
 
-} // namespace bv::cli
+} // namespace bv::request
