@@ -29,6 +29,17 @@ std::string indexed(const std::string& path, std::size_t index) {
     return path + "[" + std::to_string(index) + "]";
 }
 
+// A frame in messages: counted from 1, as the frame loop and its files count ("frame 3"),
+// never as the JSON path does ("frames[2]").
+std::string frameName(std::size_t index) {
+    return "frame " + std::to_string(index + 1);
+}
+
+// the path of an option in a frame ("frame 3: -misset") or in the base ("base.-misset")
+std::string optionPath(const std::string& parent, const std::string& option) {
+    return parent + (parent.rfind("frame ", 0) == 0 ? ": " : ".") + option;
+}
+
 class JobReader {
   public:
     explicit JobReader(const io::JsonDocument& doc) : m_doc(doc) {}
@@ -49,7 +60,7 @@ class JobReader {
     // "<option>": <value> of the object at `parent` as command-line tokens appended to `out`
     void appendOption(std::vector<std::string>& out, const std::string& parent,
                       const std::string& option, const io::Json& value, bool& ownSeed) const {
-        const std::string path = parent + "." + option;
+        const std::string path = optionPath(parent, option);
         const Flag* flag = findFlag(option);
         if (!flag) {
             std::string message = parent + ": \"" + option + "\" is not a nanoBragg option";
@@ -156,8 +167,9 @@ class JobReader {
                 job.base = this->base(value);
             } else if (key == "session") {
                 if (value.is_object()) {
-                    // checked now, so that a bad session stops the job before it starts
-                    (void)parseSession(m_doc, value, "session", directoryOf(job.source));
+                    // read now, so that a bad session stops the job before it starts, and once
+                    job.sessionRequest =
+                        parseSession(m_doc, value, "session", directoryOf(job.source));
                     job.sessionObject = value;
                 } else if (value.is_string() && !value.get_ref<const std::string&>().empty() &&
                            value.get_ref<const std::string&>().find('\0') == std::string::npos) {
@@ -197,11 +209,10 @@ class JobReader {
         for (std::size_t i = 0; i < frames->size(); ++i) {
             const io::Json& f = (*frames)[i];
             if (!f.is_object())
-                fail(f, indexed("frames", i) +
-                            ": a frame is an object of options ({\"-distance\": 120}), not " +
+                fail(f, frameName(i) + ": a frame is an object of options ({\"-distance\": 120}), not " +
                             io::jsonTypeName(f));
             JobFrame frame;
-            frame.overrides = options(f, indexed("frames", i), frame.ownSeed);
+            frame.overrides = options(f, frameName(i), frame.ownSeed);
             const auto [line, column] = m_doc.lineColumn(f);
             frame.line = line;
             frame.column = column;
@@ -221,7 +232,7 @@ std::string Job::where(std::size_t index) const {
     std::string text = source;
     if (f.line > 0)
         text += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
-    return text + ": frame " + std::to_string(index + 1);
+    return text + ": " + frameName(index);
 }
 
 std::vector<std::string> Job::arguments(std::size_t index,
@@ -267,9 +278,14 @@ void writeOptions(io::JsonWriter& w, const std::vector<std::string>& tokens) {
     w.beginObject();
     for (const auto& [name, values] : options) {
         w.key(name);
+        const Flag* flag = findFlag(name);
+        // a string for an option of several values is split at white space when read, so
+        // such an option's values are written as an array, even one value ("-roi": ["a b"])
+        const bool severalValues =
+            flag && (flag->arity != Arity::Fixed || flag->values > 1);
         if (values.empty()) {
             w.boolean(true);
-        } else if (values.size() == 1) {
+        } else if (values.size() == 1 && !severalValues) {
             w.string(values[0]);
         } else {
             w.beginArray();
@@ -306,11 +322,15 @@ std::string jobText(const Job& job) {
 
 RunRequest sessionBase(const Job& job, std::ostream& log) {
     if (job.sessionObject) {
-        // read when the job was (parseJob): the values are known to be good, only the files
-        // the session names are new; the job's file is not kept, so messages name no line
-        const io::JsonDocument session(job.source, *job.sessionObject);
-        RunRequest cl =
-            parseSession(session, session.root(), "session", directoryOf(job.source));
+        // read when the job was (parseJob); only the files the session names are new (a job
+        // made in code, with no request, has its object read here)
+        RunRequest cl;
+        if (job.sessionRequest) {
+            cl = *job.sessionRequest;
+        } else {
+            const io::JsonDocument session(job.source, *job.sessionObject);
+            cl = parseSession(session, session.root(), "session", directoryOf(job.source));
+        }
         try {
             loadSessionInputs(cl, log);
         } catch (const Error& e) {
