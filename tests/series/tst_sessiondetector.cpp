@@ -6,6 +6,7 @@
 
 #include "compute/cli/CommandLine.h"
 #include "compute/core/Error.h"
+#include "compute/headless/Summary.h"
 #include "compute/request/SessionFile.h"
 #include "compute/io/Json.h"
 #include "compute/model/Resolve.h"
@@ -122,6 +123,41 @@ std::string edited(std::string text, const QString& from, const QString& to) {
 class TestSessionDetector : public QObject {
     Q_OBJECT
   private slots:
+    // The printed summary describes a preset, not nanoBragg's default flat detector: the
+    // PILATUS3 6M is 2463 x 2527 pixels of 172 um with its gaps (DECTRIS' data sheet), 60
+    // modules, and with the beam through the image's centre (pixel 1231.5, 1263.5) the beam
+    // falls between modules (the column of gaps of 7 pixels after 487 + 7 + 487 pixels: the
+    // centre is at 1231.5, in the third module of 487 starting at 988, so it is on a module
+    // along fast; along slow, 6 modules of 195 and 6 gaps of 17 end at 1272, so 1263.5 is in
+    // the gap from 1255 to 1272). A flat run keeps the reference's lines (as
+    // nanoBragg prints them for -detpixels 64).
+    void theSummaryDescribesAPreset() {
+        std::ostringstream quiet, text;
+        bv::RunRequest cl = bv::cli::parseCommandLine(
+            words("-detector pilatus3-6m -distance 200 -cell 100 100 100 90 90 90 -default_F 1"));
+        bv::random::ReferenceRandom rng;
+        const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, quiet);
+        bv::headless::printSummary(text, cl, r);
+        const QString summary = QString::fromStdString(text.str());
+        QVERIFY2(summary.contains("  distance=0.2 detector pilatus3-6m: 60 panels, 2463x2527 "
+                                  "pixels with the gaps, pixel=0.000172 meters (stacked image "
+                                  "487x11700 pixels)\n"),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains("  direct beam at pixel 1231.50 1263.50 of the whole detector "
+                                  "(fast slow), on no panel"),
+                 qPrintable(summary));
+        QVERIFY(!summary.contains("detsize=") && !summary.contains("Xbeam="));
+
+        std::ostringstream flat;
+        cl = bv::cli::parseCommandLine(words("-detpixels 64 -cell 100 100 100 90 90 90 -default_F 1"));
+        bv::random::ReferenceRandom rng2;
+        bv::headless::printSummary(flat, cl, bv::resolve(cl.experiment, rng2, quiet));
+        QVERIFY2(flat.str().find("  distance=0.1 detsize=0.0064x0.0064  pixel=0.0001 meters "
+                                 "(64x64 pixels)\n") != std::string::npos &&
+                     flat.str().find("  Xbeam=0.00325 Ybeam=0.00325\n") != std::string::npos,
+                 flat.str().c_str());
+    }
+
     void panelsComeBackBitForBit_data() {
         QTest::addColumn<QString>("directory"); // the working directory of the command line
         QTest::addColumn<QString>("args");
