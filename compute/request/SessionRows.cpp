@@ -130,21 +130,13 @@ void addConventionRows(Rows& rows) {
             e.convention = *convention;
         });
     rows.section("customAxes");
-    const Quantity direction = Quantity::Direction;
-    rows.vector("beam", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.beam; });
-    rows.vector("polarization", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.polarization; });
-    rows.vector("spindle", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.spindle; });
-    rows.vector("twothetaAxis", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.twothetaAxis; });
-    rows.vector("fdet", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.fdet; });
-    rows.vector("sdet", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.sdet; });
-    rows.vector("odet", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.odet; });
+    rows.parameter("-beam_vector");
+    rows.parameter("-polar_vector");
+    rows.parameter("-spindle_axis");
+    rows.parameter("-twotheta_axis");
+    rows.parameter("-fdet_vector");
+    rows.parameter("-sdet_vector");
+    rows.parameter("-odet_vector");
 }
 
 void addBeamRows(Rows& rows) {
@@ -205,28 +197,18 @@ void addBeamRows(Rows& rows) {
 
 void addDetectorRows(Rows& rows) {
     rows.section("detector");
-    constexpr Quantity length = Quantity::DetectorLength;
     rows.parameter("-pixel");
-    rows.number("sizeFast", length, Bound::Positive,
-                [](Experiment& e) -> double& { return e.detector.sizeFast; });
-    rows.number("sizeSlow", length, Bound::Positive,
-                [](Experiment& e) -> double& { return e.detector.sizeSlow; });
+    rows.parameter("-detsize_f");
+    rows.parameter("-detsize_s");
     rows.parameter("-distance");
-    using Optional = std::optional<double>;
-    rows.optionalNumber("closeDistance", length, Bound::Positive,
-                        [](Experiment& e) -> Optional& { return e.detector.closeDistance; });
+    rows.parameter("-close_distance");
     rows.parameter("-Xbeam");
     rows.parameter("-Ybeam");
-    rows.optionalNumber("closeX", length, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.closeX; });
-    rows.optionalNumber("closeY", length, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.closeY; });
-    rows.optionalNumber("orgX", Quantity::PixelPosition, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.orgX; });
-    rows.optionalNumber("orgY", Quantity::PixelPosition, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.orgY; });
-    rows.choice("pivot", session::kPivots,
-                [](Experiment& e) -> Pivot& { return e.detector.pivot; });
+    rows.parameter("-Xclose");
+    rows.parameter("-Yclose");
+    rows.parameter("-ORGX");
+    rows.parameter("-ORGY");
+    rows.parameter("-pivot");
     rows.parameter("-detector_rotx");
     rows.parameter("-detector_roty");
     rows.parameter("-detector_rotz");
@@ -419,8 +401,7 @@ void addSamplingRows(Rows& rows) {
                                   std::to_string(d.slowPixels()) + " detector");
         });
     rows.parameter("-dmin");
-    rows.choice("interpolation", session::kInterpolations,
-                [](Experiment& e) -> Interpolation& { return e.sampling.interpolation; });
+    rows.parameter("-interpolate");
     // sessions written before braggview had the choice have none: the reference's
     rows.row(
         "interpolationEdge",
