@@ -16,8 +16,6 @@
 
 namespace bv::request {
 
-namespace session = session;
-
 namespace {
 
 // the command line's limit of a count

@@ -9,8 +9,6 @@
 
 namespace bv::request {
 
-namespace session = session;
-
 void writeSessionMembers(io::JsonWriter& w, const RunRequest& cl) {
     w.key("format").string(session::kFormat);
     // the oldest version that holds this session, so that an earlier braggview reads what it
