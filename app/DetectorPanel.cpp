@@ -5,7 +5,6 @@
 
 #include "app/DetectorChooser.h"
 #include "app/ExperimentDocument.h"
-#include "app/PanelBindings.h"
 #include "app/PixelGeometry.h"
 #include "compute/model/PanelPlacement.h"
 #include "compute/model/Units.h"
@@ -28,16 +27,8 @@ std::function<QString(const Experiment&)> whenPanels(const QString& why) {
     };
 }
 
-FieldBinding flatOnly(FieldBinding b, const QString& why) {
-    b.unavailableWhy = whenPanels(why);
-    return b;
-}
-
 } // namespace
 
-using namespace panels;
-using units::degreesFromRadians;
-using units::radiansFromDegrees;
 
 ParameterPanel* makeDetectorPanel(ExperimentDocument& document, QWidget* parent) {
     auto* p = new ParameterPanel(document, QObject::tr("Detector"), parent);
@@ -50,9 +41,6 @@ ParameterPanel* makeDetectorPanel(ExperimentDocument& document, QWidget* parent)
     p->addHeading(QObject::tr("Detector"));
     auto* chooser = new DetectorChooser(document, p);
     p->addWidget(chooser, [chooser](const ResolvedExperiment* r) { chooser->refresh(r); });
-    const QString noBeamCentre = QString::fromUtf8(kPanelsHaveNoBeamCentre);
-    const QString flatPixels = QObject::tr("a detector of several panels has the pixels its "
-                                           "preset or file gives each module (listed above)");
     p->addHeading(QObject::tr("Placement"));
     p->addChoice(
         QStringLiteral("convention"), QObject::tr("Convention"),
@@ -82,57 +70,9 @@ ParameterPanel* makeDetectorPanel(ExperimentDocument& document, QWidget* parent)
             });
         });
     p->disableWhen(pivotChoice, whenPanels(QString::fromUtf8(kPanelsTurnAboutTheSample)));
-    p->addField(QStringLiteral("distance"),
-                logarithmic(number(
-                    QObject::tr("Distance"), QStringLiteral("mm"),
-                    QObject::tr("Sample to the direct-beam spot along the beam (nanoBragg "
-                                "-distance). Spots move radially: r = D tan 2θ. Setting it "
-                                "drops a close distance given before. A detector of several "
-                                "panels moves along the beam until its centre is this far."),
-                    10.0, 2000.0, 2, 1.0, 10.0,
-                    [](const Experiment& e) { return e.detector.distance * 1000.0; },
-                    [](Experiment& e, double v) {
-                        e.detector.distance = v / 1000.0;
-                        e.detector.closeDistance.reset();
-                        e.detector.distanceStated = true; // it moves a file's panels too
-                    })));
-    p->addField(QStringLiteral("beamX"),
-                flatOnly(automatic(
-                             number(
-                                 QObject::tr("Beam centre X"), QStringLiteral("mm"),
-                                 QObject::tr("Direct-beam position as the image header states it "
-                                             "(nanoBragg -Xbeam; its meaning depends on the "
-                                             "convention). Auto: the detector centre."),
-                                 -500.0, 500.0, 3, 0.1, 1.0,
-                                 [](const Experiment& e) -> std::optional<double> {
-                                     if (!e.detector.beamX)
-                                         return std::nullopt;
-                                     return *e.detector.beamX * 1000.0;
-                                 },
-                                 [](Experiment& e, double v) { e.detector.beamX = v / 1000.0; }),
-                             [](const ResolvedExperiment& r) -> std::optional<double> {
-                                 return r.detector.Xbeam * 1000.0;
-                             },
-                             [](Experiment& e) { e.detector.beamX.reset(); }),
-                         noBeamCentre));
-    p->addField(QStringLiteral("beamY"),
-                flatOnly(automatic(
-                             number(
-                                 QObject::tr("Beam centre Y"), QStringLiteral("mm"),
-                                 QObject::tr("Direct-beam position, header Y (nanoBragg -Ybeam). "
-                                             "Auto: the detector centre."),
-                                 -500.0, 500.0, 3, 0.1, 1.0,
-                                 [](const Experiment& e) -> std::optional<double> {
-                                     if (!e.detector.beamY)
-                                         return std::nullopt;
-                                     return *e.detector.beamY * 1000.0;
-                                 },
-                                 [](Experiment& e, double v) { e.detector.beamY = v / 1000.0; }),
-                             [](const ResolvedExperiment& r) -> std::optional<double> {
-                                 return r.detector.Ybeam * 1000.0;
-                             },
-                             [](Experiment& e) { e.detector.beamY.reset(); }),
-                         noBeamCentre));
+    p->addField("distance");
+    p->addField("beamX");
+    p->addField("beamY");
     p->addInfo(
         QStringLiteral("geometryInfo"), [](const Experiment& e, const ResolvedExperiment* r) {
             if (e.detector.panelsFromSource())
@@ -158,74 +98,13 @@ ParameterPanel* makeDetectorPanel(ExperimentDocument& document, QWidget* parent)
             return text;
         });
     p->addHeading(QObject::tr("Pixels"));
-    p->addField(
-        QStringLiteral("pixelSize"),
-        flatOnly(logarithmic(number(
-                     QObject::tr("Pixel size"), QStringLiteral("mm"),
-                     QObject::tr("Edge of a square pixel (nanoBragg -pixel). The pixel counts are "
-                                 "kept, so the detector grows with it."),
-                     0.01, 2.0, 4, 0.001, 0.01,
-                     [](const Experiment& e) { return e.detector.pixelSize * 1000.0; },
-                     [](Experiment& e, double v) {
-                         const int fast = e.detector.fastPixels(), slow = e.detector.slowPixels();
-                         e.detector.pixelSize = v / 1000.0;
-                         e.detector.setPixels(fast, slow);
-                     })),
-                 flatPixels));
-    p->addField(
-        QStringLiteral("fastPixels"),
-        flatOnly(logarithmic(number(
-                     QObject::tr("Pixels (fast)"), QString(),
-                     QObject::tr("Pixels along the fast axis (nanoBragg "
-                                 "-detpixels_f). A new size reallocates the GPU "
-                                 "image and records new commands."),
-                     8, 8192, 0, 1, 64, [](const Experiment& e) { return e.detector.fastPixels(); },
-                     [](Experiment& e, double v) {
-                         e.detector.setPixels(toCount(v), e.detector.slowPixels());
-                     })),
-                 flatPixels));
-    p->addField(
-        QStringLiteral("slowPixels"),
-        flatOnly(logarithmic(number(
-                     QObject::tr("Pixels (slow)"), QString(),
-                     QObject::tr("Pixels along the slow axis (nanoBragg "
-                                 "-detpixels_s)."),
-                     8, 8192, 0, 1, 64, [](const Experiment& e) { return e.detector.slowPixels(); },
-                     [](Experiment& e, double v) {
-                         e.detector.setPixels(e.detector.fastPixels(), toCount(v));
-                     })),
-                 flatPixels));
+    p->addField("pixelSize");
+    p->addField("fastPixels");
+    p->addField("slowPixels");
     p->addHeading(QObject::tr("Rotations"));
-    const char* axes[] = {"x", "y", "z"};
-    for (int i = 0; i < 3; ++i) {
-        p->addField(QStringLiteral("rot%1").arg(QChar::fromLatin1(axes[i][0]).toUpper()),
-                    number(
-                        QObject::tr("Rotation %1").arg(QLatin1String(axes[i])), QStringLiteral("°"),
-                        QObject::tr("Detector rotation about the laboratory %1 axis, applied "
-                                    "%2 (nanoBragg -detector_rot%1), about the pivot.")
-                            .arg(QLatin1String(axes[i]))
-                            .arg(i == 0   ? QObject::tr("first")
-                                 : i == 1 ? QObject::tr("second")
-                                          : QObject::tr("third")),
-                        -180.0, 180.0, 3, 0.1, 5.0,
-                        [i](const Experiment& e) {
-                            const double r[] = {e.detector.rotX, e.detector.rotY, e.detector.rotZ};
-                            return degreesFromRadians(r[i]);
-                        },
-                        [i](Experiment& e, double v) {
-                            double* r[] = {&e.detector.rotX, &e.detector.rotY, &e.detector.rotZ};
-                            *r[i] = radiansFromDegrees(v);
-                        }));
-    }
-    p->addField(QStringLiteral("twotheta"),
-                number(
-                    QObject::tr("Two-theta"), QStringLiteral("°"),
-                    QObject::tr("Detector swing about the two-theta axis, after the rotations "
-                                "(nanoBragg -twotheta). Resolution rings become ellipses and "
-                                "hyperbolas."),
-                    -180.0, 180.0, 3, 0.1, 5.0,
-                    [](const Experiment& e) { return degreesFromRadians(e.detector.twotheta); },
-                    [](Experiment& e, double v) { e.detector.twotheta = radiansFromDegrees(v); }));
+    for (const char* key : {"rotX", "rotY", "rotZ"})
+        p->addField(key);
+    p->addField("twotheta");
     QCheckBox* curved = p->addSwitch(
         QStringLiteral("curved"), QObject::tr("Curved detector"),
         QObject::tr("Every pixel at the same distance from the sample (nanoBragg "
@@ -238,7 +117,7 @@ ParameterPanel* makeDetectorPanel(ExperimentDocument& document, QWidget* parent)
         QObject::tr("Solid angle 1/R² with no obliquity (nanoBragg -point_pixel)."),
         [](const Experiment& e) { return e.detector.pointPixel; },
         [](Experiment& e, bool on) { e.detector.pointPixel = on; });
-    p->finish();
+    p->finish(request::FlagGroup::Detector);
     return p;
 }
 

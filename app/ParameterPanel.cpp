@@ -27,6 +27,42 @@ void ParameterPanel::addHeading(const QString& text) {
     m_layout->addWidget(label);
 }
 
+namespace {
+
+// a field of the table as the viewer's widget takes it
+FieldBinding bindingOf(const request::FieldView& v) {
+    FieldBinding b;
+    b.label = QString::fromStdString(v.label);
+    b.unit = QString::fromStdString(v.unit);
+    b.tooltip = QString::fromStdString(v.tooltip);
+    b.minimum = v.minimum;
+    b.maximum = v.maximum;
+    b.decimals = v.decimals;
+    b.step = v.step;
+    b.largeStep = v.largeStep;
+    b.logarithmic = v.logarithmic;
+    b.get = v.get;
+    b.set = v.set;
+    b.automaticValue = v.automaticValue;
+    b.setAutomatic = v.setAutomatic;
+    b.enabledWhen = v.enabledWhen;
+    if (v.unavailableWhy)
+        b.unavailableWhy = [why = v.unavailableWhy](const Experiment& e) {
+            return QString::fromStdString(why(e));
+        };
+    return b;
+}
+
+} // namespace
+
+ParameterField* ParameterPanel::addField(const char* key) {
+    const request::FieldView* v = request::findField(key);
+    Q_ASSERT_X(v, "ParameterPanel::addField", key);
+    if (!v)
+        return nullptr;
+    return addField(QString::fromStdString(v->key), bindingOf(*v));
+}
+
 ParameterField* ParameterPanel::addField(const QString& objectName, FieldBinding binding) {
     auto* field = new ParameterField(m_document, std::move(binding), this);
     field->setObjectName(objectName);
@@ -118,7 +154,17 @@ void ParameterPanel::disableWhen(QWidget* editor, std::function<QString(const Ex
     });
 }
 
-void ParameterPanel::finish() {
+void ParameterPanel::finish(request::FlagGroup panel) {
+    QString heading;
+    for (const request::FieldView* v : request::fieldsOf(panel)) {
+        if (field(QString::fromStdString(v->key)))
+            continue;
+        if (QString::fromStdString(v->heading) != heading) {
+            heading = QString::fromStdString(v->heading);
+            addHeading(heading);
+        }
+        addField(QString::fromStdString(v->key), bindingOf(*v));
+    }
     m_layout->addStretch(1);
     refresh(nullptr);
 }

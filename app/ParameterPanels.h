@@ -5,6 +5,7 @@
 // steps per pixel) are read from the last resolved experiment.
 
 #include "app/ParameterField.h"
+#include "compute/request/Parameters.h"
 
 #include <QWidget>
 
@@ -33,6 +34,8 @@ class ParameterPanel : public QWidget {
     void addHeading(const QString& text);
     // objectName: the field's name in sessions and tests ("distance")
     ParameterField* addField(const QString& objectName, FieldBinding binding);
+    // The parameter table's field `key` (compute/request/Parameters.h: FieldView), here.
+    ParameterField* addField(const char* key);
     QComboBox* addChoice(const QString& objectName, const QString& label, const QString& tooltip,
                          const QStringList& items, std::function<int(const Experiment&)> get,
                          std::function<void(int)> set);
@@ -47,7 +50,9 @@ class ParameterPanel : public QWidget {
     // `editor` (a choice's combo box, a switch) is disabled while `why` gives a reason, which
     // its tooltip (and its label's) then shows.
     void disableWhen(QWidget* editor, std::function<QString(const Experiment&)> why);
-    void finish(); // after the last editor: a stretch
+    // After the last editor: the table's fields of `panel` that no addField placed, each under
+    // its heading (a new parameter's field appears without a line in the panel), and a stretch.
+    void finish(request::FlagGroup panel);
 
     ParameterField* field(const QString& objectName) const;
     const std::vector<ParameterField*>& fields() const { return m_fields; }

@@ -1,7 +1,7 @@
 #include "app/Session.h"
 
-#include "compute/headless/Job.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/request/Job.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/AtomicFile.h"
 #include "compute/io/JsonFields.h"
 #include "compute/io/JsonWriter.h"
@@ -73,7 +73,7 @@ std::string sessionText(const Session& session) {
     cl.precision = session.precision;
     io::JsonWriter w;
     w.beginObject();
-    headless::writeSessionMembers(w, cl);
+    request::writeSessionMembers(w, cl);
     w.key("view");
     writeView(w, session.view);
     w.endObject();
@@ -83,14 +83,14 @@ std::string sessionText(const Session& session) {
 Session sessionFromJson(const io::JsonDocument& doc, const std::string& directory) {
     const std::string& source = doc.source();
     Session s;
-    s.commandLine = headless::parseSession(doc, directory);
+    s.commandLine = request::parseSession(doc, directory);
     s.precision = s.commandLine.precision;
     const JsonFields fields(doc, doc.root());
     if (fields.has("view")) // a session without one (written by a job, or by hand) fits the image
         s.view = readView(fields.object("view"));
     std::ostringstream log; // the viewer reads its HKL warnings nowhere else either
     try {
-        headless::loadSessionInputs(s.commandLine, log);
+        request::loadSessionInputs(s.commandLine, log);
     } catch (const Error& e) {
         throw Error(source + ": " + e.what());
     }
@@ -106,7 +106,7 @@ void saveSession(const QString& path, const Session& session) {
 
 Session loadSession(const QString& path) {
     const std::string file = path.toStdString();
-    return sessionFromJson(io::readJsonFile(file), headless::directoryOf(file));
+    return sessionFromJson(io::readJsonFile(file), request::directoryOf(file));
 }
 
 std::string sessionJobText(const Session& session, const QString& path) {
@@ -118,9 +118,9 @@ std::string sessionJobText(const Session& session, const QString& path) {
             c = '_';
     if (stem.empty())
         stem = "frame";
-    headless::Job job;
+    request::Job job;
     job.source = path.toStdString();
-    job.sessionObject = io::parseJson(headless::sessionText(cl), job.source).root();
+    job.sessionObject = io::parseJson(request::sessionText(cl), job.source).root();
     job.base = {"-floatfile", stem + "_####.bin"};
     // SMV holds one flat detector: a detector of panels is written as its stacked float image
     // only (a job naming -intfile or -noisefile for it is refused)
@@ -128,7 +128,7 @@ std::string sessionJobText(const Session& session, const QString& path) {
         job.base.insert(job.base.end(),
                         {"-intfile", stem + "_####.img", "-noisefile", stem + "_noise_####.img"});
     job.frames.resize(1);
-    return headless::jobText(job);
+    return request::jobText(job);
 }
 
 void saveJob(const QString& path, const Session& session) {

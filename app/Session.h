@@ -1,6 +1,6 @@
 #pragma once
 // Sessions: every parameter and view setting of the viewer as one JSON file. The experiment,
-// its files, output scales and precision are written and read by compute/headless/
+// its files, output scales and precision are written and read by compute/request/
 // SessionFile.h, without Qt, so that a job file can be based on a session and rendered where
 // there is no Qt (docs/series.md); the viewer adds its own member on top:
 //

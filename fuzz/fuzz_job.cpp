@@ -1,13 +1,13 @@
 // libFuzzer target: the job-file loader, bv::io::readJsonFile (compute/io/Json.h, on
-// nlohmann::json) and, where compute/headless/Job.cpp exists, bv::headless::parseJob
-// (compute/headless/Job.h). Input: the bytes of a job file. Only bv::Error may escape (no
+// nlohmann::json) and, where compute/request/Job.cpp exists, bv::request::parseJob
+// (compute/request/Job.h). Input: the bytes of a job file. Only bv::Error may escape (no
 // nlohmann exception). Every value of an accepted document has a place (line and column),
 // and a number its text. Beyond that, the documented round trips must hold: a string
 // survives jsonQuoted + parseJson, and a job that parseJob
 // accepts survives jobText + parseJson + parseJob unchanged ("jobText writes a job file that
 // readJob reads back to the same job", docs/series.md).
 // A session embedded in a job ("session": {...}) is read by parseJob (parseSession, compute/
-// headless/SessionFile.h, compiled in too) and must survive the round trip as it was written;
+// request/SessionFile.h, compiled in too) and must survive the round trip as it was written;
 // session files have their own target, fuzz_session.
 
 #include "FuzzInput.h"
@@ -16,7 +16,7 @@
 #include "compute/io/JsonWriter.h"
 #include "compute/core/Error.h"
 #if BV_FUZZ_HAVE_JOB
-#include "compute/headless/Job.h"
+#include "compute/request/Job.h"
 #endif
 
 #include <cmath>
@@ -61,9 +61,9 @@ void walk(const JsonDocument& doc, const Json& v, int depth) {
 
 #if BV_FUZZ_HAVE_JOB
 void checkJob(const JsonDocument& doc) {
-    bv::headless::Job job;
+    bv::request::Job job;
     try {
-        job = bv::headless::parseJob(doc);
+        job = bv::request::parseJob(doc);
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         return;
@@ -76,10 +76,10 @@ void checkJob(const JsonDocument& doc) {
     }
     if (job.frames.size() > 1000) // the round trip of "frames": 10000000 would take long
         return;
-    const std::string text = bv::headless::jobText(job);
-    bv::headless::Job back;
+    const std::string text = bv::request::jobText(job);
+    bv::request::Job back;
     try {
-        back = bv::headless::parseJob(bv::io::parseJson(text, "again.json"));
+        back = bv::request::parseJob(bv::io::parseJson(text, "again.json"));
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         require(false, "jobText wrote a job file that parseJob refuses");

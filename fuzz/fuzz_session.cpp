@@ -1,5 +1,5 @@
-// libFuzzer target: the viewer-session reader without Qt, bv::headless::parseSession
-// (compute/headless/SessionFile.h), on the bytes of a session file (read with
+// libFuzzer target: the viewer-session reader without Qt, bv::request::parseSession
+// (compute/request/SessionFile.h), on the bytes of a session file (read with
 // bv::io::readJsonFile). Only bv::Error may escape. The files a session names (HKL, mask) are
 // not read: their readers have fuzzers of their own (fuzz_hkl, fuzz_smv).
 //
@@ -10,7 +10,7 @@
 
 #include "FuzzInput.h"
 
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/Json.h"
 #include "compute/io/JsonWriter.h"
 #include "compute/request/SessionFields.h"
@@ -52,7 +52,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string path = bv::fuzz::writeInput("view.json", data, size);
     bv::RunRequest cl;
     try {
-        cl = bv::headless::parseSession(bv::io::readJsonFile(path), "/sessions");
+        cl = bv::request::parseSession(bv::io::readJsonFile(path), "/sessions");
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         return 0;
@@ -65,14 +65,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     std::string text;
     try {
-        text = bv::headless::sessionText(cl);
+        text = bv::request::sessionText(cl);
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         require(false, "sessionText cannot write what parseSession read");
     }
     bv::RunRequest back;
     try {
-        back = bv::headless::parseSession(bv::io::parseJson(text, "again.json"), "");
+        back = bv::request::parseSession(bv::io::parseJson(text, "again.json"), "");
     } catch (const bv::Error& e) {
         bv::fuzz::rejected(e.what());
         require(false, "parseSession refuses what sessionText wrote");
@@ -80,6 +80,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     requireSameRows(cl.experiment, back.experiment);
     require(back.hkl == cl.hkl && back.mask == cl.mask && back.precision == cl.precision,
             "sessionText + parseSession: the files or the precision changed");
-    require(bv::headless::sessionText(back) == text, "sessionText is not stable");
+    require(bv::request::sessionText(back) == text, "sessionText is not stable");
     return 0;
 }

@@ -1,6 +1,6 @@
 #include "compute/cli/CommandLine.h"
 
-#include "compute/cli/Suggestions.h"
+#include "compute/request/Suggestions.h"
 #include "compute/core/Error.h"
 #include "compute/io/NumberText.h"
 #include "compute/io/PrintfFormat.h"
@@ -76,7 +76,7 @@ std::vector<Occurrence> splitOptions(const std::vector<std::string>& args) {
         if (!flag) {
             if (name.size() > 1 && name[0] == '-' && !io::parseDouble(name)) {
                 std::string message = "unknown option " + shown(name);
-                const std::vector<std::string> near = suggestFlagNames(name);
+                const std::vector<std::string> near = request::suggestFlagNames(name);
                 for (std::size_t k = 0; k < near.size(); ++k)
                     message += (k == 0 ? " (did you mean " : k + 1 < near.size() ? ", " : " or ") + near[k];
                 if (!near.empty())

@@ -5,7 +5,7 @@
 #include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
 #include "compute/headless/BatchFrames.h"
-#include "compute/headless/Job.h"
+#include "compute/headless/JobFiles.h"
 #include "compute/headless/Ranks.h"
 #include "compute/headless/Series.h"
 #include "compute/headless/Summary.h"

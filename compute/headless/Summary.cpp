@@ -3,7 +3,12 @@
 #include "compute/io/PrintfFormat.h"
 #include "compute/model/Units.h"
 
+#include <glm/geometric.hpp>
+#include <glm/vec2.hpp>
+
+#include <algorithm>
 #include <charconv>
+#include <optional>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
@@ -52,6 +57,62 @@ const char* shapeName(LatticeShape shape) {
         break;
     }
     return "parallelpiped";
+}
+
+// A detector of panels (a preset or a file), which nanoBragg's one line cannot describe: the
+// detector as a whole in pixels (gaps included, over the plane of its first panel), its
+// panels, its pixel, and where the direct beam falls: on which panel and pixel, or between
+// them. (The stacked image the files hold, a panel's rows after another's, is said too.)
+void printPanels(std::ostream& out, const std::string& source, const ResolvedExperiment& r) {
+    const DetectorGeometry& d = r.detector;
+    const PanelGeometry& first = r.panels.front();
+    double lo[2] = {0.0, 0.0}, hi[2] = {0.0, 0.0};
+    bool any = false;
+    for (const PanelGeometry& p : r.panels)
+        for (int cf = 0; cf < 2; ++cf)
+            for (int cs = 0; cs < 2; ++cs) {
+                const glm::dvec3 corner = p.pix0 + p.fdet * (cf * p.sizeFast()) +
+                                          p.sdet * (cs * p.sizeSlow()) - first.pix0;
+                const double x[2] = {glm::dot(corner, first.fdet), glm::dot(corner, first.sdet)};
+                for (int k = 0; k < 2; ++k) {
+                    lo[k] = any ? std::min(lo[k], x[k]) : x[k];
+                    hi[k] = any ? std::max(hi[k], x[k]) : x[k];
+                }
+                any = true;
+            }
+    const auto pixels = [&](int k) {
+        return static_cast<long>(std::lround((hi[k] - lo[k]) / first.pixelSize));
+    };
+    out << "  distance=" << g(d.distance) << " detector " << source << ": " << r.panels.size()
+        << " panels, " << pixels(0) << "x" << pixels(1) << " pixels with the gaps, pixel="
+        << g(first.pixelSize) << " meters (stacked image " << d.fastPixels << "x" << d.slowPixels
+        << " pixels)\n";
+    // the beam from the sample along its direction, met by the first panel's plane (the
+    // whole detector's pixel, gaps included) and by each panel's
+    const glm::dvec3 beam = r.axes.beam;
+    const auto meets = [&beam](const PanelGeometry& p) -> std::optional<glm::dvec2> {
+        const double along = glm::dot(beam, p.odet);
+        if (along <= 0.0)
+            return std::nullopt;
+        const glm::dvec3 hit = beam * (glm::dot(p.pix0, p.odet) / along) - p.pix0;
+        return glm::dvec2(glm::dot(hit, p.fdet), glm::dot(hit, p.sdet)) / p.pixelSize;
+    };
+    const std::optional<glm::dvec2> whole = meets(first);
+    if (!whole) {
+        out << "  direct beam misses the detector's plane\n";
+        return;
+    }
+    out << "  direct beam at pixel " << io::formatFixed(whole->x - lo[0] / first.pixelSize, 2)
+        << " " << io::formatFixed(whole->y - lo[1] / first.pixelSize, 2)
+        << " of the whole detector (fast slow), ";
+    for (const PanelGeometry& p : r.panels)
+        if (const std::optional<glm::dvec2> at = meets(p);
+            at && at->x >= 0.0 && at->x < p.fastPixels && at->y >= 0.0 && at->y < p.slowPixels) {
+            out << "on panel " << p.name << " at its pixel " << io::formatFixed(at->x, 2) << " "
+                << io::formatFixed(at->y, 2) << "\n";
+            return;
+        }
+    out << "on no panel (a gap between modules, or off the detector)\n";
 }
 
 } // namespace
@@ -164,15 +225,20 @@ void printSummary(std::ostream& out, const RunRequest& cl, const ResolvedExperim
     if (r.pointPixel)
         out << "  pixel obliquity effect disabled\n";
     out << "  incident fluence: " << g(r.fluence) << " photons/m^2\n";
-    out << "  distance=" << g(d.distance) << " detsize=" << g(d.sizeFast) << "x" << g(d.sizeSlow)
-        << "  pixel=" << g(d.pixelSize) << " meters (" << d.fastPixels << "x" << d.slowPixels
-        << " pixels)\n";
+    if (r.panelsFromSource)
+        printPanels(out, e.detector.panelsSource, r);
+    else
+        out << "  distance=" << g(d.distance) << " detsize=" << g(d.sizeFast) << "x"
+            << g(d.sizeSlow) << "  pixel=" << g(d.pixelSize) << " meters (" << d.fastPixels
+            << "x" << d.slowPixels << " pixels)\n";
     out << "  sensor is " << g(r.thickness.range) << " m thick in " << r.thickness.steps
         << " layers with mu= " << g(r.mu == 0.0 && r.thickness.range == 0.0 ? -1.0 : r.mu) << "\n";
-    out << "  Xbeam=" << g(d.Xbeam) << " Ybeam=" << g(d.Ybeam) << "\n";
-    out << "  Fbeam=" << g(d.Fbeam) << " Sbeam=" << g(d.Sbeam) << "\n";
-    out << "  Xclose=" << g(d.Xclose) << " Yclose=" << g(d.Yclose) << "\n";
-    out << "  Fclose=" << g(d.Fclose) << " Sclose=" << g(d.Sclose) << "\n";
+    if (!r.panelsFromSource) { // nanoBragg's flat detector's beam centre (panels: above)
+        out << "  Xbeam=" << g(d.Xbeam) << " Ybeam=" << g(d.Ybeam) << "\n";
+        out << "  Fbeam=" << g(d.Fbeam) << " Sbeam=" << g(d.Sbeam) << "\n";
+        out << "  Xclose=" << g(d.Xclose) << " Yclose=" << g(d.Yclose) << "\n";
+        out << "  Fclose=" << g(d.Fclose) << " Sclose=" << g(d.Sclose) << "\n";
+    }
     out << "  DIRECTION_OF_DETECTOR_X-AXIS= " << g3(d.fdet) << "\n";
     out << "  DIRECTION_OF_DETECTOR_Y-AXIS= " << g3(d.sdet) << "\n";
     out << "  DIRECTION_OF_DETECTOR_Z-AXIS= " << g3(d.odet) << "\n";

@@ -2,7 +2,7 @@
 // What -detector names, read into panels: a built-in preset (compute/model/DetectorPresets.h),
 // a DIALS experiment list (.expt, .json) or a CrystFEL geometry file (.geom). The -detector
 // option and a session that names its detector without the panel list
-// (compute/headless/SessionFile.h) both read it here, so they take the same names the same way.
+// (compute/request/SessionFile.h) both read it here, so they take the same names the same way.
 //
 //     bv::PanelDetector d = bv::cli::readDetectorSource("eiger2-16m", "-detector eiger2-16m");
 //     d.panels.size(); // 32 modules, facing the beam 100 mm from the sample

@@ -1,6 +1,7 @@
 #include "compute/request/Parameters.h"
 
 #include "compute/request/DetectorSource.h"
+#include "compute/request/ParameterViews.h"
 #include "compute/request/ParseContext.h"
 #include "compute/core/Error.h"
 #include "compute/io/JsonWriter.h"
@@ -1304,6 +1305,7 @@ std::vector<Flag> tableWithWriters() {
                 f.write = w.write;
                 f.writtenName = w.spelled ? w.spelled : f.names[0];
             }
+    addParameterViews(t);
     return t;
 }
 
@@ -1333,6 +1335,23 @@ const Flag* findFlag(std::string_view name) {
             if (n == name)
                 return &f;
     return nullptr;
+}
+
+const FieldView* findField(std::string_view key) {
+    for (const Flag& f : flagTable())
+        for (const FieldView& v : f.fields)
+            if (v.key == key)
+                return &v;
+    return nullptr;
+}
+
+std::vector<const FieldView*> fieldsOf(FlagGroup group) {
+    std::vector<const FieldView*> out;
+    for (const Flag& f : flagTable())
+        for (const FieldView& v : f.fields)
+            if (v.panel == group)
+                out.push_back(&v);
+    return out;
 }
 
 const char* flagGroupTitle(FlagGroup group) {

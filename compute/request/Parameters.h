@@ -6,17 +6,26 @@
 // (write, the inverse). Names are matched exactly (the reference's substring matching is not
 // imitated; where it made one option act as another, docs/reference-quirks.md says so).
 // The views: cli::parseCommandLine (words -> request), usageText() (Usage.h), commandWords()
-// (request -> words: the viewer's "copy headless command").
+// (request -> words: the viewer's "copy headless command"), the viewer's number fields
+// (a row's `fields`: label, unit shown, slider range, decimals; app/ParameterPanel makes the
+// widgets of them), the session's rows of a parameter (a row's `session`, read and written in
+// the file's layout by SessionFields.h), and Python's keywords (mosaic=0.5 is -mosaic 0.5).
 //
 //     const bv::request::Flag* f = bv::request::findFlag("-mosaicity"); // the -mosaic row
 //     bv::request::commandWords(request); // {"-mosflm", "-cell", "79.1", ...}
 
 #include "compute/request/RunRequest.h"
+#include "compute/request/SessionFields.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+namespace bv {
+struct ResolvedExperiment;
+}
 
 namespace bv::request {
 
@@ -31,6 +40,32 @@ enum class Arity {
 };
 
 enum class FlagGroup { Crystal, Beam, Detector, Sampling, Files, Output, Braggview };
+
+// What the viewer shows of a parameter: one number as a slider and a spin box, Qt-free (the
+// viewer's panel of the row's group makes the widget: app/ParameterPanel). Texts are UTF-8;
+// values are in `unit`, the unit shown, which need not be the option's.
+struct FieldView {
+    FlagGroup panel = FlagGroup::Crystal; // the panel that shows it
+    std::string key;     // the field's name in the viewer, its lessons and tests ("mosaic")
+    std::string heading; // the panel's heading it stands under ("Mosaicity")
+    std::string label;   // "Mosaic spread"
+    std::string unit;    // "°" ("" for a count)
+    std::string tooltip; // what it is, its nanoBragg option, what moving it does
+    double minimum = 0.0, maximum = 1.0; // the slider's range
+    int decimals = 2;
+    double step = 0.01, largeStep = 0.1; // arrow keys; Shift + arrows, Page Up/Down
+    bool logarithmic = false;            // slider spaced in log(value) (minimum > 0)
+    // the value in `unit`; nullopt: "automatic" (only with automaticValue)
+    std::function<std::optional<double>(const Experiment&)> get;
+    std::function<void(Experiment&, double)> set;
+    // an optional value: the value in use while automatic, and what switching to it writes
+    std::function<std::optional<double>(const ResolvedExperiment&)> automaticValue;
+    std::function<void(Experiment&)> setAutomatic;
+    // whether the value is in use (a cell given by a matrix is not); unset: always
+    std::function<bool(const Experiment&)> enabledWhen;
+    // why the field does not apply now ("" or unset: it applies)
+    std::function<std::string(const Experiment&)> unavailableWhy;
+};
 
 struct Flag {
     std::vector<std::string> names; // names[0] is the one usage shows first
@@ -48,6 +83,12 @@ struct Flag {
     // the outputs, braggview's run settings).
     std::optional<std::vector<std::string>> (*write)(const RunRequest&) = nullptr;
     std::string writtenName; // the spelling commandWords writes (one of names)
+    // The viewer's fields of the parameter (a vector option may have one per component), in
+    // its panel's order; none where the viewer has no number field for it.
+    std::vector<FieldView> fields;
+    // The session's row of the parameter (its section and key, read and written by the kind
+    // of its value); none where a session holds it otherwise (SessionRows.cpp) or not at all.
+    std::optional<SessionField> session;
 };
 
 // All options, in the order usage lists them.
@@ -63,6 +104,11 @@ const Flag* findFlag(std::string_view name);
 // written in the option's units with the shortest text that reads back to the same double,
 // so that cli::parseCommandLine(commandWords(r)).experiment is r.experiment.
 std::vector<std::string> commandWords(const RunRequest& request);
+
+// The viewer's field named `key` (FieldView::key), or nullptr; the fields of a group's panel
+// in the table's order.
+const FieldView* findField(std::string_view key);
+std::vector<const FieldView*> fieldsOf(FlagGroup group);
 
 // Title of a group in the usage text.
 const char* flagGroupTitle(FlagGroup group);

@@ -1,6 +1,6 @@
 #pragma once
 // A run request: everything a run of braggview is asked to do, whatever front end asked. The
-// command line (compute/cli), a session file (compute/headless/SessionFile.h) and the viewer
+// command line (compute/cli), a session file (compute/request/SessionFile.h) and the viewer
 // each make one; headless, products, the viewer and Python take one and never look at words.
 // Which options were given is part of the request (`given`), for the few places where the
 // reference's behaviour depends on it (a series writes only the files named), so that no code

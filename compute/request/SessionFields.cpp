@@ -7,6 +7,9 @@
 
 #include "compute/request/SessionRows.h"
 
+#include "compute/core/Error.h"
+#include "compute/request/Parameters.h"
+
 #include <filesystem>
 
 namespace bv::request {
@@ -24,10 +27,8 @@ std::vector<SessionField> buildRows() {
     addCrystalRows(rows);
     addSamplingRows(rows);
     rows.section("");
-    rows.number("defaultF", Quantity::StructureFactor, Bound::NonNegative,
-                [](Experiment& e) -> double& { return e.structureFactors.defaultF; });
-    rows.number("waterThickness", Quantity::Thickness, Bound::NonNegative,
-                [](Experiment& e) -> double& { return e.waterThickness; });
+    rows.parameter("-default_F");
+    rows.parameter("-water");
     rows.row(
         "seed", [](JsonWriter& w, const Experiment& e) { w.key("seed").integer(e.seed); },
         [](const JsonFields& r, Experiment& e, const std::string&) {
@@ -36,10 +37,45 @@ std::vector<SessionField> buildRows() {
     return out;
 }
 
+bool placed(const std::vector<SessionField>& rows, const SessionField& row) {
+    for (const SessionField& r : rows)
+        if (r.section == row.section && r.key == row.key)
+            return true;
+    return false;
+}
+
+// The layout's rows, then each parameter of the table that the layout does not place, at the
+// end of its section (a new parameter needs no line here; a file that lacks its key is refused,
+// as for every key, until the reader is told a default).
+std::vector<SessionField> withTableRows(std::vector<SessionField> rows) {
+    for (const Flag& f : flagTable()) {
+        if (!f.session || placed(rows, *f.session))
+            continue;
+        auto at = rows.end();
+        for (auto it = rows.begin(); it != rows.end(); ++it)
+            if (it->section == f.session->section)
+                at = it + 1;
+        rows.insert(at, *f.session);
+    }
+    return rows;
+}
+
 } // namespace
 
+namespace sessionrows {
+
+void Rows::parameter(const char* flag) {
+    const Flag* f = findFlag(flag);
+    if (!f || !f->session || f->session->section != m_section)
+        throw Error(std::string("session layout: ") + flag + " has no row in section \"" +
+                    m_section + "\""); // a table and layout that disagree: a programming error
+    m_rows.push_back(*f->session);
+}
+
+} // namespace sessionrows
+
 const std::vector<SessionField>& sessionFields() {
-    static const std::vector<SessionField> rows = buildRows();
+    static const std::vector<SessionField> rows = withTableRows(buildRows());
     return rows;
 }
 

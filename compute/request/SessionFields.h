@@ -2,7 +2,7 @@
 // The session file's "experiment" member as a table: each stated Experiment field once, with
 // its key path, its quantity and limits (those of the command line, compute/model/
 // PhysicalLimits.h), and how it is written and read. The session writer and reader
-// (compute/headless/SessionFile.h) are the table's two views, so a field is described once
+// (compute/request/SessionFile.h) are the table's two views, so a field is described once
 // for both and a new field is one row. The rows' order is the file's: the writer writes them
 // in it and the reader reads (and checks) them in it, so the first problem a reader reports is
 // the first in the file.

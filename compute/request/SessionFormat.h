@@ -1,7 +1,7 @@
 #pragma once
 // What the session writer (SessionWriter.cpp) and reader (SessionFile.cpp) share: the
 // format's name and version, and the words a session file uses for the experiment's choices.
-// The format itself is described in compute/headless/SessionFile.h; the fields are
+// The format itself is described in compute/request/SessionFile.h; the fields are
 // SessionFields.h's table.
 
 #include "compute/model/Experiment.h"

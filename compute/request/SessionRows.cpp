@@ -130,34 +130,22 @@ void addConventionRows(Rows& rows) {
             e.convention = *convention;
         });
     rows.section("customAxes");
-    const Quantity direction = Quantity::Direction;
-    rows.vector("beam", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.beam; });
-    rows.vector("polarization", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.polarization; });
-    rows.vector("spindle", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.spindle; });
-    rows.vector("twothetaAxis", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.twothetaAxis; });
-    rows.vector("fdet", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.fdet; });
-    rows.vector("sdet", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.sdet; });
-    rows.vector("odet", direction, Bound::Any,
-                [](Experiment& e) -> glm::dvec3& { return e.customAxes.odet; });
+    rows.parameter("-beam_vector");
+    rows.parameter("-polar_vector");
+    rows.parameter("-spindle_axis");
+    rows.parameter("-twotheta_axis");
+    rows.parameter("-fdet_vector");
+    rows.parameter("-sdet_vector");
+    rows.parameter("-odet_vector");
 }
 
 void addBeamRows(Rows& rows) {
     rows.section("beam");
-    rows.number("wavelength", Quantity::Wavelength, Bound::Positive,
-                [](Experiment& e) -> double& { return e.beam.wavelength; });
-    rows.sweep("dispersion", Quantity::Dispersion,
-               [](Experiment& e) -> SweepRequest& { return e.beam.dispersion; });
-    rows.sweep("horizontalDivergence", Quantity::Divergence,
-               [](Experiment& e) -> SweepRequest& { return e.beam.horizontalDivergence; });
-    rows.sweep("verticalDivergence", Quantity::Divergence,
-               [](Experiment& e) -> SweepRequest& { return e.beam.verticalDivergence; });
-    rows.boolean("roundDivergence", [](Experiment& e) -> bool& { return e.beam.roundDivergence; });
+    rows.parameter("-lambda");
+    rows.parameter("-dispersion");
+    rows.parameter("-hdivrange");
+    rows.parameter("-vdivrange");
+    rows.parameter("-round_div");
     // the source file's lines by value: X, Y, Z, weight, lambda, null for a column it left out
     rows.row(
         "sourceFile",
@@ -199,61 +187,36 @@ void addBeamRows(Rows& rows) {
         [](const JsonFields& beam, Experiment& e, const std::string&) {
             e.beam.sourceDistance = beam.number("sourceDistance", JsonFields::NonNegative);
         });
-    rows.number("kahnFactor", Quantity::KahnFactor, Bound::Any,
-                [](Experiment& e) -> double& { return e.beam.kahnFactor; });
-    rows.boolean("polarization", [](Experiment& e) -> bool& { return e.beam.polarization; });
-    rows.number("fluence", Quantity::Fluence, Bound::NonNegative,
-                [](Experiment& e) -> double& { return e.beam.fluence; });
-    rows.number("flux", Quantity::Flux, Bound::NonNegative,
-                [](Experiment& e) -> double& { return e.beam.flux; });
-    rows.number("exposure", Quantity::ExposureTime, Bound::NonNegative,
-                [](Experiment& e) -> double& { return e.beam.exposure; });
-    rows.number("beamSize", Quantity::SampleLength, Bound::NonNegative,
-                [](Experiment& e) -> double& { return e.beam.beamSize; });
+    rows.parameter("-polar");
+    rows.parameter("-nopolar");
+    rows.parameter("-fluence");
+    rows.parameter("-flux");
+    rows.parameter("-exposure");
+    rows.parameter("-beamsize");
 }
 
 void addDetectorRows(Rows& rows) {
     rows.section("detector");
-    constexpr Quantity length = Quantity::DetectorLength;
-    rows.number("pixelSize", Quantity::PixelSize, Bound::Positive,
-                [](Experiment& e) -> double& { return e.detector.pixelSize; });
-    rows.number("sizeFast", length, Bound::Positive,
-                [](Experiment& e) -> double& { return e.detector.sizeFast; });
-    rows.number("sizeSlow", length, Bound::Positive,
-                [](Experiment& e) -> double& { return e.detector.sizeSlow; });
-    rows.number("distance", length, Bound::Positive,
-                [](Experiment& e) -> double& { return e.detector.distance; });
-    using Optional = std::optional<double>;
-    rows.optionalNumber("closeDistance", length, Bound::Positive,
-                        [](Experiment& e) -> Optional& { return e.detector.closeDistance; });
-    rows.optionalNumber("beamX", length, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.beamX; });
-    rows.optionalNumber("beamY", length, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.beamY; });
-    rows.optionalNumber("closeX", length, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.closeX; });
-    rows.optionalNumber("closeY", length, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.closeY; });
-    rows.optionalNumber("orgX", Quantity::PixelPosition, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.orgX; });
-    rows.optionalNumber("orgY", Quantity::PixelPosition, Bound::Any,
-                        [](Experiment& e) -> Optional& { return e.detector.orgY; });
-    rows.choice("pivot", session::kPivots,
-                [](Experiment& e) -> Pivot& { return e.detector.pivot; });
-    rows.number("rotX", Quantity::Angle, Bound::Any,
-                [](Experiment& e) -> double& { return e.detector.rotX; });
-    rows.number("rotY", Quantity::Angle, Bound::Any,
-                [](Experiment& e) -> double& { return e.detector.rotY; });
-    rows.number("rotZ", Quantity::Angle, Bound::Any,
-                [](Experiment& e) -> double& { return e.detector.rotZ; });
-    rows.number("twotheta", Quantity::Angle, Bound::Any,
-                [](Experiment& e) -> double& { return e.detector.twotheta; });
-    rows.boolean("curved", [](Experiment& e) -> bool& { return e.detector.curved; });
-    rows.boolean("pointPixel", [](Experiment& e) -> bool& { return e.detector.pointPixel; });
-    rows.sweep("thickness", Quantity::Thickness,
-               [](Experiment& e) -> SweepRequest& { return e.detector.thickness; });
-    rows.optionalNumber("attenuationDepth", Quantity::Thickness, Bound::NonNegative,
-                        [](Experiment& e) -> Optional& { return e.detector.attenuationDepth; });
+    rows.parameter("-pixel");
+    rows.parameter("-detsize_f");
+    rows.parameter("-detsize_s");
+    rows.parameter("-distance");
+    rows.parameter("-close_distance");
+    rows.parameter("-Xbeam");
+    rows.parameter("-Ybeam");
+    rows.parameter("-Xclose");
+    rows.parameter("-Yclose");
+    rows.parameter("-ORGX");
+    rows.parameter("-ORGY");
+    rows.parameter("-pivot");
+    rows.parameter("-detector_rotx");
+    rows.parameter("-detector_roty");
+    rows.parameter("-detector_rotz");
+    rows.parameter("-twotheta");
+    rows.parameter("-curved_det");
+    rows.parameter("-point_pixel");
+    rows.parameter("-detector_thick");
+    rows.parameter("-detector_abs");
     rows.row(
         "distanceStated", // with "panelsSource" and "panels"
         [](JsonWriter& w, const Experiment& e) { writePanels(w, e.detector); },
@@ -353,8 +316,7 @@ void addCrystalRows(Rows& rows) {
                      crystal.fail(crystal.value("cell"), "cell",
                                   "a unit cell (the session has no matrix either)");
              });
-    rows.choice("misset", session::kMissets,
-                [](Experiment& e) -> MissetKind& { return e.crystal.misset; });
+    rows.parameter("-misset");
     rows.vector("missetAngles", Quantity::Angle, Bound::Any,
                 [](Experiment& e) -> glm::dvec3& { return e.crystal.missetAngles; });
     rows.row(
@@ -377,18 +339,12 @@ void addCrystalRows(Rows& rows) {
                     crystal.fail(crystal.value("cells"), "cells",
                                  "three cell counts from 0 to " + std::to_string(kMaxCount));
         });
-    rows.vector("sampleSize", Quantity::SampleLength, Bound::NonNegative,
-                [](Experiment& e) -> glm::dvec3& { return e.crystal.sampleSize; });
+    rows.parameter("-xtalsize");
     rows.choice("shape", session::kShapes,
                 [](Experiment& e) -> LatticeShape& { return e.crystal.shape; });
-    rows.number("fudge", Quantity::ShapeFactor, Bound::Positive,
-                [](Experiment& e) -> double& { return e.crystal.fudge; });
-    rows.optionalNumber(
-        "mosaicSpread", Quantity::Angle, Bound::NonNegative,
-        [](Experiment& e) -> std::optional<double>& { return e.crystal.mosaicSpread; });
-    rows.optionalCount("mosaicDomains", [](Experiment& e) -> std::optional<int>& {
-        return e.crystal.mosaicDomains;
-    });
+    rows.parameter("-fudge");
+    rows.parameter("-mosaic");
+    rows.parameter("-mosaic_domains");
     rows.row(
         "mosaicSeed",
         [](JsonWriter& w, const Experiment& e) {
@@ -398,22 +354,16 @@ void addCrystalRows(Rows& rows) {
             e.crystal.mosaicSeed =
                 static_cast<long>(crystal.whole("mosaicSeed", -kMaxSeed, kMaxSeed));
         });
-    rows.number("phi0", Quantity::Angle, Bound::Any,
-                [](Experiment& e) -> double& { return e.crystal.phi0; });
-    rows.sweep("phi", Quantity::Angle,
-               [](Experiment& e) -> SweepRequest& { return e.crystal.phi; });
+    rows.parameter("-phi");
+    rows.parameter("-osc");
 }
 
 void addSamplingRows(Rows& rows) {
     rows.section("sampling");
-    rows.optionalCount("oversample",
-                       [](Experiment& e) -> std::optional<int>& { return e.sampling.oversample; });
-    rows.boolean("oversampleThick",
-                 [](Experiment& e) -> bool& { return e.sampling.oversampleThick; });
-    rows.boolean("oversamplePolar",
-                 [](Experiment& e) -> bool& { return e.sampling.oversamplePolar; });
-    rows.boolean("oversampleOmega",
-                 [](Experiment& e) -> bool& { return e.sampling.oversampleOmega; });
+    rows.parameter("-oversample");
+    rows.parameter("-oversample_thick");
+    rows.parameter("-oversample_polar");
+    rows.parameter("-oversample_omega");
     rows.row(
         "roi",
         [](JsonWriter& w, const Experiment& e) {
@@ -450,10 +400,8 @@ void addSamplingRows(Rows& rows) {
                                   std::to_string(d.fastPixels()) + "x" +
                                   std::to_string(d.slowPixels()) + " detector");
         });
-    rows.number("dmin", Quantity::Resolution, Bound::NonNegative,
-                [](Experiment& e) -> double& { return e.sampling.dmin; });
-    rows.choice("interpolation", session::kInterpolations,
-                [](Experiment& e) -> Interpolation& { return e.sampling.interpolation; });
+    rows.parameter("-dmin");
+    rows.parameter("-interpolate");
     // sessions written before braggview had the choice have none: the reference's
     rows.row(
         "interpolationEdge",

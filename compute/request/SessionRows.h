@@ -64,75 +64,68 @@ inline std::optional<int> optionalCount(const JsonFields& r, const char* key) {
 }
 
 // ---- the kinds of rows ---------------------------------------------------------------------
+// Each makes the row of one key of `section`; the parameter table (Parameters.cpp) gives its
+// rows so, and Rows places them in the file's layout.
 
-class Rows {
-  public:
-    explicit Rows(std::vector<SessionField>& rows) : m_rows(rows) {}
-
-    void section(const char* name) { m_section = name; }
-
-    void row(const char* key, Write write, Read read) {
-        m_rows.push_back({m_section, key, std::move(write), std::move(read)});
-    }
-    // a number of `quantity` within its limits and `bound`
-    void number(const char* key, Quantity quantity, Bound bound, Ref<double> ref) {
-        const std::string k = key;
-        row(
-            key, [k, ref](JsonWriter& w, const Experiment& e) { w.key(k).number(get(ref, e)); },
+// a number of `quantity` within its limits and `bound`
+inline SessionField numberRow(const char* section, const char* key, Quantity quantity,
+                              Bound bound, Ref<double> ref) {
+    const std::string k = key;
+    return {section, key,
+            [k, ref](JsonWriter& w, const Experiment& e) { w.key(k).number(get(ref, e)); },
             [k, quantity, bound, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = r.limited(k.c_str(), quantity, bound);
-            });
-    }
-    // the same, or null for "automatic"
-    void optionalNumber(const char* key, Quantity quantity, Bound bound,
-                        Ref<std::optional<double>> ref) {
-        const std::string k = key;
-        row(
-            key,
+            }};
+}
+// the same, or null for "automatic"
+inline SessionField optionalNumberRow(const char* section, const char* key, Quantity quantity,
+                                      Bound bound, Ref<std::optional<double>> ref) {
+    const std::string k = key;
+    return {section, key,
             [k, ref](JsonWriter& w, const Experiment& e) {
                 writeOptional(w, k.c_str(), get(ref, e));
             },
             [k, quantity, bound, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = r.optionalLimited(k.c_str(), quantity, bound);
-            });
-    }
-    // a count from 0, or null for "automatic"
-    void optionalCount(const char* key, Ref<std::optional<int>> ref) {
-        const std::string k = key;
-        row(
-            key,
+            }};
+}
+// a count from 0, or null for "automatic"
+inline SessionField optionalCountRow(const char* section, const char* key,
+                                     Ref<std::optional<int>> ref) {
+    const std::string k = key;
+    return {section, key,
             [k, ref](JsonWriter& w, const Experiment& e) {
                 writeOptional(w, k.c_str(), get(ref, e));
             },
             [k, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = sessionrows::optionalCount(r, k.c_str());
-            });
-    }
-    void boolean(const char* key, Ref<bool> ref) {
-        const std::string k = key;
-        row(
-            key, [k, ref](JsonWriter& w, const Experiment& e) { w.key(k).boolean(get(ref, e)); },
+            }};
+}
+inline SessionField booleanRow(const char* section, const char* key, Ref<bool> ref) {
+    const std::string k = key;
+    return {section, key,
+            [k, ref](JsonWriter& w, const Experiment& e) { w.key(k).boolean(get(ref, e)); },
             [k, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = r.boolean(k.c_str());
-            });
-    }
-    // [x, y, z], each within the limits of `quantity`
-    void vector(const char* key, Quantity quantity, Bound bound, Ref<glm::dvec3> ref) {
-        const std::string k = key;
-        row(
-            key,
+            }};
+}
+// [x, y, z], each within the limits of `quantity`
+inline SessionField vectorRow(const char* section, const char* key, Quantity quantity,
+                              Bound bound, Ref<glm::dvec3> ref) {
+    const std::string k = key;
+    return {section, key,
             [k, ref](JsonWriter& w, const Experiment& e) {
                 writeVector(w, k.c_str(), get(ref, e));
             },
             [k, quantity, bound, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = r.limitedVector(k.c_str(), quantity, bound);
-            });
-    }
-    // {"range", "step", "steps"}, each null for "automatic"
-    void sweep(const char* key, Quantity quantity, Ref<SweepRequest> ref) {
-        const std::string k = key;
-        row(
-            key,
+            }};
+}
+// {"range", "step", "steps"}, each null for "automatic"
+inline SessionField sweepRow(const char* section, const char* key, Quantity quantity,
+                             Ref<SweepRequest> ref) {
+    const std::string k = key;
+    return {section, key,
             [k, ref](JsonWriter& w, const Experiment& e) {
                 const SweepRequest& s = get(ref, e);
                 w.key(k).beginObject();
@@ -149,21 +142,59 @@ class Rows {
                 if (const auto steps = s.optionalWhole("steps", 0, kMaxCount))
                     out.steps = static_cast<int>(*steps);
                 ref(e) = out;
-            });
-    }
-    // one of the words of `choices`
-    template <typename Enum, std::size_t N>
-    void choice(const char* key, const session::Choice<Enum> (&choices)[N],
-                std::common_type_t<Ref<Enum>> ref) { // (the accessor: not deduced)
-        const std::string k = key;
-        row(
-            key,
+            }};
+}
+// one of the words of `choices`
+template <typename Enum, std::size_t N>
+SessionField choiceRow(const char* section, const char* key,
+                       const session::Choice<Enum> (&choices)[N],
+                       std::common_type_t<Ref<Enum>> ref) { // (the accessor: not deduced)
+    const std::string k = key;
+    return {section, key,
             [k, &choices, ref](JsonWriter& w, const Experiment& e) {
                 w.key(k).string(session::nameOf(choices, get(ref, e)));
             },
             [k, &choices, ref](const JsonFields& r, Experiment& e, const std::string&) {
                 ref(e) = choose(r, k.c_str(), choices);
-            });
+            }};
+}
+
+// The rows in the file's layout: a section at a time, each key either a parameter's row of
+// the table (parameter(), by the option's name) or a row of its own.
+class Rows {
+  public:
+    explicit Rows(std::vector<SessionField>& rows) : m_rows(rows) {}
+
+    void section(const char* name) { m_section = name; }
+
+    void row(const char* key, Write write, Read read) {
+        m_rows.push_back({m_section, key, std::move(write), std::move(read)});
+    }
+    // the session row of the table's option `flag` (Parameters.cpp), here in the layout
+    void parameter(const char* flag);
+    void number(const char* key, Quantity quantity, Bound bound, Ref<double> ref) {
+        m_rows.push_back(numberRow(m_section.c_str(), key, quantity, bound, ref));
+    }
+    void optionalNumber(const char* key, Quantity quantity, Bound bound,
+                        Ref<std::optional<double>> ref) {
+        m_rows.push_back(optionalNumberRow(m_section.c_str(), key, quantity, bound, ref));
+    }
+    void optionalCount(const char* key, Ref<std::optional<int>> ref) {
+        m_rows.push_back(optionalCountRow(m_section.c_str(), key, ref));
+    }
+    void boolean(const char* key, Ref<bool> ref) {
+        m_rows.push_back(booleanRow(m_section.c_str(), key, ref));
+    }
+    void vector(const char* key, Quantity quantity, Bound bound, Ref<glm::dvec3> ref) {
+        m_rows.push_back(vectorRow(m_section.c_str(), key, quantity, bound, ref));
+    }
+    void sweep(const char* key, Quantity quantity, Ref<SweepRequest> ref) {
+        m_rows.push_back(sweepRow(m_section.c_str(), key, quantity, ref));
+    }
+    template <typename Enum, std::size_t N>
+    void choice(const char* key, const session::Choice<Enum> (&choices)[N],
+                std::common_type_t<Ref<Enum>> ref) {
+        m_rows.push_back(choiceRow(m_section.c_str(), key, choices, ref));
     }
 
   private:

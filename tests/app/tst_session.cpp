@@ -9,7 +9,7 @@
 #include "app/Session.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/headless/Headless.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/Json.h"
 
 #include <QCheckBox>
@@ -231,7 +231,7 @@ class TestSession : public QObject {
         const RunRequest cl = cli::parseCommandLine(test::words(kStart));
         QTemporaryDir dir;
         const QString path = dir.path() + QStringLiteral("/plain.json");
-        const std::string text = headless::sessionText(cl);
+        const std::string text = request::sessionText(cl);
         QFile file(path);
         QVERIFY(file.open(QIODevice::WriteOnly));
         file.write(text.data(), static_cast<qint64>(text.size()));

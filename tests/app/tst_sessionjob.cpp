@@ -6,7 +6,7 @@
 #include "app/Session.h"
 #include "compute/cli/CommandLine.h"
 #include "compute/headless/Headless.h"
-#include "compute/headless/Job.h"
+#include "compute/request/Job.h"
 #include "compute/request/Inputs.h"
 
 #include "tests/TestSupport.h"

@@ -7,7 +7,7 @@
 #include "compute/cli/CommandLine.h"
 #include "compute/request/Inputs.h"
 #include "compute/headless/Batch.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 #include "tests/engine/HeadlessRun.h"
 
 #include "tests/TestSupport.h"
@@ -113,7 +113,7 @@ class TestJobDetector : public QObject {
         std::ostringstream log;
         bv::request::loadInputs(cl, log);
         QVERIFY(QDir().mkpath("views"));
-        writeText("views/view.json", QByteArray::fromStdString(bv::headless::sessionText(cl)));
+        writeText("views/view.json", QByteArray::fromStdString(bv::request::sessionText(cl)));
         writeText("job.json",
                   "{\"session\": \"views/view.json\", \"base\": \"-floatfile s_#.bin\",\n"
                   " \"frames\": [{}, {\"-detector\": \"detectors/two-panel.geom\"}]}");
@@ -182,7 +182,7 @@ class TestJobDetector : public QObject {
         QFETCH(QString, message);
         QVERIFY(QDir().mkpath("views"));
         QString text = QString::fromStdString(
-            bv::headless::sessionText(bv::cli::parseCommandLine(words(kCrystal))));
+            bv::request::sessionText(bv::cli::parseCommandLine(words(kCrystal))));
         if (!session.isEmpty()) {
             const QList<QByteArray> edit = session.split('|');
             QVERIFY2(text.contains(edit[0]), edit[0].constData());

@@ -8,7 +8,7 @@
 #include "compute/headless/Batch.h"
 #include "compute/headless/Headless.h"
 #include "compute/headless/Series.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/CbfImage.h"
 #include "compute/io/FloatImageFile.h"
 #include "compute/io/Smv.h"
@@ -369,7 +369,7 @@ class TestSeries : public QObject {
         std::ostringstream log;
         bv::request::loadInputs(cl, log);
         QVERIFY(QDir().mkpath("views"));
-        writeText("views/view.json", QByteArray::fromStdString(bv::headless::sessionText(cl)));
+        writeText("views/view.json", QByteArray::fromStdString(bv::request::sessionText(cl)));
         writeText("job.json", "{\"session\": \"views/view.json\",\n"
                               " \"base\": \"-floatfile s_#.bin -noisefile s_#.img\",\n"
                               " \"frames\": [{}, {\"-distance\": 80, \"-phi\": 4}]}");
@@ -399,7 +399,7 @@ class TestSeries : public QObject {
         std::ostringstream log;
         bv::request::loadInputs(cl, log);
         // the session names its HKL file relative to itself
-        QString text = QString::fromStdString(bv::headless::sessionText(cl));
+        QString text = QString::fromStdString(bv::request::sessionText(cl));
         const QString absolute = QFileInfo("views/pattern.hkl").absoluteFilePath();
         QVERIFY(text.contains("\"hkl\": \"" + absolute + "\""));
         text.replace("\"hkl\": \"" + absolute + "\"", "\"hkl\": \"pattern.hkl\"");
@@ -450,7 +450,7 @@ class TestSeries : public QObject {
         bv::RunRequest cl = bv::cli::parseCommandLine(kSmall);
         std::ostringstream log;
         bv::request::loadInputs(cl, log);
-        QString session = QString::fromStdString(bv::headless::sessionText(cl));
+        QString session = QString::fromStdString(bv::request::sessionText(cl));
         if (!from.isEmpty()) {
             QVERIFY2(session.contains(from), qPrintable(from));
             session.replace(from, to);

@@ -1,4 +1,4 @@
-// A detector of panels in a viewer session (compute/headless/SessionFile.h): a preset, a DIALS
+// A detector of panels in a viewer session (compute/request/SessionFile.h): a preset, a DIALS
 // experiment list and a CrystFEL geometry come back panel for panel, bit for bit, with the
 // options that move them; the session keeps the panels by value, so it draws the same
 // detector when the file has moved; a session that only names its detector reads it as
@@ -6,7 +6,8 @@
 
 #include "compute/cli/CommandLine.h"
 #include "compute/core/Error.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/headless/Summary.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/Json.h"
 #include "compute/model/Resolve.h"
 #include "compute/random/ReferenceRandom.h"
@@ -35,9 +36,9 @@ const QString kSmall = QStringLiteral(
 
 // parseSession, then loadSessionInputs (which reads a detector file named without its panels)
 RunRequest read(const std::string& text, const std::string& directory = "") {
-    RunRequest cl = bv::headless::parseSession(bv::io::parseJson(text, "view.json"), directory);
+    RunRequest cl = bv::request::parseSession(bv::io::parseJson(text, "view.json"), directory);
     std::ostringstream log;
-    bv::headless::loadSessionInputs(cl, log);
+    bv::request::loadSessionInputs(cl, log);
     return cl;
 }
 
@@ -122,6 +123,41 @@ std::string edited(std::string text, const QString& from, const QString& to) {
 class TestSessionDetector : public QObject {
     Q_OBJECT
   private slots:
+    // The printed summary describes a preset, not nanoBragg's default flat detector: the
+    // PILATUS3 6M is 2463 x 2527 pixels of 172 um with its gaps (DECTRIS' data sheet), 60
+    // modules, and with the beam through the image's centre (pixel 1231.5, 1263.5) the beam
+    // falls between modules (the column of gaps of 7 pixels after 487 + 7 + 487 pixels: the
+    // centre is at 1231.5, in the third module of 487 starting at 988, so it is on a module
+    // along fast; along slow, 6 modules of 195 and 6 gaps of 17 end at 1272, so 1263.5 is in
+    // the gap from 1255 to 1272). A flat run keeps the reference's lines (as
+    // nanoBragg prints them for -detpixels 64).
+    void theSummaryDescribesAPreset() {
+        std::ostringstream quiet, text;
+        bv::RunRequest cl = bv::cli::parseCommandLine(
+            words("-detector pilatus3-6m -distance 200 -cell 100 100 100 90 90 90 -default_F 1"));
+        bv::random::ReferenceRandom rng;
+        const bv::ResolvedExperiment r = bv::resolve(cl.experiment, rng, quiet);
+        bv::headless::printSummary(text, cl, r);
+        const QString summary = QString::fromStdString(text.str());
+        QVERIFY2(summary.contains("  distance=0.2 detector pilatus3-6m: 60 panels, 2463x2527 "
+                                  "pixels with the gaps, pixel=0.000172 meters (stacked image "
+                                  "487x11700 pixels)\n"),
+                 qPrintable(summary));
+        QVERIFY2(summary.contains("  direct beam at pixel 1231.50 1263.50 of the whole detector "
+                                  "(fast slow), on no panel"),
+                 qPrintable(summary));
+        QVERIFY(!summary.contains("detsize=") && !summary.contains("Xbeam="));
+
+        std::ostringstream flat;
+        cl = bv::cli::parseCommandLine(words("-detpixels 64 -cell 100 100 100 90 90 90 -default_F 1"));
+        bv::random::ReferenceRandom rng2;
+        bv::headless::printSummary(flat, cl, bv::resolve(cl.experiment, rng2, quiet));
+        QVERIFY2(flat.str().find("  distance=0.1 detsize=0.0064x0.0064  pixel=0.0001 meters "
+                                 "(64x64 pixels)\n") != std::string::npos &&
+                     flat.str().find("  Xbeam=0.00325 Ybeam=0.00325\n") != std::string::npos,
+                 flat.str().c_str());
+    }
+
     void panelsComeBackBitForBit_data() {
         QTest::addColumn<QString>("directory"); // the working directory of the command line
         QTest::addColumn<QString>("args");
@@ -149,7 +185,7 @@ class TestSessionDetector : public QObject {
             QVERIFY(QDir::setCurrent(directory));
         // a relative name is the working directory's, there when the session is written
         const RunRequest original = bv::cli::parseCommandLine(words(args));
-        const std::string text = bv::headless::sessionText(original);
+        const std::string text = bv::request::sessionText(original);
         QDir::setCurrent(previous);
         const bv::Detector& d = original.experiment.detector;
         QCOMPARE(int(d.panels.size()), panels);
@@ -180,7 +216,7 @@ class TestSessionDetector : public QObject {
     void aFlatDetectorIsStillVersionOne() {
         // which every braggview reads; it has no panels, and its -distance is as stated
         const RunRequest flat = bv::cli::parseCommandLine(words(kSmall));
-        const std::string text = bv::headless::sessionText(flat);
+        const std::string text = bv::request::sessionText(flat);
         const bv::io::JsonDocument doc = bv::io::parseJson(text, "view.json");
         QCOMPARE(doc.root()["version"].get<int>(), 1);
         QVERIFY(doc.root()["experiment"]["detector"]["panels"].is_null());
@@ -191,7 +227,7 @@ class TestSessionDetector : public QObject {
         // a name left without panels is not written: it would bring them back
         RunRequest stale = flat;
         stale.experiment.detector.panelsSource = "eiger2-4m";
-        QVERIFY(read(bv::headless::sessionText(stale)).experiment.detector.panels.empty());
+        QVERIFY(read(bv::request::sessionText(stale)).experiment.detector.panels.empty());
     }
 
     void theSessionKeepsThePanelsWhenTheFileIsGone() {
@@ -200,7 +236,7 @@ class TestSessionDetector : public QObject {
         QVERIFY(QFile::copy(kDetectors + "four-module-tilted.expt", file));
         const RunRequest original =
             bv::cli::parseCommandLine(words("-cell 50 60 70 -default_F 1 -detector " + file));
-        const std::string text = bv::headless::sessionText(original);
+        const std::string text = bv::request::sessionText(original);
         QVERIFY(QFile::remove(file));
         const RunRequest back = read(text);
         const QString difference =
@@ -229,7 +265,7 @@ class TestSessionDetector : public QObject {
         QFETCH(QString, option);
         QFETCH(QString, source);
         const std::string text =
-            edited(bv::headless::sessionText(bv::cli::parseCommandLine(words(kSmall))),
+            edited(bv::request::sessionText(bv::cli::parseCommandLine(words(kSmall))),
                    "\"panelsSource\": \"\"", "\"panelsSource\": \"" + name + "\"");
         // the session in tests/data/detectors
         const RunRequest back = read(text, QDir::cleanPath(kDetectors).toStdString());
@@ -299,7 +335,7 @@ class TestSessionDetector : public QObject {
         QFETCH(QString, from);
         QFETCH(QString, to);
         QFETCH(QString, message);
-        const std::string text = bv::headless::sessionText(
+        const std::string text = bv::request::sessionText(
             panels ? twoModules() : bv::cli::parseCommandLine(words(kSmall)));
         QVERIFY2(read(text).experiment.detector.panels.size() == (panels ? 2u : 0u),
                  "the session as written reads");

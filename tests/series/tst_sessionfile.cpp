@@ -1,4 +1,4 @@
-// Viewer sessions read and written without Qt (compute/headless/SessionFile.h): every field of
+// Viewer sessions read and written without Qt (compute/request/SessionFile.h): every field of
 // the experiment comes back bit for bit, in SI units; sessions that Qt's JSON writer wrote
 // (before the reader moved out of the viewer) still read; relative file names are the
 // session's directory's; the HKL file is read again; and a session that is not one is refused
@@ -6,7 +6,7 @@
 
 #include "compute/cli/CommandLine.h"
 #include "compute/request/Inputs.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/Json.h"
 #include "compute/core/Error.h"
 #include "tests/app/ExperimentCompare.h"
@@ -40,10 +40,10 @@ RunRequest loaded(const QString& args) {
 }
 
 RunRequest roundTrip(const RunRequest& cl) {
-    const std::string text = bv::headless::sessionText(cl);
-    RunRequest back = bv::headless::parseSession(bv::io::parseJson(text, "view.json"), "");
+    const std::string text = bv::request::sessionText(cl);
+    RunRequest back = bv::request::parseSession(bv::io::parseJson(text, "view.json"), "");
     std::ostringstream log;
-    bv::headless::loadSessionInputs(back, log); // the HKL file, read again
+    bv::request::loadSessionInputs(back, log); // the HKL file, read again
     return back;
 }
 
@@ -57,9 +57,9 @@ const QString kSmall = QStringLiteral(
 std::string error(const std::string& text, const std::string& directory = "") {
     try {
         RunRequest cl =
-            bv::headless::parseSession(bv::io::parseJson(text, "view.json"), directory);
+            bv::request::parseSession(bv::io::parseJson(text, "view.json"), directory);
         std::ostringstream log;
-        bv::headless::loadSessionInputs(cl, log);
+        bv::request::loadSessionInputs(cl, log);
     } catch (const bv::Error& e) {
         return e.what();
     }
@@ -68,7 +68,7 @@ std::string error(const std::string& text, const std::string& directory = "") {
 
 // the session of kSmall with `from` replaced by `to` (once; the text must contain it)
 std::string edited(const QString& from, const QString& to) {
-    QString text = QString::fromStdString(bv::headless::sessionText(loaded(kSmall)));
+    QString text = QString::fromStdString(bv::request::sessionText(loaded(kSmall)));
     if (!text.contains(from))
         qFatal("the session has no %s", qPrintable(from));
     return text.replace(text.indexOf(from), from.size(), to).toStdString();
@@ -163,7 +163,7 @@ class TestSessionFile : public QObject {
     }
 
     void unitsAreSi() {
-        const std::string text = bv::headless::sessionText(loaded(kSmall));
+        const std::string text = bv::request::sessionText(loaded(kSmall));
         const bv::io::JsonDocument doc = bv::io::parseJson(text, "view.json");
         const bv::io::Json& e = doc.root()["experiment"];
         // -distance 60 (mm), -lambda 1.2 (Angstrom), 48 pixels of 0.1 mm
@@ -183,11 +183,11 @@ class TestSessionFile : public QObject {
             loaded(QStringLiteral("-mat %1A.mat -sourcefile %1sources.txt -default_F 3 "
                                   "-misset random -misset_seed 4 -mosaic 0.3 -mosaic_dom 3 -seed 8")
                        .arg(kInputs));
-        const QByteArray ours = QByteArray::fromStdString(bv::headless::sessionText(original));
+        const QByteArray ours = QByteArray::fromStdString(bv::request::sessionText(original));
         const QByteArray qts = QJsonDocument::fromJson(ours).toJson(QJsonDocument::Indented);
         QVERIFY(qts.startsWith("{\n    \"experiment\""));
         const RunRequest back =
-            bv::headless::parseSession(bv::io::parseJson(qts.toStdString(), "old.json"), "");
+            bv::request::parseSession(bv::io::parseJson(qts.toStdString(), "old.json"), "");
         bv::test::ExperimentCompare exact;
         const QString difference = exact.difference(original.experiment, back.experiment);
         QVERIFY2(difference.isEmpty(), qPrintable(difference));
@@ -211,7 +211,7 @@ class TestSessionFile : public QObject {
         QFETCH(QString, path);
         const std::string text = edited(QStringLiteral("\"mat\": \"\""),
                                         QStringLiteral("\"mat\": \"%1\"").arg(name));
-        const RunRequest cl = bv::headless::parseSession(bv::io::parseJson(text, "view.json"),
+        const RunRequest cl = bv::request::parseSession(bv::io::parseJson(text, "view.json"),
                                                           directory.toStdString());
         QCOMPARE(QString::fromStdString(cl.mat), path);
     }
@@ -228,7 +228,7 @@ class TestSessionFile : public QObject {
         file.close();
         std::ostringstream log;
         const RunRequest cl =
-            bv::headless::readSession((dir.path() + "/view.json").toStdString(), log);
+            bv::request::readSession((dir.path() + "/view.json").toStdString(), log);
         const bv::StructureFactors& f = cl.experiment.structureFactors;
         // test_pattern.hkl: "2 0 0 200.0", "1 1 0 12.5"; (3 0 0) is outside: -default_F 100
         QCOMPARE(f.amplitude(2, 0, 0), 200.0);

@@ -30,6 +30,58 @@ class TestRequestTable : public QObject {
     Q_OBJECT
 
   private slots:
+    // The viewer's fields are the table's: one key each, on the row of the option their
+    // tooltip names, and a field's setter and getter are inverse in the unit shown.
+    void viewerFieldsAreRowsOfTheTable_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("option");
+        QTest::addColumn<double>("shown"); // a value as a user types it, in the option's unit
+        QTest::newRow("mosaic") << "mosaic" << "-mosaic" << 0.5;
+        QTest::newRow("distance") << "distance" << "-distance" << 150.0;
+        QTest::newRow("wavelength") << "wavelength" << "-lambda" << 1.5;
+        QTest::newRow("water") << "water" << "-water" << 250.0;
+        QTest::newRow("divergence") << "hdivergence" << "-hdivrange" << 2.0;
+        QTest::newRow("phi") << "phi" << "-phi" << -30.0;
+    }
+    void viewerFieldsAreRowsOfTheTable() {
+        QFETCH(QString, key);
+        QFETCH(QString, option);
+        QFETCH(double, shown);
+        const bv::request::FieldView* field = bv::request::findField(key.toStdString());
+        QVERIFY(field);
+        const bv::request::Flag* flag = bv::request::findFlag(option.toStdString());
+        QVERIFY(flag);
+        bool onRow = false;
+        for (const bv::request::FieldView& f : flag->fields)
+            onRow = onRow || &f == field;
+        QVERIFY2(onRow, "the field is not on its option's row");
+        QVERIFY(QString::fromStdString(field->tooltip).contains(option));
+        bv::Experiment e;
+        field->set(e, shown);
+        QVERIFY(field->get(e).has_value());
+        QVERIFY(qAbs(*field->get(e) - shown) <= 1e-12 * qAbs(shown));
+        // the field shows what the command line's parser of its option stores
+        const RunRequest typed = bv::cli::parseCommandLine(
+            {option.toStdString(), QString::number(shown).toStdString()});
+        QVERIFY(field->get(typed.experiment).has_value());
+        QVERIFY(qAbs(*field->get(typed.experiment) - shown) <= 1e-12 * qAbs(shown));
+    }
+    void everyFieldKeyAndSessionKeyIsOnce() {
+        std::set<std::string> keys, sessionKeys;
+        for (const bv::request::Flag& f : bv::request::flagTable())
+            for (const bv::request::FieldView& v : f.fields)
+                QVERIFY2(keys.insert(v.key).second, v.key.c_str());
+        for (const bv::request::SessionField& s : bv::request::sessionFields())
+            if (s.write) // (a row that only checks repeats its key)
+                QVERIFY2(sessionKeys.insert(s.section + "." + s.key).second, s.key.c_str());
+        // every session row of the table is in the file's layout, exactly where it says
+        for (const bv::request::Flag& f : bv::request::flagTable())
+            if (f.session)
+                QVERIFY2(sessionKeys.count(f.session->section + "." + f.session->key) == 1,
+                         f.session->key.c_str());
+        QVERIFY(keys.count("mosaic") && sessionKeys.count("crystal.mosaicSpread"));
+    }
+
     void commandWordsReadBack_data() {
         QTest::addColumn<QString>("args");
         QTest::newRow("defaults") << QStringLiteral("-cell 30 30 30 -default_F 1 -seed 1");

@@ -2,14 +2,12 @@
 // table of fields (compute/request/SessionFields.h) in SI units, numbers as the shortest text
 // that reads back bit for bit (io::JsonWriter).
 
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 
 #include "compute/request/SessionFields.h"
 #include "compute/request/SessionFormat.h"
 
-namespace bv::headless {
-
-namespace session = request::session;
+namespace bv::request {
 
 void writeSessionMembers(io::JsonWriter& w, const RunRequest& cl) {
     w.key("format").string(session::kFormat);
@@ -18,13 +16,13 @@ void writeSessionMembers(io::JsonWriter& w, const RunRequest& cl) {
     w.key("version").integer(cl.experiment.detector.panelsFromSource() ? session::kVersion
                                                                        : session::kVersionFlat);
     w.key("experiment");
-    request::writeSessionExperiment(w, cl.experiment);
+    writeSessionExperiment(w, cl.experiment);
     w.key("files").beginObject();
-    w.key("hkl").string(request::absoluteName(cl.hkl));
-    w.key("mat").string(request::absoluteName(cl.mat));
-    w.key("sourceFile").string(request::absoluteName(cl.sourceFile));
-    w.key("mask").string(request::absoluteName(cl.mask));
-    w.key("dump").string(request::absoluteName(cl.dumpFile));
+    w.key("hkl").string(absoluteName(cl.hkl));
+    w.key("mat").string(absoluteName(cl.mat));
+    w.key("sourceFile").string(absoluteName(cl.sourceFile));
+    w.key("mask").string(absoluteName(cl.mask));
+    w.key("dump").string(absoluteName(cl.dumpFile));
     w.endObject();
     w.key("outputs").beginObject();
     w.key("intScale").number(cl.outputs.intScale);
@@ -42,4 +40,4 @@ std::string sessionText(const RunRequest& cl) {
     return w.text();
 }
 
-} // namespace bv::headless
+} // namespace bv::request

@@ -1,11 +1,11 @@
-#include "compute/cli/Suggestions.h"
+#include "compute/request/Suggestions.h"
 
 #include "compute/core/EditDistance.h"
 #include "compute/request/Parameters.h"
 
 #include <limits>
 
-namespace bv::cli {
+namespace bv::request {
 
 std::vector<std::string> suggestFlagNames(std::string_view name) {
     std::vector<std::string> abbreviated;
@@ -36,4 +36,4 @@ std::vector<std::string> suggestFlagNames(std::string_view name) {
     return {};
 }
 
-} // namespace bv::cli
+} // namespace bv::request

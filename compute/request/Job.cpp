@@ -1,16 +1,16 @@
-#include "compute/headless/Job.h"
+#include "compute/request/Job.h"
 
-#include "compute/cli/Suggestions.h"
+#include "compute/request/Suggestions.h"
 #include "compute/request/Parameters.h"
 #include "compute/core/Error.h"
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 #include "compute/io/JsonWriter.h"
 
 #include <cmath>
 #include <filesystem>
 #include <sstream>
 
-namespace bv::headless {
+namespace bv::request {
 
 namespace {
 
@@ -27,6 +27,17 @@ std::vector<std::string> whitespaceSplit(const std::string& text) {
 
 std::string indexed(const std::string& path, std::size_t index) {
     return path + "[" + std::to_string(index) + "]";
+}
+
+// A frame in messages: counted from 1, as the frame loop and its files count ("frame 3"),
+// never as the JSON path does ("frames[2]").
+std::string frameName(std::size_t index) {
+    return "frame " + std::to_string(index + 1);
+}
+
+// the path of an option in a frame ("frame 3: -misset") or in the base ("base.-misset")
+std::string optionPath(const std::string& parent, const std::string& option) {
+    return parent + (parent.rfind("frame ", 0) == 0 ? ": " : ".") + option;
 }
 
 class JobReader {
@@ -49,11 +60,11 @@ class JobReader {
     // "<option>": <value> of the object at `parent` as command-line tokens appended to `out`
     void appendOption(std::vector<std::string>& out, const std::string& parent,
                       const std::string& option, const io::Json& value, bool& ownSeed) const {
-        const std::string path = parent + "." + option;
-        const request::Flag* flag = request::findFlag(option);
+        const std::string path = optionPath(parent, option);
+        const Flag* flag = findFlag(option);
         if (!flag) {
             std::string message = parent + ": \"" + option + "\" is not a nanoBragg option";
-            const std::vector<std::string> near = cli::suggestFlagNames(option);
+            const std::vector<std::string> near = suggestFlagNames(option);
             for (std::size_t k = 0; k < near.size(); ++k)
                 message += (k == 0                ? " (did you mean "
                             : k + 1 < near.size() ? ", "
@@ -63,15 +74,15 @@ class JobReader {
                 message += "?)";
             fail(value, message + "; braggview -h lists the options");
         }
-        if (flag == request::findFlag("--job"))
+        if (flag == findFlag("--job"))
             fail(value, path + ": a job file cannot name another job");
-        if (flag == request::findFlag("-series"))
+        if (flag == findFlag("-series"))
             fail(value, path + ": a job lists its frames itself; for a rotation series give "
                                "each frame its own \"-phi\" (or render the series with -series)");
-        if (flag == request::findFlag("-seed"))
+        if (flag == findFlag("-seed"))
             ownSeed = true;
-        const bool takesValues = !(flag->arity == request::Arity::Fixed && flag->values == 0);
-        const bool severalValues = flag->arity != request::Arity::Fixed || flag->values > 1;
+        const bool takesValues = !(flag->arity == Arity::Fixed && flag->values == 0);
+        const bool severalValues = flag->arity != Arity::Fixed || flag->values > 1;
         const std::string syntax = flag->syntax.empty() ? std::string() : " (" + flag->syntax + ")";
         if (value.is_boolean()) {
             if (!value.get<bool>())
@@ -90,7 +101,7 @@ class JobReader {
             const std::string& text = value.get_ref<const std::string&>();
             // a value spelled like an option would read back as that option (jobText)
             for (const std::string& word : whitespaceSplit(text))
-                if (request::findFlag(word))
+                if (findFlag(word))
                     fail(value, path + ": \"" + word + "\" is an option, not a value");
             out.push_back(option);
             if (severalValues) {
@@ -109,7 +120,7 @@ class JobReader {
             for (std::size_t i = 0; i < value.size(); ++i) {
                 const io::Json& element = value[i];
                 // as for a string: a value spelled like an option would read back as one
-                if (element.is_string() && request::findFlag(element.get_ref<const std::string&>()))
+                if (element.is_string() && findFlag(element.get_ref<const std::string&>()))
                     fail(element, indexed(path, i) + ": \"" +
                                       element.get_ref<const std::string&>() +
                                       "\" is an option, not a value");
@@ -156,8 +167,9 @@ class JobReader {
                 job.base = this->base(value);
             } else if (key == "session") {
                 if (value.is_object()) {
-                    // checked now, so that a bad session stops the job before it starts
-                    (void)parseSession(m_doc, value, "session", directoryOf(job.source));
+                    // read now, so that a bad session stops the job before it starts, and once
+                    job.sessionRequest =
+                        parseSession(m_doc, value, "session", directoryOf(job.source));
                     job.sessionObject = value;
                 } else if (value.is_string() && !value.get_ref<const std::string&>().empty() &&
                            value.get_ref<const std::string&>().find('\0') == std::string::npos) {
@@ -197,11 +209,10 @@ class JobReader {
         for (std::size_t i = 0; i < frames->size(); ++i) {
             const io::Json& f = (*frames)[i];
             if (!f.is_object())
-                fail(f, indexed("frames", i) +
-                            ": a frame is an object of options ({\"-distance\": 120}), not " +
+                fail(f, frameName(i) + ": a frame is an object of options ({\"-distance\": 120}), not " +
                             io::jsonTypeName(f));
             JobFrame frame;
-            frame.overrides = options(f, indexed("frames", i), frame.ownSeed);
+            frame.overrides = options(f, frameName(i), frame.ownSeed);
             const auto [line, column] = m_doc.lineColumn(f);
             frame.line = line;
             frame.column = column;
@@ -221,7 +232,7 @@ std::string Job::where(std::size_t index) const {
     std::string text = source;
     if (f.line > 0)
         text += ":" + std::to_string(f.line) + ":" + std::to_string(f.column);
-    return text + ": frame " + std::to_string(index + 1);
+    return text + ": " + frameName(index);
 }
 
 std::vector<std::string> Job::arguments(std::size_t index,
@@ -253,7 +264,7 @@ namespace {
 void writeOptions(io::JsonWriter& w, const std::vector<std::string>& tokens) {
     std::vector<std::pair<std::string, std::vector<std::string>>> options;
     for (const std::string& token : tokens) {
-        if (request::findFlag(token) || options.empty()) {
+        if (findFlag(token) || options.empty()) {
             for (auto it = options.begin(); it != options.end(); ++it)
                 if (it->first == token) { // a later one wins, as on the command line
                     options.erase(it);
@@ -267,9 +278,14 @@ void writeOptions(io::JsonWriter& w, const std::vector<std::string>& tokens) {
     w.beginObject();
     for (const auto& [name, values] : options) {
         w.key(name);
+        const Flag* flag = findFlag(name);
+        // a string for an option of several values is split at white space when read, so
+        // such an option's values are written as an array, even one value ("-roi": ["a b"])
+        const bool severalValues =
+            flag && (flag->arity != Arity::Fixed || flag->values > 1);
         if (values.empty()) {
             w.boolean(true);
-        } else if (values.size() == 1) {
+        } else if (values.size() == 1 && !severalValues) {
             w.string(values[0]);
         } else {
             w.beginArray();
@@ -306,11 +322,15 @@ std::string jobText(const Job& job) {
 
 RunRequest sessionBase(const Job& job, std::ostream& log) {
     if (job.sessionObject) {
-        // read when the job was (parseJob): the values are known to be good, only the files
-        // the session names are new; the job's file is not kept, so messages name no line
-        const io::JsonDocument session(job.source, *job.sessionObject);
-        RunRequest cl =
-            parseSession(session, session.root(), "session", directoryOf(job.source));
+        // read when the job was (parseJob); only the files the session names are new (a job
+        // made in code, with no request, has its object read here)
+        RunRequest cl;
+        if (job.sessionRequest) {
+            cl = *job.sessionRequest;
+        } else {
+            const io::JsonDocument session(job.source, *job.sessionObject);
+            cl = parseSession(session, session.root(), "session", directoryOf(job.source));
+        }
         try {
             loadSessionInputs(cl, log);
         } catch (const Error& e) {
@@ -327,4 +347,4 @@ RunRequest sessionBase(const Job& job, std::ostream& log) {
     }
 }
 
-} // namespace bv::headless
+} // namespace bv::request

@@ -2,7 +2,7 @@
 // table of fields (compute/request/SessionFields.h), every member checked against the command
 // line's limits, errors naming the file, line, column and key path.
 
-#include "compute/headless/SessionFile.h"
+#include "compute/request/SessionFile.h"
 
 #include "compute/core/Error.h"
 #include "compute/io/HklFile.h"
@@ -14,9 +14,7 @@
 
 #include <filesystem>
 
-namespace bv::headless {
-
-namespace session = request::session;
+namespace bv::request {
 
 namespace {
 
@@ -29,7 +27,7 @@ std::string fileName(const JsonFields& files, const char* key, const std::string
     const std::string& name = files.text(key);
     if (name.find('\0') != std::string::npos)
         files.fail(files.value(key), key, "a file name");
-    return request::nameInDirectory(directory, name);
+    return nameInDirectory(directory, name);
 }
 
 } // namespace
@@ -54,7 +52,7 @@ RunRequest parseSession(const io::JsonDocument& doc, const io::Json& object,
                      "1 to " + std::to_string(session::kVersion) +
                          " (the versions this braggview reads)");
     RunRequest cl;
-    cl.experiment = request::readSessionExperiment(session.object("experiment"), directory);
+    cl.experiment = readSessionExperiment(session.object("experiment"), directory);
     const JsonFields files = session.object("files");
     cl.hkl = fileName(files, "hkl", directory);
     cl.mat = fileName(files, "mat", directory);
@@ -77,7 +75,7 @@ void loadSessionInputs(RunRequest& cl, std::ostream& log) {
     Detector& d = e.detector;
     if (d.panelsUnread()) // a file named without its panels
         d.panels =
-            request::readDetectorSource(d.panelsSource, "experiment.detector.panelsSource").panels;
+            readDetectorSource(d.panelsSource, "experiment.detector.panelsSource").panels;
     if (!cl.hkl.empty()) {
         try {
             e.structureFactors = io::readHkl(cl.hkl, e.structureFactors.defaultF, log);
@@ -115,4 +113,4 @@ std::string directoryOf(const std::string& path) {
     return std::filesystem::path(path).parent_path().string();
 }
 
-} // namespace bv::headless
+} // namespace bv::request

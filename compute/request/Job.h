@@ -42,7 +42,7 @@
 #include <string>
 #include <vector>
 
-namespace bv::headless {
+namespace bv::request {
 
 struct JobFrame {
     std::vector<std::string> overrides; // the frame's options as command-line tokens
@@ -55,6 +55,9 @@ struct Job {
     std::vector<std::string> base; // nanoBragg arguments of the base (with a session: on top of it)
     std::string session;           // "session": "<file>": a viewer session file, as written
     std::optional<io::Json> sessionObject; // "session": {...}: the session itself
+    // the embedded session as read by parseJob (its files not yet loaded): read once, when the
+    // job is, and taken by sessionBase
+    std::optional<RunRequest> sessionRequest;
     std::vector<JobFrame> frames;
 
     bool hasSession() const { return !session.empty() || sessionObject.has_value(); }
@@ -70,7 +73,8 @@ struct Job {
 
 // Throws bv::Error "<source>:<line>:<column>: <key path>: ..." for anything that is not a job
 // file as described above (unknown members, an unknown option, a value of the wrong kind, no
-// frames): "job.json:5:22: frames[2].-misset: \"-distance\" is an option, not a value".
+// frames): "job.json:5:22: frame 3: -misset: \"-distance\" is an option, not a value". Frames
+// are counted from 1 in every message (as the frame loop, its lines and its files count them).
 // The job's source is the document's.
 Job parseJob(const io::JsonDocument& doc);
 Job readJob(const std::string& path);
@@ -84,4 +88,4 @@ std::string jobText(const Job& job);
 // distance: expected a number greater than 0, got 'far'").
 RunRequest sessionBase(const Job& job, std::ostream& log);
 
-} // namespace bv::headless
+} // namespace bv::request

@@ -6,10 +6,10 @@
 #include <string_view>
 #include <vector>
 
-namespace bv::cli {
+namespace bv::request {
 
 // Known spellings `name` may have meant: those it abbreviates (at most three), else the
 // nearest one when it is a typo away; empty when nothing is close.
 std::vector<std::string> suggestFlagNames(std::string_view name);
 
-} // namespace bv::cli
+} // namespace bv::request

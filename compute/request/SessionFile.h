@@ -26,7 +26,7 @@
 // the file the session is in (the job file, for a session inside a job).
 //
 //     std::ostringstream log;
-//     bv::RunRequest cl = bv::headless::readSession("view.json", log);
+//     bv::RunRequest cl = bv::request::readSession("view.json", log);
 //     // cl.experiment is the session's experiment, its HKL table and mask loaded
 //
 // Everything wrong throws bv::Error naming the file, line, column and key path:
@@ -39,7 +39,7 @@
 #include <iosfwd>
 #include <string>
 
-namespace bv::headless {
+namespace bv::request {
 
 // Writes "format", "version", "experiment", "files", "outputs" and "precision" into the object
 // that `w` has open (the viewer then adds "view"). File names are written absolute.
@@ -67,4 +67,4 @@ RunRequest readSession(const std::string& path, std::ostream& log);
 // The directory of a file name, for relative names inside it ("" for a bare name).
 std::string directoryOf(const std::string& path);
 
-} // namespace bv::headless
+} // namespace bv::request
