@@ -44,7 +44,7 @@ PanelDetector readDetectorSource(const std::string& name, const std::string& whe
     } else if (endsWith(name, ".geom")) {
         panels = read(io::readCrystfelGeometry);
     } else if (isDialsName(name)) {
-        panels = read(io::readDialsExperiment);
+        panels = read([](const std::string& path) { return io::readDialsExperiment(path); });
     } else {
         throw Error(where + ": not a preset (-detector list shows them), nor a .expt, .json or "
                             ".geom file");
