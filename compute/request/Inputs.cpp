@@ -26,8 +26,9 @@ void loadInputs(RunRequest& cl, std::ostream& log) {
         throw UsageError("no structure factors: give -hkl, or -default_F, or run where the " +
                              cl.dumpFile + " of an earlier -hkl run is",
                          usageText());
-    if (cl.mat.empty() && !e.crystal.cell)
-        throw UsageError("no unit cell: give -cell or -mat", usageText());
+    if (cl.mat.empty() && !e.crystal.cell && !e.crystal.mosflmMatrix)
+        throw UsageError("no unit cell: give -cell or -mat (or an -experiment with a crystal)",
+                         usageText());
 
     auto withOption = [](const std::string& option, auto&& read) {
         try {

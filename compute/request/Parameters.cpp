@@ -1,6 +1,7 @@
 #include "compute/request/Parameters.h"
 
 #include "compute/request/DetectorSource.h"
+#include "compute/request/ExperimentFile.h"
 #include "compute/request/ParseContext.h"
 #include "compute/core/Error.h"
 #include "compute/io/JsonWriter.h"
@@ -242,12 +243,14 @@ std::vector<Flag> buildTable() {
                  [](ParseContext& c, const FlagValues& v) {
                      beam(c).wavelength =
                          fromAngstroms(v.number(0, Quantity::Wavelength, Bound::Positive));
+                     keepExperimentCell(c);
                  }));
     add(makeFlag({"-energy"}, 1, "<eV>", "incident X-ray photon energy in eV (or -lambda)",
                  "12398.42", G::Beam, [](ParseContext& c, const FlagValues& v) {
                      beam(c).wavelength =
                          fromAngstroms(units::kElectronvoltAngstrom /
                                        v.number(0, Quantity::PhotonEnergy, Bound::Positive));
+                     keepExperimentCell(c);
                  }));
     add(makeFlag({"-dispersion"}, 1, "<percent>",
                  "spectral dispersion: delta-lambda/lambda in percent", "0", G::Beam,
@@ -753,6 +756,31 @@ std::vector<Flag> buildTable() {
                      det(c).panels = panels.panels;
                      det(c).panelsSource = name;
                  }));
+    add(makeFlag({"-experiment"}, 1, "<file.expt>",
+                 "a DIALS experiment list (dials.import, index, refine): its beam, detector, "
+                 "crystal (orientation, cell, mosaicity), goniometer axis and scan (phi and "
+                 "oscillation of -frame) set those parameters; options after it override "
+                 "(docs/dials-experiment.md)",
+                 "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     applyDialsExperiment(c, v.text(0),
+                                          static_cast<std::size_t>(c.request.experimentId),
+                                          v.name() + " " + v.text(0));
+                 }));
+    add(makeFlag({"-experiment_id"}, 1, "<n>",
+                 "which experiment of an -experiment list, from 0; given before -experiment",
+                 "0", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     if (!c.request.experimentFile.empty())
+                         throw Error(v.name() + " " + v.text(0) + ": give it before -experiment " +
+                                     c.request.experimentFile + ", whose models it picks");
+                     c.request.experimentId = v.integer(0, 0, 1 << 20);
+                 }));
+    add(makeFlag({"-frame"}, 1, "<n>",
+                 "with -experiment: the image of its scan, by DIALS's image number, whose phi "
+                 "and oscillation the run takes",
+                 "the scan's first image", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     applyExperimentFrame(c, v.integer(0, 0, std::numeric_limits<int>::max()),
+                                          v.name() + " " + v.text(0));
+                 }));
     add(makeFlag({"-device"}, 1, "<index>|cpu|all|<list>",
                  "Vulkan device: an index into the driver's list, or cpu (lavapipe); a -series "
                  "or --job also takes all (every GPU) or a comma list (0,1), one renderer per "
@@ -908,6 +936,14 @@ struct Writer {
 };
 
 const Writer kWriters[] = {
+    // first: every option after -experiment overrides it (-experiment_id and -frame, before
+    // it, are read by it)
+    {"-experiment_id",
+     [](const RunRequest& r) { return numberIf(r.experimentId != 0, r.experimentId); }, nullptr},
+    {"-frame",
+     [](const RunRequest& r) -> Words { return r.frame ? integer(*r.frame) : std::nullopt; },
+     nullptr},
+    {"-experiment", [](const RunRequest& r) { return fileIfNamed(r.experimentFile); }, nullptr},
     {"-mask", [](const RunRequest& r) { return fileIfNamed(r.mask); }, nullptr},
     // the laboratory frame
     {"-mosflm", [](const RunRequest& r) { return conventionIs(r, Convention::Mosflm); }, nullptr},

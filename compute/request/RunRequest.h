@@ -80,6 +80,9 @@ struct RunRequest {
     std::string img;                    // -img: header supplies defaults
     std::string mask;                   // -mask: header supplies defaults, pixels the mask
     std::string stol;                   // -stol/-4stol/-Q: checked readable, not used
+    std::string experimentFile;         // -experiment: a DIALS experiment list
+    int experimentId = 0;               // -experiment_id: which experiment of the list
+    std::optional<long long> frame;     // -frame: DIALS's image number in its scan
 
     // The options given, by the table's first name ("-floatfile" also for "-floatimage"):
     // those of every parse that made this request (a request parsed on top of another keeps
