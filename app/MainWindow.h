@@ -107,6 +107,9 @@ class MainWindow : public QMainWindow {
     // become the detector (ExperimentDocument::openDetectorGeometry); a file that cannot be
     // read is reported (a dialog, or errorShown() alone when quiet), the experiment unchanged.
     void openDetectorGeometry(const QString& path);
+    // File > Open experiment: a DIALS .expt (ExperimentDocument::openExperiment), reported as
+    // openDetectorGeometry reports
+    void openExperiment(const QString& path);
 
     // Waits for the image of the current parameters, then writes it; throws bv::Error.
     void exportImage(ExportFormat format, const QString& path);

@@ -63,6 +63,13 @@ void MainWindow::openDetectorGeometry(const QString& path) {
     });
 }
 
+void MainWindow::openExperiment(const QString& path) {
+    runGuarded(tr("Cannot open the experiment"), [&] {
+        m_document->openExperiment(path.toStdString());
+        statusBar()->showMessage(tr("Experiment %1 opened").arg(path), 5000);
+    });
+}
+
 QImage MainWindow::exportedPng() {
     const ResolvedExperiment* r = m_controller->resolved();
     if (!r)

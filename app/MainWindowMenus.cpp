@@ -72,6 +72,13 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty())
             openDetectorGeometry(path);
     });
+    file->addAction(tr("Open DIALS e&xperiment (.expt)…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open experiment"), QString(),
+            tr("DIALS experiment lists (*.expt *.json);;All files (*)"));
+        if (!path.isEmpty())
+            openExperiment(path);
+    });
     file->addSeparator();
     QMenu* exports = file->addMenu(tr("&Export image"));
     const struct {

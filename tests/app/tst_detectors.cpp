@@ -42,6 +42,8 @@ const QString kLight = QStringLiteral(
     "-detpixels 64 -pixel 0.2 -Xbeam 7 -oversample 1 -seed 7 -precision fast");
 
 const QString kTiltedExpt = QStringLiteral(BV_TEST_DATA "/detectors/four-module-tilted.expt");
+// a whole experiment of dials.index: one 128 x 128 panel, a crystal, a scan of 20 images
+const QString kIndexedExpt = QStringLiteral(BV_TEST_DATA "/dials/rotation-indexed.expt");
 const QString kTwoPanelGeom = QStringLiteral(BV_TEST_DATA "/detectors/two-panel.geom");
 
 QByteArray readAll(const QString& path) {
@@ -263,6 +265,41 @@ class TestDetectors : public QObject {
         QVERIFY(v.waitImage());
         QCOMPARE(v.slow(), slow);
         QCOMPARE(moduleColumn(v, 0), names);
+    }
+
+    void experimentOpensWhole() {
+        // File > Open experiment: the file's beam, panel, crystal and first image replace the
+        // experiment's; the structure factors and crystal size stay; the copied headless
+        // command (-experiment FILE ...) makes the same image
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kLight)));
+        QSignalSpy errors(v.window.get(), &app::MainWindow::errorShown);
+        v.window->openExperiment(kIndexedExpt);
+        QVERIFY2(errors.isEmpty(),
+                 errors.isEmpty() ? "" : qPrintable(errors.first().first().toString()));
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.fast(), 128);
+        QCOMPARE(v.slow(), 128);
+        const Experiment& e = v.document().experiment();
+        QCOMPARE(e.beam.wavelength, 1.0e-10);
+        QVERIFY(e.crystal.mosflmMatrix.has_value());
+        QVERIFY(!e.crystal.cell.has_value());
+        QCOMPARE(e.beam.kahnFactor, 0.0); // a fraction of 0.5: unpolarized
+        QCOMPARE(v.document().commandLine().experimentFile, kIndexedExpt.toStdString());
+        QVERIFY(headlessImage(v) == v.image());
+
+        // a file without a crystal's cell vectors changes nothing
+        QTemporaryDir dir;
+        QByteArray bad = readAll(kIndexedExpt);
+        bad.replace("real_space_c", "real_space_d");
+        const QString path = dir.path() + QStringLiteral("/bad.expt");
+        writeFile(path, bad);
+        const Experiment before = v.document().experiment();
+        v.window->openExperiment(path);
+        QCOMPARE(errors.count(), 1);
+        const QString message = errors.first().first().toString();
+        QVERIFY2(message.contains("bad.expt") && message.contains("real_space_c"), qPrintable(message));
+        QVERIFY(test::ExperimentCompare().difference(before, v.document().experiment()).isEmpty());
     }
 
     void aBadGeometryFileChangesNothing_data() {
