@@ -37,6 +37,7 @@ class Node {
                     what);
     }
     const Json& json() const { return *m_value; }
+    const std::string* path() const { return m_path; }
     const std::string& key() const { return m_key; }
 
     bool has(const char* name) const { return m_value->is_object() && m_value->contains(name); }
@@ -405,6 +406,25 @@ void readOtherModels(const Node& root, std::size_t id, DialsExperiment& result) 
         result.crystal = readCrystal(chosen(root, id, "crystal"), setting * fixed);
     if (hasModel(root, id, "scan", true))
         result.scan = readScan(chosen(root, id, "scan"));
+    if (hasModel(root, id, "imageset", true)) {
+        const Node imageset = chosen(root, id, "imageset");
+        const auto beside = [&](std::string path) {
+            if (!path.empty() && path[0] != '/') {
+                const std::string& expt = *root.path();
+                const std::size_t slash = expt.rfind('/');
+                if (slash != std::string::npos)
+                    path = expt.substr(0, slash + 1) + path;
+            }
+            return path;
+        };
+        if (imageset.has("template"))
+            result.imageTemplate = beside(imageset.member("template").text());
+        if (imageset.has("images")) {
+            const Node images = imageset.member("images");
+            for (std::size_t i = 0; i < images.size(); ++i)
+                result.images.push_back(beside(images.element(i).text()));
+        }
+    }
 }
 
 } // namespace

@@ -37,7 +37,8 @@
 //   polarization_fraction (of the intensity in that plane);
 // - goniometer: rotation_axis turned by setting_rotation (rotation matrices as 9 numbers,
 //   row-major);
-// - scan: image_range (first, last) and oscillation (start, width per image, degrees).
+// - scan: image_range (first, last) and oscillation (start, width per image, degrees);
+// - imageset: its "template" or its list of "images".
 //
 // Throws bv::Error "<path>: <key path>: ..." (e.g. "detector[0].panels[2].fast_axis:
 // expected 3 numbers") for missing keys, values of the wrong kind, bad numbers, an unknown
@@ -81,6 +82,11 @@ struct DialsExperiment {
     std::optional<DialsCrystal> crystal;
     std::optional<DialsGoniometer> goniometer;
     std::optional<DialsScan> scan;
+    // the imageset's images: a template with a run of # for the image number (a series of
+    // files), a file of several frames (a NeXus master: no #), or a list of files; paths
+    // relative to the .expt's folder are made relative to the working directory
+    std::string imageTemplate;
+    std::vector<std::string> images;
     std::size_t experimentCount = 0; // in the list (0: a file of models with no "experiment")
     std::vector<std::string> notes;  // what was read but not used
 };

@@ -6,6 +6,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace bv::request {
@@ -137,6 +138,39 @@ void applyExperimentFrame(ParseContext& c, long long frame, const std::string& w
     if (!c.experimentScan)
         throw Error(where + ": the experiment " + c.request.experimentFile + " has no scan");
     setFrame(c, frame, where);
+}
+
+MeasuredSource measuredSource(const RunRequest& r) {
+    if (!r.measured.empty())
+        return {r.measured, static_cast<std::size_t>(r.measuredFrame > 0 ? r.measuredFrame - 1 : 0)};
+    const std::string what = "a measured image to compare with: give -measured FILE";
+    if (r.experimentFile.empty())
+        throw Error("-compare: no measured image: " + what.substr(std::string("a measured image to compare with: ").size()) + " (or an -experiment whose imageset names its images)");
+    const io::DialsExperiment x = io::readDialsExperiment(
+        r.experimentFile, static_cast<std::size_t>(r.experimentId), io::DialsModels::All);
+    const long long first = x.scan ? x.scan->firstImage : 1;
+    const long long image = r.frame.value_or(first);
+    const std::string where = "-compare: -experiment " + r.experimentFile + ": image " +
+                              std::to_string(image) + ": ";
+    if (!x.images.empty()) {
+        const long long index = image - first;
+        if (index < 0 || index >= static_cast<long long>(x.images.size()))
+            throw Error(where + "the imageset lists " + std::to_string(x.images.size()) +
+                        " images; give -measured FILE");
+        return {x.images[static_cast<std::size_t>(index)], 0};
+    }
+    if (x.imageTemplate.empty())
+        throw Error(where + "its imageset names no images; give -measured FILE");
+    const std::size_t hash = x.imageTemplate.find('#');
+    if (hash == std::string::npos) // one file of every frame (NeXus)
+        return {x.imageTemplate, static_cast<std::size_t>(std::max(0LL, image - first))};
+    std::size_t run = hash;
+    while (run < x.imageTemplate.size() && x.imageTemplate[run] == '#')
+        ++run;
+    std::string number = std::to_string(image);
+    if (number.size() < run - hash)
+        number.insert(0, run - hash - number.size(), '0');
+    return {x.imageTemplate.substr(0, hash) + number + x.imageTemplate.substr(run), 0};
 }
 
 // a -lambda or -energy after -experiment: the crystal's matrix keeps the file's cell

@@ -35,6 +35,15 @@ void applyDialsExperiment(RunRequest& request, const std::string& path, std::siz
 // -frame after -experiment: phi and the oscillation of that image of the scan
 void applyExperimentFrame(ParseContext& c, long long frame, const std::string& where);
 
+// The measured image a run is compared with: -measured FILE [N], or else the -experiment's
+// own image of -frame (its imageset's template or list; for a file of several frames, the
+// frame's place in the scan). Throws bv::Error saying what to give when there is none.
+struct MeasuredSource {
+    std::string path;
+    std::size_t frame = 0; // within the file, from 0
+};
+MeasuredSource measuredSource(const RunRequest& request);
+
 // After -lambda or -energy: a crystal -experiment set keeps its cell (the MOSFLM matrix it
 // is stored as carries the wavelength; resolve divides by the run's)
 void keepExperimentCell(ParseContext& c);

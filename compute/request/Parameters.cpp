@@ -781,6 +781,21 @@ std::vector<Flag> buildTable() {
                      applyExperimentFrame(c, v.integer(0, 0, std::numeric_limits<int>::max()),
                                           v.name() + " " + v.text(0));
                  }));
+    add(makeFlag({"-measured"}, 1, "<file>",
+                 "a measured image (miniCBF, SMV, NeXus/NXmx) to compare with (-compare); "
+                 "-measured_frame picks a frame of a NeXus file",
+                 "the -experiment's image of -frame", G::Braggview,
+                 [](ParseContext& c, const FlagValues& v) { c.request.measured = v.text(0); }));
+    add(makeFlag({"-measured_frame"}, 1, "<n>", "which frame of a -measured file, from 1", "1",
+                 G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     c.request.measuredFrame = v.integer(0, 1, std::numeric_limits<int>::max());
+                 }));
+    add(makeFlag({"-compare"}, 0, "",
+                 "after the run, fit the image to the measured one (measured = scale x "
+                 "simulated + background) and print the correlation, scale, background and "
+                 "residual, overall and per panel",
+                 "", G::Braggview,
+                 [](ParseContext& c, const FlagValues&) { c.request.compare = true; }));
     add(makeFlag({"-device"}, 1, "<index>|cpu|all|<list>",
                  "Vulkan device: an index into the driver's list, or cpu (lavapipe); a -series "
                  "or --job also takes all (every GPU) or a comma list (0,1), one renderer per "
@@ -944,6 +959,10 @@ const Writer kWriters[] = {
      [](const RunRequest& r) -> Words { return r.frame ? integer(*r.frame) : std::nullopt; },
      nullptr},
     {"-experiment", [](const RunRequest& r) { return fileIfNamed(r.experimentFile); }, nullptr},
+    {"-measured", [](const RunRequest& r) { return fileIfNamed(r.measured); }, nullptr},
+    {"-measured_frame",
+     [](const RunRequest& r) { return numberIf(r.measuredFrame > 0, r.measuredFrame); }, nullptr},
+    {"-compare", [](const RunRequest& r) { return switchedOn(r.compare); }, nullptr},
     {"-mask", [](const RunRequest& r) { return fileIfNamed(r.mask); }, nullptr},
     // the laboratory frame
     {"-mosflm", [](const RunRequest& r) { return conventionIs(r, Convention::Mosflm); }, nullptr},

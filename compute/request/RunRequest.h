@@ -83,6 +83,9 @@ struct RunRequest {
     std::string experimentFile;         // -experiment: a DIALS experiment list
     int experimentId = 0;               // -experiment_id: which experiment of the list
     std::optional<long long> frame;     // -frame: DIALS's image number in its scan
+    std::string measured;               // -measured: a measured image (CBF, SMV, NeXus)
+    int measuredFrame = 0;              // -measured FILE N: its frame N (from 1), 0: the first
+    bool compare = false;               // -compare: print the fit of the image to the measured
 
     // The options given, by the table's first name ("-floatfile" also for "-floatimage"):
     // those of every parse that made this request (a request parsed on top of another keeps
