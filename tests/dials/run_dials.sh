@@ -70,6 +70,23 @@ if [[ $format == experiment ]]; then
       echo "$kind: -experiment imported.expt -frame 3 differs from frame 3"; status=1
     fi
   done
+  # -compare with the experiment's own image of -frame 3 (the imageset's CBF: the same
+  # photons with Poisson noise, 7 counts rms): the fit's scale is 1 within 5% and the
+  # correlation above 0.95 (0.988 and 0.991 when written; another frame gives about 0.1)
+  "${headless[@]}" -experiment cbf/imported.expt -frame 3 "${crystal[@]}" -polar 0 -phisteps 2 \
+      -noprogress -nopgm -nonoise -floatfile compare.bin -compare > compare.log 2>&1 ||
+      { cat compare.log; exit 1; }
+  grep -A1 "^compare with" compare.log
+  python3 - compare.log <<'PY' || status=1
+import re, sys
+text = open(sys.argv[1]).read()
+m = re.search(r"all +pixels (\d+) +correlation ([-0-9.e]+) +scale ([-0-9.e]+)", text)
+if not m:
+    print("no comparison printed"); sys.exit(1)
+r, k = float(m.group(2)), float(m.group(3))
+if not (r > 0.95 and abs(k - 1) < 0.05):
+    print("the measured frame 3 and its simulation: correlation %g, scale %g" % (r, k)); sys.exit(1)
+PY
   exit $status
 fi
 
