@@ -14,7 +14,8 @@ endif()
 
 set(BV_LAYERS
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
-  compute/vk compute/engine compute/run compute/products compute/headless render/scene render app)
+  compute/vk compute/engine compute/run compute/products compute/refine compute/headless
+  render/scene render app)
 
 set(BV_LAYER_USES_compute/core "")
 set(BV_LAYER_USES_compute/random compute/core)
@@ -34,9 +35,11 @@ set(BV_LAYER_USES_compute/run
 # products take a request, never words: no cli.
 set(BV_LAYER_USES_compute/products
   compute/core compute/random compute/model compute/io compute/request compute/plan)
+# Refinement against a measured frame: the forward model is handed in, so no GPU here.
+set(BV_LAYER_USES_compute/refine compute/core compute/random compute/model compute/io)
 set(BV_LAYER_USES_compute/headless
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
-  compute/vk compute/engine compute/run compute/products)
+  compute/vk compute/engine compute/run compute/products compute/refine)
 # The reciprocal view's drawing (camera, vertices, pipelines) is free of Qt: it builds and is
 # benchmarked where there is no Qt. It draws plan::EwaldScene, hence plan and what plan uses.
 set(BV_LAYER_USES_render/scene compute/core compute/random compute/model compute/plan compute/vk)

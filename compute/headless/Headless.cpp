@@ -13,6 +13,7 @@
 #include "compute/io/PrintfFormat.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
+#include "compute/headless/Refine.h"
 #include "compute/products/Comparison.h"
 #include "compute/products/Products.h"
 #include "compute/request/ExperimentFile.h"
@@ -144,11 +145,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     // -compare: the measured image read before any rendering, so a bad one costs nothing
     std::optional<request::MeasuredSource> measuredSource;
     std::optional<io::MeasuredImage> measured;
-    if (cl.compare) {
+    if (cl.compare || !cl.refine.empty()) {
         measuredSource = request::measuredSource(cl);
         measured = io::readMeasuredImage(measuredSource->path, measuredSource->frame);
     }
     times.mark("load");
+    if (!cl.refine.empty()) { // compute/headless/Refine.h
+        runRefinement(cl, *measured, out, err);
+        return 0;
+    }
 
     // the run's generator: misset, mosaic domains, then the noise image, in the reference's order
     random::ReferenceRandom rng;

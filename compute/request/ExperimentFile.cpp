@@ -145,7 +145,7 @@ MeasuredSource measuredSource(const RunRequest& r) {
         return {r.measured, static_cast<std::size_t>(r.measuredFrame > 0 ? r.measuredFrame - 1 : 0)};
     const std::string what = "a measured image to compare with: give -measured FILE";
     if (r.experimentFile.empty())
-        throw Error("-compare: no measured image: " + what.substr(std::string("a measured image to compare with: ").size()) + " (or an -experiment whose imageset names its images)");
+        throw Error("no measured image: " + what.substr(std::string("a measured image to compare with: ").size()) + " (or an -experiment whose imageset names its images)");
     const io::DialsExperiment x = io::readDialsExperiment(
         r.experimentFile, static_cast<std::size_t>(r.experimentId), io::DialsModels::All);
     const long long first = x.scan ? x.scan->firstImage : 1;

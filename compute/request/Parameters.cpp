@@ -796,6 +796,43 @@ std::vector<Flag> buildTable() {
                  "residual, overall and per panel",
                  "", G::Braggview,
                  [](ParseContext& c, const FlagValues&) { c.request.compare = true; }));
+    add(makeFlag({"-refine"}, 1, "<groups>",
+                 "fit the simulation to the measured image (-measured, or the -experiment's "
+                 "own): a comma list of distance, beam, orientation, cell, mosaic, ncells, "
+                 "scale (always fitted); prints each value, its change and uncertainty "
+                 "(docs/refinement.md)",
+                 "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     std::vector<std::string> groups;
+                     std::string word = v.text(0);
+                     std::size_t start = 0;
+                     while (start <= word.size()) {
+                         const std::size_t comma = std::min(word.find(',', start), word.size());
+                         if (comma > start)
+                             groups.push_back(word.substr(start, comma - start));
+                         start = comma + 1;
+                     }
+                     if (groups.empty())
+                         v.fail(0, "a comma list of parameter groups (distance,beam,orientation)");
+                     c.request.refine = groups;
+                 }));
+    add(makeFlag({"-refine_pixels"}, 1, "spots|all",
+                 "the pixels a -refine fits: the spot regions of the start's image, or every "
+                 "pixel with data",
+                 "spots", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     if (v.text(0) != "spots" && v.text(0) != "all")
+                         v.fail(0, "spots or all");
+                     c.request.refineAllPixels = v.text(0) == "all";
+                 }));
+    add(makeFlag({"-refined_experiment"}, 1, "<file.expt>",
+                 "after -refine: the -experiment's list with the refined values, for DIALS",
+                 "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     c.request.refinedExperiment = v.text(0);
+                 }));
+    add(makeFlag({"-fit_report"}, 1, "<file.json>",
+                 "after -refine: every parameter's start, value, change and uncertainty, the "
+                 "residual and the spot RMSD, as JSON",
+                 "", G::Braggview,
+                 [](ParseContext& c, const FlagValues& v) { c.request.fitReport = v.text(0); }));
     add(makeFlag({"-device"}, 1, "<index>|cpu|all|<list>",
                  "Vulkan device: an index into the driver's list, or cpu (lavapipe); a -series "
                  "or --job also takes all (every GPU) or a comma list (0,1), one renderer per "

@@ -86,6 +86,10 @@ struct RunRequest {
     std::string measured;               // -measured: a measured image (CBF, SMV, NeXus)
     int measuredFrame = 0;              // -measured FILE N: its frame N (from 1), 0: the first
     bool compare = false;               // -compare: print the fit of the image to the measured
+    std::vector<std::string> refine;    // -refine distance,beam,...: the groups to refine
+    bool refineAllPixels = false;       // -refine_pixels all (else the spot regions)
+    std::string refinedExperiment;      // -refined_experiment: the .expt written after it
+    std::string fitReport;              // -fit_report: the fit as JSON
 
     // The options given, by the table's first name ("-floatfile" also for "-floatimage"):
     // those of every parse that made this request (a request parsed on top of another keeps
