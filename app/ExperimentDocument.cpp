@@ -2,6 +2,7 @@
 
 #include "app/CommandReader.h"
 #include "compute/request/DetectorSource.h"
+#include "compute/request/ExperimentFile.h"
 #include "compute/io/HklFile.h"
 #include "compute/io/MatrixFile.h"
 #include "compute/io/Smv.h"
@@ -213,6 +214,19 @@ void ExperimentDocument::openDetectorGeometry(const std::string& path) {
         throw Error(path + ": not a detector geometry file (.expt or .json from DIALS, .geom "
                            "from CrystFEL)");
     setDetectorSource(path);
+}
+
+void ExperimentDocument::openExperiment(const std::string& path) {
+    // read it whole before anything changes: a bad file leaves the experiment as it was
+    RunRequest opened = m_commandLine;
+    request::applyDialsExperiment(opened, path);
+    setDetectorSource(path); // the flat detector kept for "use the flat detector" again
+    opened.experiment.detector = m_commandLine.experiment.detector;
+    opened.experiment.mask = m_commandLine.experiment.mask;
+    opened.mask = m_commandLine.mask;
+    m_commandLine = std::move(opened);
+    emit replaced();
+    emit changed();
 }
 
 void ExperimentDocument::useFlatDetector() {

@@ -72,6 +72,11 @@ class ExperimentDocument : public QObject {
     void useFlatDetector();
     // File > Open detector geometry: setDetectorSource() for a .expt, .json or .geom file only.
     void openDetectorGeometry(const std::string& path);
+    // File > Open experiment: a DIALS experiment list's beam, detector, crystal, goniometer
+    // axis and scan (its first image) replace those of the experiment, as -experiment FILE
+    // after the options that made it; a file that cannot be used throws bv::Error and leaves
+    // the document unchanged.
+    void openExperiment(const std::string& path);
 
     // What reading the inputs printed (warnings of the HKL reader, ...).
     const std::string& inputLog() const { return m_inputLog; }

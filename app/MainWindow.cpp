@@ -18,6 +18,7 @@
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QPushButton>
+#include "app/CompareView.h"
 #include <QPainter>
 #include <QScrollArea>
 #include <QStatusBar>
@@ -41,6 +42,19 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
                                "profile. Click: pin a pixel. F: fit, 1: one to one."));
     setCentralWidget(m_container);
     m_controller = new SimulationController(*m_document, *m_imageWindow, this);
+    m_compare = new CompareView(*m_controller, *m_imageWindow, this);
+    connect(m_compare, &CompareView::fitChanged, this, [this] {
+        if (const auto& fit = m_compare->fit())
+            statusBar()->showMessage(
+                tr("%1: correlation %2, measured = %3 × simulated + %4, residual %5 rms")
+                    .arg(m_compare->measuredName())
+                    .arg(fit->correlation, 0, 'f', 4)
+                    .arg(fit->scale, 0, 'g', 5)
+                    .arg(fit->background, 0, 'g', 4)
+                    .arg(fit->residual, 0, 'g', 4));
+        else if (!m_compare->problem().isEmpty())
+            statusBar()->showMessage(tr("Cannot compare: %1").arg(m_compare->problem()));
+    });
     m_imageWindow->setOverlayPainter([this](QPainter& painter, const render::ViewTransform& view) {
         m_overlays.paint(painter, view, QSizeF(m_imageWindow->framebufferSize()));
     });

@@ -39,6 +39,8 @@ namespace bv::render {
 class ImageWindow;
 }
 
+class QActionGroup;
+
 namespace bv::app {
 
 class DisplayPanel;
@@ -66,6 +68,8 @@ QString costWarningText(const plan::RunCost& cost, std::optional<double> millise
 // cover and how many there are, as its maker gives them: "2463 × 2527 pixels, 60 modules"
 // (modules that do not share one plane: their count and pixels, "4 modules, 65536 pixels").
 QString detectorSizeText(const ResolvedExperiment& resolved);
+
+class CompareView;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -107,6 +111,13 @@ class MainWindow : public QMainWindow {
     // become the detector (ExperimentDocument::openDetectorGeometry); a file that cannot be
     // read is reported (a dialog, or errorShown() alone when quiet), the experiment unchanged.
     void openDetectorGeometry(const QString& path);
+    // File > Open experiment: a DIALS .expt (ExperimentDocument::openExperiment), reported as
+    // openDetectorGeometry reports
+    void openExperiment(const QString& path);
+    // File > Open measured image: a CBF, SMV or NeXus frame (its `frame`, from 0) beside the
+    // simulation (app/CompareView.h); View > Compare picks the view. Reported as above.
+    void openMeasuredImage(const QString& path, int frame = 0);
+    CompareView& compareView() { return *m_compare; }
 
     // Waits for the image of the current parameters, then writes it; throws bv::Error.
     void exportImage(ExportFormat format, const QString& path);
@@ -153,6 +164,8 @@ class MainWindow : public QMainWindow {
     render::ImageWindow* m_imageWindow = nullptr;
     QWidget* m_container = nullptr;
     SimulationController* m_controller = nullptr;
+    CompareView* m_compare = nullptr;
+    QActionGroup* m_compareModes = nullptr;
     DisplayPanel* m_display = nullptr;
     ReadoutPanel* m_readout = nullptr;
     TracePanel* m_tracePanel = nullptr; // in m_traceDock, shown while a pixel is pinned

@@ -2,6 +2,12 @@
 // throwing bv::Error naming the file (the menus show it).
 #include "app/MainWindow.h"
 
+#include "app/CompareView.h"
+#include "compute/io/MeasuredImage.h"
+
+#include <QActionGroup>
+#include <QFileInfo>
+
 #include "app/DisplayPanel.h"
 #include "app/ExperimentDocument.h"
 #include "app/Exporter.h"
@@ -60,6 +66,25 @@ void MainWindow::openDetectorGeometry(const QString& path) {
     runGuarded(tr("Cannot open the detector geometry"), [&] {
         m_document->openDetectorGeometry(path.toStdString());
         statusBar()->showMessage(tr("Detector geometry %1 opened").arg(path), 5000);
+    });
+}
+
+void MainWindow::openExperiment(const QString& path) {
+    runGuarded(tr("Cannot open the experiment"), [&] {
+        m_document->openExperiment(path.toStdString());
+        statusBar()->showMessage(tr("Experiment %1 opened").arg(path), 5000);
+    });
+}
+
+void MainWindow::openMeasuredImage(const QString& path, int frame) {
+    runGuarded(tr("Cannot open the measured image"), [&] {
+        io::MeasuredImage measured =
+            io::readMeasuredImage(path.toStdString(), static_cast<std::size_t>(frame));
+        m_compare->setMeasured(std::move(measured), QFileInfo(path).fileName());
+        for (QAction* a : m_compareModes->actions())
+            a->setEnabled(true);
+        if (m_compare->mode() == CompareView::Simulated)
+            m_compareModes->actions().at(CompareView::Measured)->trigger();
     });
 }
 

@@ -18,7 +18,9 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QPainter>
+#include <QActionGroup>
 #include <QToolBar>
+#include "app/CompareView.h"
 
 namespace bv::app {
 
@@ -72,6 +74,20 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty())
             openDetectorGeometry(path);
     });
+    file->addAction(tr("Open DIALS e&xperiment (.expt)…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open experiment"), QString(),
+            tr("DIALS experiment lists (*.expt *.json);;All files (*)"));
+        if (!path.isEmpty())
+            openExperiment(path);
+    });
+    file->addAction(tr("Open &measured image (CBF, SMV, NeXus)…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open measured image"), QString(),
+            tr("Measured images (*.cbf *.img *.smv *.h5 *.nxs);;All files (*)"));
+        if (!path.isEmpty())
+            openMeasuredImage(path);
+    });
     file->addSeparator();
     QMenu* exports = file->addMenu(tr("&Export image"));
     const struct {
@@ -119,6 +135,23 @@ void MainWindow::buildMenus() {
     copy->setToolTip(tr("Put the braggview --headless command that computes this image on the clipboard"));
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
+    // the measured frame's four views (app/CompareView.h): one colour scale, zoom, overlays
+    QMenu* compare = view->addMenu(tr("&Compare with the measured image"));
+    m_compareModes = new QActionGroup(this);
+    const std::pair<QString, CompareView::Mode> modes[] = {
+        {tr("&Simulated"), CompareView::Simulated},
+        {tr("&Measured"), CompareView::Measured},
+        {tr("&Difference (measured − scale × simulated − background)"), CompareView::Difference},
+        {tr("&Blink"), CompareView::Blink}};
+    for (const auto& [text, mode] : modes) {
+        QAction* a = compare->addAction(text, this, [this, mode = mode] { m_compare->setMode(mode); });
+        a->setCheckable(true);
+        a->setChecked(mode == CompareView::Simulated);
+        a->setEnabled(false); // until a measured image is opened
+        a->setShortcut(QKeySequence(QStringLiteral("Ctrl+Shift+%1").arg(int(mode) + 1)));
+        m_compareModes->addAction(a);
+    }
+    view->addSeparator();
     view->addAction(tr("&Fit to window"), QKeySequence(tr("Ctrl+0")), this, [this] { m_imageWindow->fitToWindow(); });
     view->addAction(tr("&1:1"), QKeySequence(tr("Ctrl+1")), this, [this] { m_imageWindow->showOneToOne(); });
     view->addAction(tr("Zoom &in"), QKeySequence::ZoomIn, this, [this] { m_imageWindow->zoomBy(1.25); });

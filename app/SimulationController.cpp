@@ -365,8 +365,8 @@ void SimulationController::showPartialImage() {
     const render::ImageWindow::ImageSource& shown = m_window.imageSource();
     if (shown.buffer != s.imageBuffer() || shown.fast != s.fastPixels() ||
         shown.slow != s.slowPixels())
-        m_window.setImageSource(imageSourceOf(s.imageBuffer(), s.fastPixels(), s.slowPixels(),
-                                              m_running ? &*m_running : nullptr));
+        m_window.setImageSource(filtered(imageSourceOf(s.imageBuffer(), s.fastPixels(),
+                                                    s.slowPixels(), m_running ? &*m_running : nullptr)));
     m_window.setSkipped(m_runningSkipped);
     m_waitingForFrame = true;
     m_frameClock.start();
@@ -426,10 +426,22 @@ bool SimulationController::finishRun() {
     m_resolveLog = m_runningLog;
     m_skipped = m_runningSkipped;
     m_window.setSkipped(m_runningSkipped);
-    m_window.setImageSource(imageSourceOf(m_simulator->imageBuffer(), m_fast, m_slow, resolved()));
+    m_window.setImageSource(filtered(imageSourceOf(m_simulator->imageBuffer(), m_fast, m_slow, resolved())));
     m_window.setRenderHeld(false);
     m_window.scheduleRender();
     return true;
+}
+
+render::ImageWindow::ImageSource
+SimulationController::filtered(const render::ImageWindow::ImageSource& source) const {
+    return m_sourceFilter ? m_sourceFilter(source) : source;
+}
+
+void SimulationController::showSource() {
+    if (!m_simulator || m_image.empty())
+        return;
+    m_window.setImageSource(filtered(imageSourceOf(m_simulator->imageBuffer(), m_fast, m_slow, resolved())));
+    m_window.scheduleRender();
 }
 
 } // namespace bv::app

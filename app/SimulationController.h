@@ -62,6 +62,7 @@
 #include "compute/products/Products.h"
 #include "compute/run/PreparedRun.h"
 #include "render/GpuHistogram.h"
+#include "render/ImageWindow.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -69,6 +70,7 @@
 #include <QTimer>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -127,6 +129,16 @@ class SimulationController : public QObject {
     const products::GeneratorState& generator() const { return m_generator; }
     // What resolve() printed for it (the reference's warnings).
     const std::string& resolveLog() const { return m_resolveLog; }
+    // What the window shows of an image: the simulated image's buffer as it is, or another
+    // buffer of the same layout in its place (the compare views, app/CompareView.h). Every
+    // image the controller shows passes through it; showSource() shows the last complete image
+    // again, through it.
+    using SourceFilter =
+        std::function<render::ImageWindow::ImageSource(const render::ImageWindow::ImageSource&)>;
+    void setSourceFilter(SourceFilter filter) { m_sourceFilter = std::move(filter); }
+    void showSource();
+    // the device the window and the Simulator share (nullptr before it exists)
+    const vk::Device* device() const { return m_device.get(); }
     // The value at a pixel of the last complete image; nullopt outside it.
     std::optional<float> valueAt(int fast, int slow) const;
     // one byte per pixel, non-zero where the simulation skipped it (mask, ROI)
@@ -217,6 +229,8 @@ class SimulationController : public QObject {
     ExperimentDocument& m_document;
     render::ImageWindow& m_window;
     std::unique_ptr<vk::Device> m_device;
+    SourceFilter m_sourceFilter;
+    render::ImageWindow::ImageSource filtered(const render::ImageWindow::ImageSource& source) const;
     std::unique_ptr<engine::Simulator> m_simulator;
     std::unique_ptr<render::GpuHistogram> m_histogramCounter;
     QTimer m_poll;

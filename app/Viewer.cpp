@@ -3,7 +3,9 @@
 #include "DemoExperiment.h"
 #include "app/ExperimentDocument.h"
 #include "app/LessonController.h"
+#include "app/CompareView.h"
 #include "app/MainWindow.h"
+#include "compute/request/ExperimentFile.h"
 #include "app/PresentationMode.h"
 #include "app/ReciprocalDock.h"
 #include "app/SimulationController.h"
@@ -215,6 +217,14 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
             window.document().loadArguments(splitWords(kDemoArguments));
         else
             window.document().loadArguments(options.arguments);
+        // -measured FILE (or -compare with an -experiment's own image): the measured frame
+        // beside the simulation, shown as the difference with -compare, else as measured
+        if (const RunRequest& r = window.document().commandLine(); !r.measured.empty() || r.compare) {
+            const request::MeasuredSource m = request::measuredSource(r);
+            window.openMeasuredImage(QString::fromStdString(m.path), static_cast<int>(m.frame));
+            if (r.compare && window.compareView().hasMeasured())
+                window.compareView().setMode(CompareView::Difference);
+        }
     } catch (const request::UsageError& e) {
         std::cerr << "braggview: " << e.reason() << "\n";
         return 2;

@@ -15,7 +15,7 @@ endif()
 set(BV_LAYERS
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
   compute/vk compute/engine compute/run compute/products compute/amorphous
-  compute/detector_response compute/headless render/scene render app)
+  compute/detector_response compute/refine compute/headless render/scene render app)
 
 set(BV_LAYER_USES_compute/core "")
 set(BV_LAYER_USES_compute/random compute/core)
@@ -41,10 +41,12 @@ set(BV_LAYER_USES_compute/amorphous compute/core compute/random compute/model co
     compute/vk)
 set(BV_LAYER_USES_compute/detector_response compute/core compute/random compute/model compute/io
     compute/vk)
+# Refinement against a measured frame: the forward model is handed in, so no GPU here.
+set(BV_LAYER_USES_compute/refine compute/core compute/random compute/model compute/io)
 set(BV_LAYER_USES_compute/headless
   compute/core compute/random compute/model compute/io compute/request compute/cli compute/plan
   compute/vk compute/engine compute/run compute/products compute/amorphous
-  compute/detector_response)
+  compute/detector_response compute/refine)
 # The reciprocal view's drawing (camera, vertices, pipelines) is free of Qt: it builds and is
 # benchmarked where there is no Qt. It draws plan::EwaldScene, hence plan and what plan uses.
 set(BV_LAYER_USES_render/scene compute/core compute/random compute/model compute/plan compute/vk)

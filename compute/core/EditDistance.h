@@ -1,6 +1,6 @@
 #pragma once
 // The edit distance of "did you mean": insertions, deletions and substitutions, letters
-// compared without case, for the suggestions of option names (compute/cli/Suggestions.h) and
+// compared without case, for the suggestions of option names (compute/request/Suggestions.h) and
 // detector preset names (compute/model/DetectorPresets.h).
 
 #include <algorithm>

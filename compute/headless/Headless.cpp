@@ -18,8 +18,11 @@
 #include "compute/io/Smv.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
+#include "compute/headless/Refine.h"
+#include "compute/products/Comparison.h"
 #include "compute/products/FileHeaders.h"
 #include "compute/products/Products.h"
+#include "compute/request/ExperimentFile.h"
 #include "compute/random/CounterRandom.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/run/PreparedRun.h"
@@ -177,7 +180,18 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     request::checkOutputFiles(request::inputFiles(cl), request::outputFiles(cl));
     printBanner(out, cl);
     request::loadInputs(cl, out);
+    // -compare: the measured image read before any rendering, so a bad one costs nothing
+    std::optional<request::MeasuredSource> measuredSource;
+    std::optional<io::MeasuredImage> measured;
+    if (cl.compare || !cl.refine.empty()) {
+        measuredSource = request::measuredSource(cl);
+        measured = io::readMeasuredImage(measuredSource->path, measuredSource->frame);
+    }
     times.mark("load");
+    if (!cl.refine.empty()) { // compute/headless/Refine.h
+        runRefinement(cl, *measured, out, err);
+        return 0;
+    }
 
     // the run's generator: misset, mosaic domains, then the noise image, in the reference's order
     random::ReferenceRandom rng;
@@ -188,6 +202,11 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         });
     const plan::Plan& plan = prepared.plan;
     times.mark("plan");
+    if (measured && (measured->width != plan.fastPixels || measured->height != plan.slowPixels))
+        throw Error("-compare: " + measuredSource->path + " is " + std::to_string(measured->width) +
+                    " x " + std::to_string(measured->height) + " pixels, the simulated image " +
+                    std::to_string(plan.fastPixels) + " x " + std::to_string(plan.slowPixels) +
+                    (plan.stackedPanels ? " (the panels' rows stacked)" : ""));
     // the summary's solid angle: a CPU sum over every pixel, done while the GPU is set up
     std::future<double> omegaSumLater =
         std::async(std::launch::async, [&plan] { return engine::solidAngleSum(plan); });
@@ -308,6 +327,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                             hooks);
     if (response)
         writeResponseNoise(out, cl, prepared.resolved, image, plan.fastPixels, plan.slowPixels);
+    if (measured)
+        products::printComparison(out, measuredSource->path, *measured, measuredSource->frame,
+                                  products::compareImages(*measured, image, prepared.resolved));
     out << std::flush;
     times.restart();
     return 0;

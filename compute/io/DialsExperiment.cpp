@@ -4,6 +4,10 @@
 #include "compute/io/InputFile.h"
 #include "compute/io/NumberText.h"
 
+#include "compute/model/Crystal.h"
+
+#include <glm/mat3x3.hpp>
+#include <glm/matrix.hpp>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -33,6 +37,7 @@ class Node {
                     what);
     }
     const Json& json() const { return *m_value; }
+    const std::string* path() const { return m_path; }
     const std::string& key() const { return m_key; }
 
     bool has(const char* name) const { return m_value->is_object() && m_value->contains(name); }
@@ -192,23 +197,120 @@ Panel readPanel(const Node& node, const Frame& group) {
     return p;
 }
 
-// the index `experiment[0].<model>` names, or 0
-std::size_t chosenModel(const Node& root, const char* model) {
+// the index experiment `id` names for `model`, or 0 where the list names none
+std::size_t chosenModel(const Node& root, std::size_t id, const char* model) {
     if (!root.has("experiment") || root.member("experiment").size() == 0)
         return 0;
-    const Node first = root.member("experiment").element(0);
-    if (!first.has(model))
+    const Node experiment = root.member("experiment").element(id);
+    if (!experiment.has(model))
         return 0;
-    return static_cast<std::size_t>(first.member(model).integer(0, 1 << 20));
+    return static_cast<std::size_t>(experiment.member(model).integer(0, 1 << 20));
 }
 
-Node chosen(const Node& root, const char* model) {
+Node chosen(const Node& root, std::size_t id, const char* model) {
     const Node list = root.member(model);
-    const std::size_t index = chosenModel(root, model);
+    const std::size_t index = chosenModel(root, id, model);
     if (index >= list.size())
-        list.fail("the first experiment names " + std::string(model) + " " + std::to_string(index) +
-                  ", but the list has " + std::to_string(list.size()));
+        list.fail("experiment " + std::to_string(id) + " names " + std::string(model) + " " +
+                  std::to_string(index) + ", but the list has " + std::to_string(list.size()));
     return list.element(index);
+}
+
+// whether the list has a model of this kind for the chosen experiment. Strict (-experiment):
+// the experiment names one (dxtbx leaves out the models an experiment lacks: no goniometer
+// and scan for a still); a file of models without experiments has the first of each.
+// Otherwise (-detector): any model of the kind, the first where the experiment names none.
+bool hasModel(const Node& root, std::size_t id, const char* model, bool strict) {
+    if (!root.has(model) || root.member(model).size() == 0)
+        return false;
+    if (!strict || !root.has("experiment") || root.member("experiment").size() == 0)
+        return true;
+    const Node experiment = root.member("experiment").element(id);
+    return experiment.has(model) && !experiment.member(model).json().is_null();
+}
+
+// dxtbx's 3 x 3 matrices: 9 numbers, row-major; a rotation must be orthonormal and proper
+glm::dmat3 rotationMatrix(const Node& node) {
+    if (node.size() != 9)
+        node.fail("expected 9 numbers (a 3 x 3 matrix, row-major)");
+    glm::dmat3 m; // m[column][row]
+    for (int row = 0; row < 3; ++row)
+        for (int column = 0; column < 3; ++column)
+            m[column][row] = node.element(static_cast<std::size_t>(row * 3 + column)).number();
+    const glm::dmat3 shouldBeIdentity = glm::transpose(m) * m;
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j)
+            if (std::fabs(shouldBeIdentity[i][j] - (i == j ? 1.0 : 0.0)) > 1e-6)
+                node.fail("not a rotation matrix (its columns are not orthonormal)");
+    if (glm::determinant(m) < 0.0)
+        node.fail("not a rotation matrix (a reflection: determinant -1)");
+    return m;
+}
+
+glm::dmat3 optionalRotation(const Node& node, const char* key) {
+    return node.has(key) ? rotationMatrix(node.member(key)) : glm::dmat3(1.0);
+}
+
+double radiansOf(double degrees) {
+    return degrees * (3.14159265358979323846 / 180.0);
+}
+
+void readBeamPolarization(const Node& beam, DialsExperiment& result) {
+    if (beam.has("polarization_normal")) {
+        result.polarizationNormal = fromDials(unitAxis(beam.member("polarization_normal")));
+    }
+    if (beam.has("polarization_fraction")) {
+        const Node fraction = beam.member("polarization_fraction");
+        const double p = fraction.number();
+        if (p < 0.0 || p > 1.0)
+            fraction.fail("expected a fraction from 0 to 1");
+        result.polarizationFraction = p;
+    }
+}
+
+DialsCrystal readCrystal(const Node& node, const glm::dmat3& settingTimesFixed) {
+    DialsCrystal crystal;
+    glm::dvec3* vectors[] = {&crystal.a, &crystal.b, &crystal.c};
+    const char* keys[] = {"real_space_a", "real_space_b", "real_space_c"};
+    for (int i = 0; i < 3; ++i)
+        *vectors[i] = fromDials(settingTimesFixed * node.member(keys[i]).vector3());
+    if (!vectorsFormCell(crystal.a, crystal.b, crystal.c))
+        node.fail("real_space_a, _b and _c do not form a cell (zero or coplanar vectors)");
+    if (node.has("space_group_hall_symbol"))
+        crystal.hallSymbol = node.member("space_group_hall_symbol").text();
+    const auto positiveDegrees = [&](const char* key) -> std::optional<double> {
+        if (!node.has(key) || node.member(key).json().is_null())
+            return std::nullopt;
+        const Node value = node.member(key);
+        const double v = value.number();
+        if (v < 0.0 || v >= 90.0)
+            value.fail("expected degrees from 0 to 90");
+        return radiansOf(v);
+    };
+    crystal.halfMosaicity = positiveDegrees("ML_half_mosaicity_deg");
+    crystal.mosaicity = positiveDegrees("mosaicity");
+    if (node.has("ML_domain_size_ang") && !node.member("ML_domain_size_ang").json().is_null()) {
+        const Node size = node.member("ML_domain_size_ang");
+        if (!(size.number() > 0.0))
+            size.fail("expected a size greater than 0 (Angstrom)");
+        crystal.domainSize = size.number();
+    }
+    return crystal;
+}
+
+DialsScan readScan(const Node& node) {
+    DialsScan scan;
+    const Node range = node.member("image_range");
+    if (range.size() != 2)
+        range.fail("expected 2 whole numbers (first, last)");
+    scan.firstImage = range.element(0).integer(0, 1LL << 40);
+    scan.lastImage = range.element(1).integer(0, 1LL << 40);
+    if (scan.lastImage < scan.firstImage)
+        range.fail("the last image comes before the first");
+    const auto [start, width] = node.member("oscillation").pair();
+    scan.start = radiansOf(start);
+    scan.width = radiansOf(width);
+    return scan;
 }
 
 Json parseJson(const std::string& path, const std::string& text) {
@@ -227,17 +329,24 @@ Json parseJson(const std::string& path, const std::string& text) {
     }
 }
 
+void readOtherModels(const Node& root, std::size_t id, DialsExperiment& result);
+
 } // namespace
 
-DialsExperiment readDialsExperiment(const std::string& path) {
+DialsExperiment readDialsExperiment(const std::string& path, std::size_t id, DialsModels models) {
     const std::string text = readWholeFile(path, "DIALS experiment list");
     const Json json = parseJson(path, text);
     const Node root(path, json, "");
     if (!json.is_object())
         root.fail("expected an object (a DIALS experiment list)");
     DialsExperiment result;
+    if (root.has("experiment"))
+        result.experimentCount = root.member("experiment").size();
+    if (id > 0 && id >= result.experimentCount)
+        root.fail("no experiment " + std::to_string(id) + ": the list has " +
+                  std::to_string(result.experimentCount) + " (counted from 0)");
 
-    const Node detector = chosen(root, "detector");
+    const Node detector = chosen(root, id, "detector");
     const Node panels = detector.member("panels");
     const std::size_t count = panels.size();
     if (const auto problem = panelCountProblem(count))
@@ -254,8 +363,8 @@ DialsExperiment readDialsExperiment(const std::string& path) {
                 panels.element(j).fail(*problem);
     validatePanels(result.detector, path + ": " + detector.key());
 
-    if (root.has("beam") && root.member("beam").size() > 0) {
-        const Node beam = chosen(root, "beam");
+    if (hasModel(root, id, "beam", models == DialsModels::All)) {
+        const Node beam = chosen(root, id, "beam");
         const Node direction = beam.member("direction");
         // dxtbx's direction points to the source; the X-rays travel the other way
         result.beamDirection = -fromDials(unitAxis(direction));
@@ -264,11 +373,60 @@ DialsExperiment readDialsExperiment(const std::string& path) {
         if (!(angstrom > 0.0))
             wavelength.fail("expected a wavelength greater than 0 (Angstrom)");
         result.wavelength = angstrom * 1e-10;
+        if (models == DialsModels::All)
+            readBeamPolarization(beam, result);
     }
+    if (models == DialsModels::All)
+        readOtherModels(root, id, result);
     if (root.has("detector") && root.member("detector").size() > 1)
         result.notes.push_back(path + ": " + std::to_string(root.member("detector").size()) +
-                               " detectors; read " + detector.key() + ", the first experiment's");
+                               " detectors; read " + detector.key() + ", " +
+                               (id == 0 ? std::string("the first experiment's")
+                                        : "experiment " + std::to_string(id) + "'s"));
     return result;
 }
+
+namespace {
+
+void readOtherModels(const Node& root, std::size_t id, DialsExperiment& result) {
+    // dxtbx turns the crystal at angle phi as S R(axis, phi) F A
+    glm::dmat3 setting(1.0), fixed(1.0);
+    if (hasModel(root, id, "goniometer", true)) {
+        const Node goniometer = chosen(root, id, "goniometer");
+        if (!goniometer.has("rotation_axis") && goniometer.has("axes"))
+            goniometer.fail("a multi-axis goniometer (axes, angles, scan_axis) is not read; "
+                            "dials.import with a single-axis model, or give -spindle_axis");
+        setting = optionalRotation(goniometer, "setting_rotation");
+        fixed = optionalRotation(goniometer, "fixed_rotation");
+        DialsGoniometer g;
+        g.axis = fromDials(setting * unitAxis(goniometer.member("rotation_axis")));
+        result.goniometer = g;
+    }
+    if (hasModel(root, id, "crystal", true))
+        result.crystal = readCrystal(chosen(root, id, "crystal"), setting * fixed);
+    if (hasModel(root, id, "scan", true))
+        result.scan = readScan(chosen(root, id, "scan"));
+    if (hasModel(root, id, "imageset", true)) {
+        const Node imageset = chosen(root, id, "imageset");
+        const auto beside = [&](std::string path) {
+            if (!path.empty() && path[0] != '/') {
+                const std::string& expt = *root.path();
+                const std::size_t slash = expt.rfind('/');
+                if (slash != std::string::npos)
+                    path = expt.substr(0, slash + 1) + path;
+            }
+            return path;
+        };
+        if (imageset.has("template"))
+            result.imageTemplate = beside(imageset.member("template").text());
+        if (imageset.has("images")) {
+            const Node images = imageset.member("images");
+            for (std::size_t i = 0; i < images.size(); ++i)
+                result.images.push_back(beside(images.element(i).text()));
+        }
+    }
+}
+
+} // namespace
 
 } // namespace bv::io

@@ -49,7 +49,7 @@ PanelDetector readDetectorSource(const std::string& name, const std::string& whe
     } else if (endsWith(name, ".geom")) {
         panels = read(io::readCrystfelGeometry);
     } else if (isDialsName(name)) {
-        panels = read(io::readDialsExperiment);
+        panels = read([](const std::string& path) { return io::readDialsExperiment(path); });
     } else {
         std::string meant;
         for (const std::string& suggested : suggestDetectorPresets(name))

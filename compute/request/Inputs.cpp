@@ -26,8 +26,9 @@ void loadInputs(RunRequest& cl, std::ostream& log) {
         throw UsageError("no structure factors: give -hkl, or -default_F, or run where the " +
                              cl.dumpFile + " of an earlier -hkl run is",
                          usageText());
-    if (cl.mat.empty() && !e.crystal.cell)
-        throw UsageError("no unit cell: give -cell or -mat", usageText());
+    if (cl.mat.empty() && !e.crystal.cell && !e.crystal.mosflmMatrix)
+        throw UsageError("no unit cell: give -cell or -mat (or an -experiment with a crystal)",
+                         usageText());
 
     auto withOption = [](const std::string& option, auto&& read) {
         try {
@@ -90,7 +91,8 @@ std::vector<NamedFile> inputFiles(const RunRequest& cl) {
     std::vector<NamedFile> files;
     const std::pair<const char*, const std::string*> named[] = {
         {"-hkl", &cl.hkl},   {"-mat", &cl.mat}, {"-sourcefile", &cl.sourceFile},
-        {"-stol", &cl.stol}, {"-img", &cl.img}, {"-mask", &cl.mask}};
+        {"-stol", &cl.stol}, {"-img", &cl.img}, {"-mask", &cl.mask},
+        {"-experiment", &cl.experimentFile}, {"-measured", &cl.measured}};
     for (const auto& [role, path] : named)
         if (!path->empty())
             files.push_back({role, *path, ""});
@@ -136,6 +138,10 @@ std::vector<NamedFile> outputFiles(const RunRequest& cl) {
         add("-cbffile", o.cbfFile, defaults.cbfFile);
     if (o.writeNexus)
         add("-nexusfile", o.nexusFile, defaults.nexusFile);
+    if (!cl.refinedExperiment.empty())
+        files.push_back({"-refined_experiment", cl.refinedExperiment, ""});
+    if (!cl.fitReport.empty())
+        files.push_back({"-fit_report", cl.fitReport, ""});
     if (const auto cache = cacheOutput(cl))
         files.push_back(*cache);
     return files;

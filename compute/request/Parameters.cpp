@@ -1,6 +1,7 @@
 #include "compute/request/Parameters.h"
 
 #include "compute/request/DetectorSource.h"
+#include "compute/request/ExperimentFile.h"
 #include "compute/request/ParameterViews.h"
 #include "compute/request/ParseContext.h"
 #include "compute/core/Error.h"
@@ -243,12 +244,14 @@ std::vector<Flag> buildTable() {
                  [](ParseContext& c, const FlagValues& v) {
                      beam(c).wavelength =
                          fromAngstroms(v.number(0, Quantity::Wavelength, Bound::Positive));
+                     keepExperimentCell(c);
                  }));
     add(makeFlag({"-energy"}, 1, "<eV>", "incident X-ray photon energy in eV (or -lambda)",
                  "12398.42", G::Beam, [](ParseContext& c, const FlagValues& v) {
                      beam(c).wavelength =
                          fromAngstroms(units::kElectronvoltAngstrom /
                                        v.number(0, Quantity::PhotonEnergy, Bound::Positive));
+                     keepExperimentCell(c);
                  }));
     add(makeFlag({"-dispersion"}, 1, "<percent>",
                  "spectral dispersion: delta-lambda/lambda in percent", "0", G::Beam,
@@ -830,6 +833,83 @@ std::vector<Flag> buildTable() {
                      det(c).panels = panels.panels;
                      det(c).panelsSource = detectorSourceName(name);
                  }));
+    add(makeFlag({"-experiment"}, 1, "<file.expt>",
+                 "a DIALS experiment list (dials.import, index, refine): its beam, detector, "
+                 "crystal (orientation, cell, mosaicity), goniometer axis and scan (phi and "
+                 "oscillation of -frame) set those parameters; options after it override "
+                 "(docs/dials-experiment.md)",
+                 "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     applyDialsExperiment(c, v.text(0),
+                                          static_cast<std::size_t>(c.request.experimentId),
+                                          v.name() + " " + v.text(0));
+                 }));
+    add(makeFlag({"-experiment_id"}, 1, "<n>",
+                 "which experiment of an -experiment list, from 0; given before -experiment",
+                 "0", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     if (!c.request.experimentFile.empty())
+                         throw Error(v.name() + " " + v.text(0) + ": give it before -experiment " +
+                                     c.request.experimentFile + ", whose models it picks");
+                     c.request.experimentId = v.integer(0, 0, 1 << 20);
+                 }));
+    add(makeFlag({"-frame"}, 1, "<n>",
+                 "with -experiment: the image of its scan, by DIALS's image number, whose phi "
+                 "and oscillation the run takes",
+                 "the scan's first image", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     applyExperimentFrame(c, v.integer(0, 0, std::numeric_limits<int>::max()),
+                                          v.name() + " " + v.text(0));
+                 }));
+    add(makeFlag({"-measured"}, 1, "<file>",
+                 "a measured image (miniCBF, SMV, NeXus/NXmx) to compare with (-compare); "
+                 "-measured_frame picks a frame of a NeXus file",
+                 "the -experiment's image of -frame", G::Braggview,
+                 [](ParseContext& c, const FlagValues& v) { c.request.measured = v.text(0); }));
+    add(makeFlag({"-measured_frame"}, 1, "<n>", "which frame of a -measured file, from 1", "1",
+                 G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     c.request.measuredFrame = v.integer(0, 1, std::numeric_limits<int>::max());
+                 }));
+    add(makeFlag({"-compare"}, 0, "",
+                 "after the run, fit the image to the measured one (measured = scale x "
+                 "simulated + background) and print the correlation, scale, background and "
+                 "residual, overall and per panel",
+                 "", G::Braggview,
+                 [](ParseContext& c, const FlagValues&) { c.request.compare = true; }));
+    add(makeFlag({"-refine"}, 1, "<groups>",
+                 "fit the simulation to the measured image (-measured, or the -experiment's "
+                 "own): a comma list of distance, beam, orientation, cell, mosaic, ncells, "
+                 "scale (always fitted); prints each value, its change and uncertainty "
+                 "(docs/refinement.md)",
+                 "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     std::vector<std::string> groups;
+                     std::string word = v.text(0);
+                     std::size_t start = 0;
+                     while (start <= word.size()) {
+                         const std::size_t comma = std::min(word.find(',', start), word.size());
+                         if (comma > start)
+                             groups.push_back(word.substr(start, comma - start));
+                         start = comma + 1;
+                     }
+                     if (groups.empty())
+                         v.fail(0, "a comma list of parameter groups (distance,beam,orientation)");
+                     c.request.refine = groups;
+                 }));
+    add(makeFlag({"-refine_pixels"}, 1, "spots|all",
+                 "the pixels a -refine fits: the spot regions of the start's image, or every "
+                 "pixel with data",
+                 "spots", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     if (v.text(0) != "spots" && v.text(0) != "all")
+                         v.fail(0, "spots or all");
+                     c.request.refineAllPixels = v.text(0) == "all";
+                 }));
+    add(makeFlag({"-refined_experiment"}, 1, "<file.expt>",
+                 "after -refine: the -experiment's list with the refined values, for DIALS",
+                 "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     c.request.refinedExperiment = v.text(0);
+                 }));
+    add(makeFlag({"-fit_report"}, 1, "<file.json>",
+                 "after -refine: every parameter's start, value, change and uncertainty, the "
+                 "residual and the spot RMSD, as JSON",
+                 "", G::Braggview,
+                 [](ParseContext& c, const FlagValues& v) { c.request.fitReport = v.text(0); }));
     add(makeFlag({"-device"}, 1, "<index>|cpu|all|<list>",
                  "Vulkan device: an index into the driver's list, or cpu (lavapipe); a -series "
                  "or --job also takes all (every GPU) or a comma list (0,1), one renderer per "
@@ -985,6 +1065,18 @@ struct Writer {
 };
 
 const Writer kWriters[] = {
+    // first: every option after -experiment overrides it (-experiment_id and -frame, before
+    // it, are read by it)
+    {"-experiment_id",
+     [](const RunRequest& r) { return numberIf(r.experimentId != 0, r.experimentId); }, nullptr},
+    {"-frame",
+     [](const RunRequest& r) -> Words { return r.frame ? integer(*r.frame) : std::nullopt; },
+     nullptr},
+    {"-experiment", [](const RunRequest& r) { return fileIfNamed(r.experimentFile); }, nullptr},
+    {"-measured", [](const RunRequest& r) { return fileIfNamed(r.measured); }, nullptr},
+    {"-measured_frame",
+     [](const RunRequest& r) { return numberIf(r.measuredFrame > 0, r.measuredFrame); }, nullptr},
+    {"-compare", [](const RunRequest& r) { return switchedOn(r.compare); }, nullptr},
     {"-mask", [](const RunRequest& r) { return fileIfNamed(r.mask); }, nullptr},
     // the laboratory frame
     {"-mosflm", [](const RunRequest& r) { return conventionIs(r, Convention::Mosflm); }, nullptr},

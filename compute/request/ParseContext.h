@@ -27,6 +27,15 @@ struct ParseContext {
     int maskWidth = 0, maskHeight = 0;
     // -distance was given (a close distance, if any, still decides: nanoBragg's rule)
     bool distanceGiven = false;
+    // -experiment's scan (DIALS image numbers, first image's start and width per image, rad),
+    // for a -frame after it; and the wavelength its crystal's matrix carries, for a -lambda or
+    // -energy after it (the cell stays the file's)
+    struct ExperimentScan {
+        long long firstImage = 1, lastImage = 1;
+        double start = 0.0, width = 0.0;
+    };
+    std::optional<ExperimentScan> experimentScan;
+    std::optional<double> experimentMatrixWavelength; // m
 };
 
 } // namespace bv::request

@@ -106,6 +106,16 @@ struct RunRequest {
     std::string img;                    // -img: header supplies defaults
     std::string mask;                   // -mask: header supplies defaults, pixels the mask
     std::string stol;                   // -stol/-4stol/-Q: checked readable, not used
+    std::string experimentFile;         // -experiment: a DIALS experiment list
+    int experimentId = 0;               // -experiment_id: which experiment of the list
+    std::optional<long long> frame;     // -frame: DIALS's image number in its scan
+    std::string measured;               // -measured: a measured image (CBF, SMV, NeXus)
+    int measuredFrame = 0;              // -measured FILE N: its frame N (from 1), 0: the first
+    bool compare = false;               // -compare: print the fit of the image to the measured
+    std::vector<std::string> refine;    // -refine distance,beam,...: the groups to refine
+    bool refineAllPixels = false;       // -refine_pixels all (else the spot regions)
+    std::string refinedExperiment;      // -refined_experiment: the .expt written after it
+    std::string fitReport;              // -fit_report: the fit as JSON
 
     // The options given, by the table's first name ("-floatfile" also for "-floatimage"):
     // those of every parse that made this request (a request parsed on top of another keeps

@@ -8,11 +8,13 @@
 #include "ExperimentCompare.h"
 #include "GuiTestMain.h"
 #include "ViewerHarness.h"
+#include "app/CompareView.h"
 #include "app/DetectorChooser.h"
 #include "app/HeadlessCommand.h"
 #include "app/ParameterPanels.h"
 #include "app/ReadoutPanel.h"
 #include "compute/headless/Headless.h"
+#include "compute/io/CbfImage.h"
 #include "compute/io/FloatImageFile.h"
 #include "compute/model/PanelPlacement.h"
 
@@ -42,6 +44,8 @@ const QString kLight = QStringLiteral(
     "-detpixels 64 -pixel 0.2 -Xbeam 7 -oversample 1 -seed 7 -precision fast");
 
 const QString kTiltedExpt = QStringLiteral(BV_TEST_DATA "/detectors/four-module-tilted.expt");
+// a whole experiment of dials.index: one 128 x 128 panel, a crystal, a scan of 20 images
+const QString kIndexedExpt = QStringLiteral(BV_TEST_DATA "/dials/rotation-indexed.expt");
 const QString kTwoPanelGeom = QStringLiteral(BV_TEST_DATA "/detectors/two-panel.geom");
 
 QByteArray readAll(const QString& path) {
@@ -263,6 +267,91 @@ class TestDetectors : public QObject {
         QVERIFY(v.waitImage());
         QCOMPARE(v.slow(), slow);
         QCOMPARE(moduleColumn(v, 0), names);
+    }
+
+    void experimentOpensWhole() {
+        // File > Open experiment: the file's beam, panel, crystal and first image replace the
+        // experiment's; the structure factors and crystal size stay; the copied headless
+        // command (-experiment FILE ...) makes the same image
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kLight)));
+        QSignalSpy errors(v.window.get(), &app::MainWindow::errorShown);
+        v.window->openExperiment(kIndexedExpt);
+        QVERIFY2(errors.isEmpty(),
+                 errors.isEmpty() ? "" : qPrintable(errors.first().first().toString()));
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.fast(), 128);
+        QCOMPARE(v.slow(), 128);
+        const Experiment& e = v.document().experiment();
+        QCOMPARE(e.beam.wavelength, 1.0e-10);
+        QVERIFY(e.crystal.mosflmMatrix.has_value());
+        QVERIFY(!e.crystal.cell.has_value());
+        QCOMPARE(e.beam.kahnFactor, 0.0); // a fraction of 0.5: unpolarized
+        QCOMPARE(v.document().commandLine().experimentFile, kIndexedExpt.toStdString());
+        QVERIFY(headlessImage(v) == v.image());
+
+        // a file without a crystal's cell vectors changes nothing
+        QTemporaryDir dir;
+        QByteArray bad = readAll(kIndexedExpt);
+        bad.replace("real_space_c", "real_space_d");
+        const QString path = dir.path() + QStringLiteral("/bad.expt");
+        writeFile(path, bad);
+        const Experiment before = v.document().experiment();
+        v.window->openExperiment(path);
+        QCOMPARE(errors.count(), 1);
+        const QString message = errors.first().first().toString();
+        QVERIFY2(message.contains("bad.expt") && message.contains("real_space_c"), qPrintable(message));
+        QVERIFY(test::ExperimentCompare().difference(before, v.document().experiment()).isEmpty());
+    }
+
+    void measuredFrameViews() {
+        // File > Open measured image: a frame made from the viewer's own image as 2 x photons
+        // + 5 counts; the fit says so, and the four views draw the measured, the difference
+        // and the simulated buffers with one colour scale (only the buffer changes)
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kLight)));
+        const std::vector<float> image = v.controller().image();
+        bv::io::CbfHeader h;
+        h.fastPixels = v.fast();
+        h.slowPixels = v.slow();
+        h.pixelSizeM = 0.2e-3;
+        h.wavelengthA = 1.0;
+        std::vector<std::int32_t> counts;
+        for (float photons : image)
+            counts.push_back(static_cast<std::int32_t>(std::lround(2.0 * photons + 5.0)));
+        QTemporaryDir dir;
+        const QString path = dir.path() + QStringLiteral("/frame_00001.cbf");
+        bv::io::writeCbf(path.toStdString(), h, counts);
+        QSignalSpy errors(v.window.get(), &app::MainWindow::errorShown);
+        v.window->openMeasuredImage(path);
+        QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors.first().first().toString()));
+        app::CompareView& compare = v.window->compareView();
+        QVERIFY(compare.fit().has_value());
+        // (the counts are whole: rounding adds up to half a count of noise to each pixel)
+        QVERIFY2(std::fabs(compare.fit()->scale - 2.0) < 0.01, qPrintable(QString::number(compare.fit()->scale)));
+        QVERIFY(std::fabs(compare.fit()->background - 5.0) < 0.5);
+        QCOMPARE(compare.mode(), app::CompareView::Measured); // opening shows the frame
+        QCOMPARE(v.window->imageWindow().imageSource().buffer, compare.measuredBuffer());
+        compare.setMode(app::CompareView::Difference);
+        QCOMPARE(v.window->imageWindow().imageSource().buffer, compare.differenceBuffer());
+        compare.setMode(app::CompareView::Simulated);
+        QCOMPARE(v.window->imageWindow().imageSource().buffer,
+                 v.controller().simulator()->imageBuffer());
+        QCOMPARE(compare.measuredAt(3, 2).value_or(-1.0f), static_cast<float>(counts[2 * v.fast() + 3]));
+
+        // a frame of another size is read, and the fit says why there is none
+        bv::io::CbfHeader small = h;
+        small.fastPixels = 8;
+        small.slowPixels = 8;
+        const QString other = dir.path() + QStringLiteral("/small.cbf");
+        bv::io::writeCbf(other.toStdString(), small, std::vector<std::int32_t>(64, 1));
+        v.window->openMeasuredImage(other);
+        QVERIFY(!compare.fit().has_value());
+        QVERIFY2(compare.problem().contains("8 x 8 pixels"), qPrintable(compare.problem()));
+        // a file that is no image: an error, the frame before kept
+        v.window->openMeasuredImage(dir.path() + QStringLiteral("/missing.cbf"));
+        QCOMPARE(errors.count(), 1);
+        QVERIFY(errors.first().first().toString().contains("missing.cbf"));
     }
 
     void aBadGeometryFileChangesNothing_data() {

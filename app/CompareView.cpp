@@ -1,0 +1,137 @@
+#include "app/CompareView.h"
+
+#include "app/SimulationController.h"
+#include "compute/core/Error.h"
+#include "render/ImageWindow.h"
+
+namespace bv::app {
+
+CompareView::CompareView(SimulationController& controller, render::ImageWindow& window,
+                         QObject* parent)
+    : QObject(parent), m_controller(controller), m_window(window) {
+    m_blink.setInterval(500);
+    connect(&m_blink, &QTimer::timeout, this, [this] {
+        m_blinkMeasured = !m_blinkMeasured;
+        m_controller.showSource();
+    });
+    connect(&m_controller, &SimulationController::imageReady, this, &CompareView::onImageReady);
+    // buffers of the window's device go with it
+    connect(&m_window, &render::ImageWindow::deviceReleasing, this, [this] {
+        m_measuredBuffer.reset(); // the window waits for its device before this
+        m_differenceBuffer.reset();
+    });
+    m_controller.setSourceFilter([this](const render::ImageWindow::ImageSource& simulated) {
+        const bool measured = m_mode == Measured || (m_mode == Blink && m_blinkMeasured);
+        VkBuffer buffer = VK_NULL_HANDLE;
+        if (measured)
+            buffer = measuredBuffer();
+        else if (m_mode == Difference)
+            buffer = differenceBuffer();
+        if (buffer == VK_NULL_HANDLE)
+            return simulated;
+        render::ImageWindow::ImageSource source = simulated;
+        source.buffer = buffer;
+        return source;
+    });
+}
+
+CompareView::~CompareView() {
+    m_controller.setSourceFilter({});
+}
+
+void CompareView::setMeasured(io::MeasuredImage measured, const QString& name) {
+    m_measured = std::move(measured);
+    m_name = name;
+    releaseBuffers();
+    onImageReady();
+}
+
+void CompareView::clearMeasured() {
+    m_measured.reset();
+    m_name.clear();
+    releaseBuffers();
+    m_fit.reset();
+    m_problem.clear();
+    setMode(Simulated);
+    emit fitChanged();
+}
+
+void CompareView::setMode(Mode mode) {
+    m_mode = mode;
+    m_blinkMeasured = true;
+    if (mode == Blink)
+        m_blink.start();
+    else
+        m_blink.stop();
+    m_controller.showSource();
+}
+
+std::optional<float> CompareView::measuredAt(int fast, int slow) const {
+    if (!m_measured || fast < 0 || slow < 0 || fast >= m_measured->width || slow >= m_measured->height)
+        return std::nullopt;
+    const std::size_t i = static_cast<std::size_t>(slow) * m_measured->width + fast;
+    if (!m_measured->hasData[i])
+        return std::nullopt;
+    return m_measured->pixels[i];
+}
+
+void CompareView::releaseBuffers() {
+    if (!m_measuredBuffer && !m_differenceBuffer)
+        return;
+    // the window may be drawing from them: show the simulation and let the device finish
+    const Mode mode = m_mode;
+    m_mode = Simulated;
+    m_controller.showSource();
+    m_mode = mode;
+    if (m_window.device() != VK_NULL_HANDLE)
+        vkDeviceWaitIdle(m_window.device());
+    m_measuredBuffer.reset();
+    m_differenceBuffer.reset();
+}
+
+void CompareView::onImageReady() {
+    m_fit.reset();
+    m_problem.clear();
+    const ResolvedExperiment* resolved = m_controller.resolved();
+    if (m_measured && resolved && !m_controller.image().empty()) {
+        try {
+            const products::Comparison c =
+                products::compareImages(*m_measured, m_controller.image(), *resolved);
+            m_fit = c.all;
+            upload();
+        } catch (const Error& e) {
+            m_problem = QString::fromStdString(e.what());
+            releaseBuffers();
+        }
+    }
+    emit fitChanged();
+    if (m_mode != Simulated)
+        m_controller.showSource();
+}
+
+void CompareView::upload() {
+    const vk::Device* device = m_controller.device();
+    if (!device || !m_fit)
+        return;
+    const std::size_t n = m_measured->pixels.size();
+    const std::vector<float>& s = m_controller.image();
+    std::vector<float> measured(n), difference(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!m_measured->hasData[i])
+            continue;
+        measured[i] = m_measured->pixels[i];
+        difference[i] = static_cast<float>(m_measured->pixels[i] - m_fit->scale * s[i] - m_fit->background);
+    }
+    const VkDeviceSize bytes = n * sizeof(float);
+    const auto make = [&](std::unique_ptr<vk::Buffer>& buffer, const std::vector<float>& values,
+                          const char* label) {
+        if (!buffer || buffer->size() != bytes)
+            buffer = std::make_unique<vk::Buffer>(*device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                                                  vk::MemoryUse::Upload, label);
+        buffer->write(values.data(), bytes);
+    };
+    make(m_measuredBuffer, measured, "the measured frame");
+    make(m_differenceBuffer, difference, "the difference image");
+}
+
+} // namespace bv::app

@@ -1,0 +1,81 @@
+#pragma once
+// The measured frame beside the simulation, in the image window: four views of one frame,
+// one colour scale, one zoom and the same overlays, as only the buffer drawn changes.
+//   Simulated   the simulation, as without a measured frame
+//   Measured    the measured counts (pixels without data as 0)
+//   Difference  measured - k simulated - b, k and b fitted over the pixels with data
+//               (products::compareImages), 0 where there is no data
+//   Blink       measured and simulated in turn, twice a second
+// The fit is made again for every complete image, so the difference follows the sliders.
+//
+//     CompareView compare(controller, window);
+//     compare.setMeasured(bv::io::readMeasuredImage("frame_00012.cbf"), "frame_00012.cbf");
+//     compare.setMode(CompareView::Difference);
+
+#include "compute/io/MeasuredImage.h"
+#include "compute/products/Comparison.h"
+#include "compute/vk/Buffer.h"
+
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace bv::render {
+class ImageWindow;
+}
+
+namespace bv::app {
+
+class SimulationController;
+
+class CompareView : public QObject {
+    Q_OBJECT
+  public:
+    enum Mode { Simulated, Measured, Difference, Blink };
+
+    CompareView(SimulationController& controller, render::ImageWindow& window,
+                QObject* parent = nullptr);
+    ~CompareView() override;
+
+    void setMeasured(io::MeasuredImage measured, const QString& name);
+    void clearMeasured();
+    bool hasMeasured() const { return m_measured.has_value(); }
+    const QString& measuredName() const { return m_name; }
+    void setMode(Mode mode);
+    Mode mode() const { return m_mode; }
+
+    // The fit of the last complete image to the measured frame (none before both exist, or
+    // when their sizes differ: problem() says why).
+    const std::optional<products::ComparisonStats>& fit() const { return m_fit; }
+    const QString& problem() const { return m_problem; }
+    // the measured count at a pixel (nullopt outside, without data, or with no frame)
+    std::optional<float> measuredAt(int fast, int slow) const;
+    // the buffer the window draws in the Measured and Difference views (tests)
+    VkBuffer measuredBuffer() const { return m_measuredBuffer ? m_measuredBuffer->handle() : VK_NULL_HANDLE; }
+    VkBuffer differenceBuffer() const { return m_differenceBuffer ? m_differenceBuffer->handle() : VK_NULL_HANDLE; }
+
+  signals:
+    void fitChanged(); // a new fit, or none
+
+  private:
+    void onImageReady();
+    void releaseBuffers();
+    void upload();
+
+    SimulationController& m_controller;
+    render::ImageWindow& m_window;
+    std::optional<io::MeasuredImage> m_measured;
+    QString m_name;
+    Mode m_mode = Simulated;
+    bool m_blinkMeasured = false;
+    QTimer m_blink;
+    std::optional<products::ComparisonStats> m_fit;
+    QString m_problem;
+    std::unique_ptr<vk::Buffer> m_measuredBuffer, m_differenceBuffer;
+};
+
+} // namespace bv::app

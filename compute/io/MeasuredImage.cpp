@@ -1,0 +1,88 @@
+#include "compute/io/MeasuredImage.h"
+
+#include "compute/core/Error.h"
+#include "compute/io/CbfImage.h"
+#include "compute/io/Smv.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+
+namespace bv::io {
+
+namespace {
+
+std::string firstBytes(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw Error(path + ": cannot open the measured image");
+    std::string bytes(8, '\0');
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    bytes.resize(static_cast<std::size_t>(in.gcount()));
+    return bytes;
+}
+
+void requireOneFrame(const std::string& path, const char* format, std::size_t frame) {
+    if (frame != 0)
+        throw Error(path + ": a " + std::string(format) + " file holds one frame, not frame " +
+                    std::to_string(frame + 1));
+}
+
+MeasuredImage fromCbf(const std::string& path) {
+    const CbfImage cbf = readCbf(path);
+    MeasuredImage m;
+    m.format = "CBF";
+    m.width = cbf.width;
+    m.height = cbf.height;
+    double cutoff = kPilatusCountCutoff;
+    if (const auto item = cbf.item("Count_cutoff")) {
+        const double value = std::strtod(item->c_str(), nullptr);
+        if (value > 0.0)
+            cutoff = value;
+    }
+    m.pixels.resize(cbf.data.size());
+    m.hasData.resize(cbf.data.size());
+    for (std::size_t i = 0; i < cbf.data.size(); ++i) {
+        m.pixels[i] = static_cast<float>(cbf.data[i]);
+        m.hasData[i] = cbf.data[i] >= 0 && cbf.data[i] < cutoff;
+    }
+    return m;
+}
+
+MeasuredImage fromSmv(const std::string& path) {
+    const SmvImage smv = readSmv(path);
+    MeasuredImage m;
+    m.format = "SMV";
+    m.width = smv.width;
+    m.height = smv.height;
+    m.pixels.resize(smv.data.size());
+    m.hasData.resize(smv.data.size());
+    for (std::size_t i = 0; i < smv.data.size(); ++i) {
+        m.pixels[i] = static_cast<float>(smv.data[i]);
+        m.hasData[i] = smv.data[i] != 65535;
+    }
+    return m;
+}
+
+} // namespace
+
+std::size_t MeasuredImage::pixelsWithData() const {
+    return static_cast<std::size_t>(std::count(hasData.begin(), hasData.end(), std::uint8_t(1)));
+}
+
+MeasuredImage readMeasuredImage(const std::string& path, std::size_t frame) {
+    const std::string head = firstBytes(path);
+    if (head.rfind("###CBF", 0) == 0) {
+        requireOneFrame(path, "CBF", frame);
+        return fromCbf(path);
+    }
+    if (head.rfind("\x89HDF\r\n\x1a\n", 0) == 0)
+        return readMeasuredNexus(path, frame);
+    if (head.rfind("{", 0) == 0) {
+        requireOneFrame(path, "SMV", frame);
+        return fromSmv(path);
+    }
+    throw Error(path + ": not a measured image braggview reads (miniCBF, SMV, NeXus/NXmx HDF5)");
+}
+
+} // namespace bv::io

@@ -1,0 +1,42 @@
+#pragma once
+// A measured frame, to put beside a simulation: its pixels as numbers and which of them carry
+// data, whatever the file. The format is told by the file's first bytes, not its name:
+//   - miniCBF (byte offset; "###CBF"): -1 and below mark pixels without data (PILATUS' gaps
+//     and dead pixels), Count_cutoff and above an overload;
+//   - SMV ("{"): 16-bit counts; 65535 (the format's ceiling) is an overload;
+//   - NeXus/NXmx (HDF5): /entry/data/data, or an EIGER master's data_000001, data_000002, ...
+//     (external links to its data files), one 2-D frame of a frames x slow x fast dataset,
+//     integers or floats, bitshuffle/LZ4 through HDF5's filter plugin; the detector's
+//     pixel_mask (non-zero: no data), saturation_value and underload_value apply, and the
+//     largest value of an unsigned type (EIGER's mark of a masked pixel) has no data.
+// A pixel has data when none of these marks it.
+//
+//     bv::io::MeasuredImage m = bv::io::readMeasuredImage("sim_00003.cbf");
+//     m.width; m.height; m.pixels[slow * m.width + fast]; m.hasData[...];
+//
+// Throws bv::Error "<path>: ..." for a missing or unreadable file, a format it does not know,
+// a frame the file does not have, a NeXus file without image data or whose filter HDF5 lacks.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bv::io {
+
+struct MeasuredImage {
+    std::string format;               // "CBF", "SMV", "NXmx"
+    int width = 0, height = 0;        // fast, slow pixels
+    std::vector<float> pixels;        // fast-major, counts as the file holds them
+    std::vector<std::uint8_t> hasData; // 1 where the pixel carries data
+    std::size_t frames = 1;           // frames the file holds
+    std::size_t pixelsWithData() const;
+};
+
+// `frame`: which frame of a file of several (NeXus), from 0; a CBF or SMV file has one
+MeasuredImage readMeasuredImage(const std::string& path, std::size_t frame = 0);
+
+// The NeXus part (MeasuredNexus.cpp).
+MeasuredImage readMeasuredNexus(const std::string& path, std::size_t frame);
+
+} // namespace bv::io

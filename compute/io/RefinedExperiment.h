@@ -1,0 +1,31 @@
+#pragma once
+// -refined_experiment: the DIALS experiment list a refinement started from, written again with
+// the refined values, for dials.* to read. Only what was refined changes; everything else of
+// the file (other experiments, imagesets, profile and scaling models) is kept as it was.
+//   - the detector moved as one body: the hierarchy's root origin (or, without a hierarchy,
+//     every panel's origin) shifted by the refined displacement;
+//   - the crystal: real_space_a, _b, _c from the refined cell vectors, the goniometer's setting
+//     and fixed rotations taken back out ((S F)^-1, DialsExperiment.h);
+//   - the mosaicity as Sauter's model keeps it: ML_half_mosaicity_deg (half the mosaic spread)
+//     and ML_domain_size_ang (the crystal's size: the geometric mean of Na |a|, Nb |b|, Nc |c|).
+// Written atomically. Vectors are in the simulator's frame, as DialsExperiment reads them.
+
+#include <glm/vec3.hpp>
+
+#include <cstddef>
+#include <optional>
+#include <string>
+
+namespace bv::io {
+
+struct RefinedModels {
+    glm::dvec3 detectorShift{0.0};         // m
+    glm::dvec3 a{0.0}, b{0.0}, c{0.0};     // Angstrom, at the goniometer's zero
+    std::optional<double> mosaicSpread;    // rad
+    std::optional<glm::dvec3> cells;       // Na, Nb, Nc
+};
+
+void writeRefinedExperiment(const std::string& input, std::size_t id, const std::string& output,
+                            const RefinedModels& refined);
+
+} // namespace bv::io

@@ -1,0 +1,218 @@
+#include "compute/refine/RefinedParameters.h"
+
+#include "compute/core/Error.h"
+#include "compute/model/Rotation.h"
+#include "compute/model/Units.h"
+
+#include <glm/geometric.hpp>
+#include <glm/matrix.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace bv::refine {
+
+namespace {
+
+constexpr double kMm = 1e-3;
+
+glm::dmat3 rotationXYZ(const glm::dvec3& radians) {
+    const auto about = [](int axis, double angle) {
+        glm::dmat3 r(1.0);
+        const double c = std::cos(angle), s = std::sin(angle);
+        const int i = (axis + 1) % 3, j = (axis + 2) % 3;
+        r[i][i] = c;
+        r[j][j] = c;
+        r[i][j] = s;  // column i, row j
+        r[j][i] = -s; // column j, row i
+        return r;
+    };
+    // x first, then y, then z (as nanoBragg's misset)
+    return about(2, radians.z) * about(1, radians.y) * about(0, radians.x);
+}
+
+// where the beam meets the plane of `p`, in pixels along its fast and slow axes
+glm::dvec2 beamOnPanel(const Panel& p, const glm::dvec3& beam) {
+    const glm::dvec3 n = p.normal();
+    const double along = glm::dot(beam, n);
+    if (std::fabs(along) < 1e-12)
+        throw Error("refinement: the beam does not meet the first panel's plane");
+    const glm::dvec3 hit = beam * (glm::dot(p.origin, n) / along);
+    return {glm::dot(hit - p.origin, p.fast) / p.pixelSizeFast,
+            glm::dot(hit - p.origin, p.slow) / p.pixelSizeSlow};
+}
+
+glm::dmat3 directFromReciprocal(const glm::dmat3& reciprocalColumns) {
+    return glm::transpose(glm::inverse(reciprocalColumns)); // columns a, b, c
+}
+
+} // namespace
+
+Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment& resolved) {
+    Experiment e = experiment;
+    // the panels where the simulation draws them (a flat detector's one panel where
+    // nanoBragg's options put it; a file's or preset's after -distance and the rotations)
+    std::vector<Panel> panels;
+    for (std::size_t i = 0; i < resolved.panels.size(); ++i) {
+        const PanelGeometry& g = resolved.panels[i];
+        Panel p = i < experiment.detector.panels.size() ? experiment.detector.panels[i] : Panel{};
+        if (p.name.empty())
+            p.name = g.name.empty() ? "detector" : g.name;
+        p.origin = g.pix0;
+        p.fast = g.fdet;
+        p.slow = g.sdet;
+        p.pixelSizeFast = p.pixelSizeSlow = g.pixelSize;
+        p.fastPixels = g.fastPixels;
+        p.slowPixels = g.slowPixels;
+        panels.push_back(p);
+    }
+    Detector& d = e.detector;
+    d.panels = panels;
+    // placed already: no option moves them again
+    if (d.curved)
+        throw Error("refinement: a curved detector is not refined (its pixels are no plane)");
+    d.panelsSource = "refinement"; // placed: no preset is laid out, no file read again
+    d.distanceStated = false;
+    d.rotX = d.rotY = d.rotZ = 0.0;
+    d.twotheta = 0.0;
+    d.beamX.reset();
+    d.beamY.reset();
+    d.closeX.reset();
+    d.closeY.reset();
+    d.orgX.reset();
+    d.orgY.reset();
+    d.closeDistance.reset();
+    // the crystal after misset as reciprocal vectors times the wavelength (Angstrom)
+    const double angstrom = e.beam.wavelength * 1e10;
+    e.crystal.mosflmMatrix = glm::dmat3(resolved.cell.aStar, resolved.cell.bStar,
+                                        resolved.cell.cStar) * angstrom;
+    e.crystal.cell.reset();
+    e.crystal.misset = MissetKind::None;
+    e.crystal.missetAngles = glm::dvec3(0.0);
+    e.crystal.sampleSize = glm::dvec3(0.0);
+    e.crystal.cells = resolved.cells;
+    return e;
+}
+
+const char* ParameterSet::knownGroups() {
+    return "distance, beam, orientation, cell, mosaic, ncells (and scale, always fitted)";
+}
+
+ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
+                           const std::vector<std::string>& groups)
+    : m_start(std::move(start)) {
+    const Panel& first = m_start.detector.panels.at(0);
+    m_beam = glm::normalize(resolved.axes.beam);
+    m_fast = first.fast;
+    m_slow = first.slow;
+    m_pixelFast = first.pixelSizeFast;
+    m_pixelSlow = first.pixelSizeSlow;
+    const glm::dmat3 direct =
+        directFromReciprocal(*m_start.crystal.mosflmMatrix / (m_start.beam.wavelength * 1e10));
+    const double edges[3] = {glm::length(direct[0]), glm::length(direct[1]), glm::length(direct[2])};
+
+    for (const std::string& g : groups) {
+        if (g == "distance") {
+            const double d = glm::dot(first.origin, first.normal()) /
+                             glm::dot(m_beam, first.normal()) / kMm;
+            m_parameters.push_back({"distance", "mm", Group::Distance, 0, {}, d, 0.01, d * 0.2, d * 5});
+        } else if (g == "beam") {
+            const glm::dvec2 b = beamOnPanel(first, m_beam);
+            m_parameters.push_back({"beam_x", "pixels", Group::Beam, 0, {}, b.x, 0.02});
+            m_parameters.push_back({"beam_y", "pixels", Group::Beam, 1, {}, b.y, 0.02});
+        } else if (g == "orientation") {
+            const char* names[] = {"orientation_x", "orientation_y", "orientation_z"};
+            for (int i = 0; i < 3; ++i)
+                m_parameters.push_back({names[i], "deg", Group::Orientation, i, {}, 0.0, 0.002, -5, 5});
+        } else if (g == "cell") {
+            const char* names[] = {"cell_a", "cell_b", "cell_c"};
+            std::vector<bool> taken(3, false);
+            for (int i = 0; i < 3; ++i) {
+                if (taken[i])
+                    continue;
+                Parameter p{names[i], "A", Group::Cell, i, {i}, edges[i], edges[i] * 1e-4,
+                            edges[i] * 0.5, edges[i] * 2};
+                for (int j = i + 1; j < 3; ++j)
+                    if (std::fabs(edges[j] - edges[i]) <= 1e-4 * edges[i]) {
+                        p.tied.push_back(j);
+                        taken[j] = true;
+                    }
+                m_parameters.push_back(p);
+            }
+        } else if (g == "mosaic") {
+            // from no spread a fit has no slope: start at 0.05 degrees
+            const double spread =
+                std::max(units::degreesFromRadians(m_start.crystal.mosaicSpread.value_or(0.0)), 0.05);
+            if (!m_start.crystal.mosaicDomains)
+                m_start.crystal.mosaicDomains = 10;
+            m_parameters.push_back({"mosaic", "deg", Group::Mosaic, 0, {}, spread,
+                                    std::max(0.002, spread * 0.02), 0.0, 20.0});
+        } else if (g == "ncells") {
+            const char* names[] = {"Na", "Nb", "Nc"};
+            for (int i = 0; i < 3; ++i) {
+                const double n = m_start.crystal.cells[i];
+                m_parameters.push_back({names[i], "cells", Group::Ncells, i, {}, n,
+                                        std::max(0.01, n * 0.01), 1.0, 10000.0});
+            }
+        } else if (g == "scale") {
+            continue; // the fit's own
+        } else {
+            throw Error("-refine: no parameter group \"" + g + "\" (the groups: " + knownGroups() + ")");
+        }
+    }
+    if (m_parameters.empty())
+        throw Error(std::string("-refine: nothing to refine but the scale; name groups of: ") +
+                    knownGroups());
+}
+
+std::vector<double> ParameterSet::startValues() const {
+    std::vector<double> v;
+    for (const Parameter& p : m_parameters)
+        v.push_back(p.start);
+    return v;
+}
+
+Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
+    Experiment e = m_start;
+    glm::dvec3 shift(0.0);
+    glm::dvec3 rotation(0.0);
+    glm::dmat3 direct =
+        directFromReciprocal(*e.crystal.mosflmMatrix / (e.beam.wavelength * 1e10));
+    const glm::dmat3 startDirect = direct;
+    for (std::size_t i = 0; i < m_parameters.size(); ++i) {
+        const Parameter& p = m_parameters[i];
+        const double delta = values[i] - p.start;
+        switch (p.group) {
+        case Group::Distance:
+            if (e.detector.distanceStated)
+                e.detector.distance += delta * kMm;
+            else
+                shift += m_beam * (delta * kMm);
+            break;
+        case Group::Beam:
+            // the beam further along fast: the detector moved the other way
+            shift -= (p.component == 0 ? m_fast * m_pixelFast : m_slow * m_pixelSlow) * delta;
+            break;
+        case Group::Orientation:
+            rotation[p.component] = units::radiansFromDegrees(values[i]);
+            break;
+        case Group::Cell:
+            for (int edge : p.tied)
+                direct[edge] = startDirect[edge] * (values[i] / glm::length(startDirect[edge]));
+            break;
+        case Group::Mosaic:
+            e.crystal.mosaicSpread = units::radiansFromDegrees(std::max(0.0, values[i]));
+            break;
+        case Group::Ncells:
+            e.crystal.cells[p.component] = std::max(1.0, values[i]);
+            break;
+        }
+    }
+    for (Panel& panel : e.detector.panels)
+        panel.origin += shift;
+    const glm::dmat3 reciprocal = glm::transpose(glm::inverse(direct)); // columns a*, b*, c*
+    e.crystal.mosflmMatrix = rotationXYZ(rotation) * reciprocal * (e.beam.wavelength * 1e10);
+    return e;
+}
+
+} // namespace bv::refine

@@ -1,0 +1,72 @@
+#pragma once
+// What a refinement may change, in the field's own names and units, and how a vector of their
+// values becomes an Experiment (docs/refinement.md):
+//
+//   distance         mm     the whole detector moved along the beam
+//   beam_x, beam_y   pixels where the beam meets the first panel, along its fast and slow
+//                           axes: the whole detector moved in that panel's plane
+//   orientation_x/y/z  deg  small rotations of the crystal about the laboratory's x, y, z
+//   cell_a/b/c       A      the edges; edges equal at the start (to 1e-4) move as one, so a
+//                           tetragonal or cubic cell stays so; the angles stay
+//   mosaic           deg    the mosaic spread
+//   Na, Nb, Nc       cells  the crystal's size in unit cells (continuous while fitting)
+//
+// The scale and the background of the fit are linear: Refinement handles them.
+//
+//     bv::refine::ParameterSet set = bv::refine::parameterSet(start, {"distance", "beam"});
+//     bv::Experiment e = set.experimentAt(values); // values[i] for set.parameters[i]
+//
+// The start is made canonical first (canonicalStart): the detector as its panels (a flat
+// detector becomes its one panel, placed where nanoBragg's options put it) and the crystal as
+// a matrix of reciprocal vectors, so that every parameter acts on the same few numbers.
+
+#include "compute/model/Experiment.h"
+#include "compute/model/Resolve.h"
+
+#include <string>
+#include <vector>
+
+namespace bv::refine {
+
+enum class Group { Distance, Beam, Orientation, Cell, Mosaic, Ncells };
+
+struct Parameter {
+    std::string name;  // "distance", "beam_x", "cell_a", "Na", ...
+    std::string unit;  // "mm", "pixels", "deg", "A", "cells"
+    Group group = Group::Distance;
+    int component = 0;           // x/y/z, a/b/c
+    std::vector<int> tied;       // cell: the edges (0, 1, 2) this parameter sets
+    double start = 0.0;          // in `unit`
+    double step = 0.0;           // the finite difference, in `unit`
+    double lower = -1e300, upper = 1e300; // bounds in `unit`
+};
+
+class ParameterSet {
+  public:
+    // `start` canonical (canonicalStart); `groups` by the names -refine takes: distance, beam,
+    // orientation, cell, mosaic, ncells (scale is the fit's own). Throws bv::Error for an
+    // unknown name, naming the known ones.
+    ParameterSet(Experiment start, const ResolvedExperiment& resolved,
+                 const std::vector<std::string>& groups);
+
+    const std::vector<Parameter>& parameters() const { return m_parameters; }
+    const Experiment& start() const { return m_start; }
+    Experiment experimentAt(const std::vector<double>& values) const;
+    std::vector<double> startValues() const;
+
+    // The groups -refine takes, for messages.
+    static const char* knownGroups();
+
+  private:
+    Experiment m_start;
+    std::vector<Parameter> m_parameters;
+    glm::dvec3 m_beam{1, 0, 0};       // unit, the way the X-rays travel
+    glm::dvec3 m_fast{0.0}, m_slow{0.0}; // the first panel's axes
+    double m_pixelFast = 0.0, m_pixelSlow = 0.0;
+};
+
+// The experiment with its detector as panels and its crystal as a matrix (the start the
+// parameters act on), with the same image up to rounding: `resolved` is the experiment's own.
+Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment& resolved);
+
+} // namespace bv::refine

@@ -1,0 +1,70 @@
+#pragma once
+// Least squares of simulated pixels against measured ones (Ceres Solver's Levenberg-Marquardt),
+// with any forward model (the GPU's in braggview; a function in the tests):
+//
+//     minimise  sum_i w_i^2 (m_i - k s_i(x) - b)^2,   w_i = 1 / sqrt(max(m_i - b0, 1))
+//
+// over the ParameterSet's values x, the scale k and the background b (docs/refinement.md).
+// The pixels: those with data in the spot regions (where the start's image exceeds 1% of
+// its 99.9th percentile, grown by 3 pixels), or every pixel with data. Derivatives of the
+// image by forward differences of one rendering per parameter, the parameter's own step;
+// those of k and b exactly. Uncertainties from the covariance at the minimum, scaled by the
+// reduced chi-square.
+//
+//     bv::refine::Refinement fit(set, measured, render);
+//     const bv::refine::FitReport report = fit.run();
+
+#include "compute/io/MeasuredImage.h"
+#include "compute/refine/RefinedParameters.h"
+
+#include <glm/mat3x3.hpp>
+
+#include <functional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace bv::refine {
+
+// The image of an experiment, fast-major, the measured image's size.
+using ForwardModel = std::function<std::vector<float>(const Experiment&)>;
+
+enum class PixelChoice { Spots, All };
+
+struct FittedValue {
+    std::string name, unit;
+    double start = 0.0, value = 0.0, sigma = 0.0;
+};
+
+struct FitReport {
+    std::vector<FittedValue> values; // the parameters, then "scale" and "background"
+    double startResidual = 0.0, endResidual = 0.0; // rms of the weighted residuals
+    double startSpotRmsd = 0.0, endSpotRmsd = 0.0; // pixels, spot centroids
+    std::size_t spots = 0;
+    std::size_t pixels = 0;
+    int iterations = 0;
+    int renders = 0;
+    std::string termination; // Ceres's words
+    Experiment refined;
+    // the crystal's cell vectors (Angstrom, laboratory frame, at phi 0) at the start and after
+    glm::dmat3 startCell{0.0}, refinedCell{0.0}; // columns a, b, c
+};
+
+class Refinement {
+  public:
+    Refinement(ParameterSet set, const io::MeasuredImage& measured, ForwardModel render,
+               PixelChoice pixels = PixelChoice::Spots);
+    FitReport run(int maxIterations = 30);
+
+  private:
+    ParameterSet m_set;
+    const io::MeasuredImage& m_measured;
+    ForwardModel m_render;
+    PixelChoice m_choice;
+};
+
+void printFitReport(std::ostream& out, const FitReport& report);
+// -fit_report: the same as JSON, one entry per parameter by name
+std::string fitReportJson(const FitReport& report);
+
+} // namespace bv::refine

@@ -1,0 +1,118 @@
+// readMeasuredImage: a measured frame of each format, written by the project's own writers
+// with the marks each format has for pixels without data, read back as numbers and a map of
+// the pixels that carry data; and the refusals.
+
+#include "compute/core/Error.h"
+#include "compute/io/CbfImage.h"
+#include "compute/io/MeasuredImage.h"
+#include "compute/io/NexusFile.h"
+#include "compute/io/Smv.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <fstream>
+
+namespace {
+
+std::string pathIn(const QTemporaryDir& dir, const char* name) {
+    return dir.filePath(QLatin1String(name)).toStdString();
+}
+
+QString refusal(const std::string& path, std::size_t frame = 0) {
+    try {
+        bv::io::readMeasuredImage(path, frame);
+    } catch (const bv::Error& e) {
+        return QString::fromStdString(e.what());
+    }
+    return QStringLiteral("no error");
+}
+
+} // namespace
+
+class TestMeasuredImage : public QObject {
+    Q_OBJECT
+  private slots:
+    void cbfGapsAndOverloadsCarryNoData() {
+        // 3 x 2 pixels: a gap (-1), an overload (the cutoff, 100), counts
+        QTemporaryDir dir;
+        const std::string path = pathIn(dir, "frame_00001.cbf");
+        bv::io::CbfHeader h;
+        h.fastPixels = 3;
+        h.slowPixels = 2;
+        h.pixelSizeM = 172e-6;
+        h.wavelengthA = 1.0;
+        h.countCutoff = 100;
+        bv::io::writeCbf(path, h, {5, -1, 7, 100, 0, 99});
+        const bv::io::MeasuredImage m = bv::io::readMeasuredImage(path);
+        QCOMPARE(QString::fromStdString(m.format), QStringLiteral("CBF"));
+        QCOMPARE(m.width, 3);
+        QCOMPARE(m.height, 2);
+        QCOMPARE(m.pixels, (std::vector<float>{5, -1, 7, 100, 0, 99}));
+        QCOMPARE(m.hasData, (std::vector<std::uint8_t>{1, 0, 1, 0, 1, 1}));
+        QCOMPARE(m.pixelsWithData(), std::size_t(4));
+        QVERIFY(refusal(path, 1).contains("a CBF file holds one frame, not frame 2"));
+    }
+
+    void smvCeilingIsAnOverload() {
+        QTemporaryDir dir;
+        const std::string path = pathIn(dir, "image.img");
+        bv::io::SmvHeader h;
+        h.fpixels = 2;
+        h.spixels = 2;
+        h.pixelSizeMm = 0.1;
+        bv::io::writeSmv(path, h, {40, 65535, 41, 1000});
+        const bv::io::MeasuredImage m = bv::io::readMeasuredImage(path);
+        QCOMPARE(QString::fromStdString(m.format), QStringLiteral("SMV"));
+        QCOMPARE(m.pixels, (std::vector<float>{40, 65535, 41, 1000}));
+        QCOMPARE(m.hasData, (std::vector<std::uint8_t>{1, 0, 1, 1}));
+    }
+
+    void nexusFramesUnderloadsAndSaturation() {
+        // two frames of 2 x 2 counts; -1 is the underload, 1000 the saturation
+        QTemporaryDir dir;
+        const std::string path = pathIn(dir, "series.h5");
+        if (!bv::io::bitshuffleAvailable())
+            QFAIL("HDF5 has no bitshuffle filter: install Debian's bitshuffle (scripts/setup.sh)");
+        bv::io::NexusDescription d;
+        d.imageFast = 2;
+        d.imageSlow = 2;
+        bv::io::NexusModule module;
+        module.fastPixelSize = module.slowPixelSize = 75e-6;
+        module.fastPixels = module.slowPixels = 2;
+        module.origin = {0, 0, 0.1};
+        d.modules.push_back(module);
+        d.wavelength = 1e-10;
+        d.saturation = 1000;
+        {
+            bv::io::NexusWriter w(path, d);
+            w.appendFrame(0.0, std::vector<std::int32_t>{1, 2, 3, 4});
+            w.appendFrame(0.1, std::vector<std::int32_t>{-1, 1000, 999, 0});
+            w.finish();
+            w.commit();
+        }
+        const bv::io::MeasuredImage first = bv::io::readMeasuredImage(path, 0);
+        QCOMPARE(QString::fromStdString(first.format), QStringLiteral("NXmx"));
+        QCOMPARE(first.frames, std::size_t(2));
+        QCOMPARE(first.pixels, (std::vector<float>{1, 2, 3, 4}));
+        QCOMPARE(first.pixelsWithData(), std::size_t(4));
+        const bv::io::MeasuredImage second = bv::io::readMeasuredImage(path, 1);
+        QCOMPARE(second.hasData, (std::vector<std::uint8_t>{0, 0, 1, 1}));
+        QCOMPARE(second.pixels[2], 999.0f);
+        QVERIFY2(refusal(path, 2).contains("no frame 3: the file holds 2"), qPrintable(refusal(path, 2)));
+    }
+
+    void refusals() {
+        QTemporaryDir dir;
+        QVERIFY(refusal(pathIn(dir, "missing.cbf")).contains("missing.cbf: cannot open"));
+        const std::string text = pathIn(dir, "notes.txt");
+        std::ofstream(text) << "hello";
+        QVERIFY(refusal(text).contains("notes.txt: not a measured image braggview reads"));
+        const std::string hdf = pathIn(dir, "cut.h5");
+        std::ofstream(hdf, std::ios::binary) << "\x89HDF\r\n\x1a\n" << std::string(40, '\0');
+        QVERIFY(refusal(hdf).contains("cut.h5: cannot open as HDF5"));
+    }
+};
+
+QTEST_APPLESS_MAIN(TestMeasuredImage)
+#include "tst_measuredimage.moc"
