@@ -18,6 +18,7 @@ packages=(
   bitshuffle hdf5-filter-plugin  # HDF5's bitshuffle/LZ4 filter (bitshuffle has the plugin)
   python3-h5py               # tests/nexus read the NeXus files back
   libopenmpi-dev openmpi-bin # mpirun shards a batch's frames over processes (tests/mpi)
+  gemmi-dev tao-pegtl-dev libstb-dev  # -mtz, -sfcif, -model: gemmi (header-only) and its parsers
 )
 
 missing=()
