@@ -597,7 +597,10 @@ std::vector<Flag> buildTable() {
     // ---- input files ----
     add(makeFlag({"-hkl"}, 1, "<file>",
                  "structure factors, lines of h k l F; cached in the -dump file", "", G::Files,
-                 [](ParseContext& c, const FlagValues& v) { c.request.hkl = fileName(v); }));
+                 [](ParseContext& c, const FlagValues& v) {
+                     c.request.hkl = fileName(v);
+                     c.request.hklFormat = RunRequest::HklFormat::Text; // after -mtz, -model
+                 }));
     // structure factors from crystallographers' files, read with gemmi
     // (compute/io/StructureFactorFiles.h): the same table as -hkl's, expanded to P1
     add(makeFlag({"-mtz"}, 1, "<file>",

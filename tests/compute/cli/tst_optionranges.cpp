@@ -109,6 +109,7 @@ const std::map<std::string, Physics>& physicsTable() {
         {"-oversample", {false, true}}, // 0: automatic
         {"-roi", {true, true}},         // -1: the detector's edge; 0 the first pixel
         {"-dmin", {false, true}},       // 0: off
+        {"-model_dmin", {false, false}}, // a resolution limit, above 0
         {"-water", {false, true}},
         {"-default_F", {false, true}},
         {"-scale", {false, true}}, // 0: automatic
@@ -128,7 +129,8 @@ const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl", 
                                     "-dump",  "-sourcefile", "-img",    "-mask",      "-stol",
                                     "-4stol", "-Q",          "-stolout", "-floatfile", "-intfile",
                                     "-pgmfile", "-noisefile", "-cbffile", "-nexusfile",
-                                    "-detector", "-noise_generator"};
+                                    "-detector", "-noise_generator",
+                                    "-mtz", "-sfcif", "-model", "-sf_column"};
 
 bool isTextOption(const std::string& name) {
     for (const char* text : kTextOptions)
