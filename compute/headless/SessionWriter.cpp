@@ -5,6 +5,7 @@
 #include "compute/headless/SessionFile.h"
 
 #include "compute/request/SessionFields.h"
+#include "compute/request/StructureFactorSource.h"
 #include "compute/request/SessionFormat.h"
 
 namespace bv::headless {
@@ -21,6 +22,11 @@ void writeSessionMembers(io::JsonWriter& w, const RunRequest& cl) {
     request::writeSessionExperiment(w, cl.experiment);
     w.key("files").beginObject();
     w.key("hkl").string(request::absoluteName(cl.hkl));
+    if (cl.hklFormat != RunRequest::HklFormat::Text) { // -mtz, -sfcif, -model
+        w.key("hklFormat").string(request::hklFormatName(cl.hklFormat));
+        w.key("sfColumn").string(cl.sfColumn);
+        w.key("modelDmin").number(cl.modelDminAngstrom / 1e10); // m, as every length here
+    }
     w.key("mat").string(request::absoluteName(cl.mat));
     w.key("sourceFile").string(request::absoluteName(cl.sourceFile));
     w.key("mask").string(request::absoluteName(cl.mask));

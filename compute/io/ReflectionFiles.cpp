@@ -185,9 +185,22 @@ StructureFactors readReflectionCif(const std::string& path, const std::string& c
         }
     if (!block)
         throw Error(path + ": no _refln or _diffrn_refln loop of reflections");
-    if (!block->spacegroup)
-        throw Error(path + ": no space group (_symmetry.space_group_name_H-M or "
-                           "_space_group.name_H-M_alt) in block " + block->block.name);
+    // gemmi reads _symmetry.space_group_name_H-M; newer files may state only the
+    // _space_group items
+    const gemmi::SpaceGroup* group = block->spacegroup;
+    if (!group)
+        if (const std::string* hm = block->block.find_value("_space_group.name_H-M_alt"))
+            group = gemmi::find_spacegroup_by_name(gemmi::cif::as_string(*hm), block->cell.alpha,
+                                                   block->cell.gamma);
+    if (!group)
+        if (const std::string* number = block->block.find_value("_space_group.IT_number"))
+            if (gemmi::cif::is_null(*number) == false)
+                group = gemmi::find_spacegroup_by_number(
+                    static_cast<int>(std::lround(gemmi::cif::as_number(*number))));
+    if (!group)
+        throw Error(path + ": no space group (_symmetry.space_group_name_H-M, "
+                           "_space_group.name_H-M_alt or _space_group.IT_number) in block " +
+                    block->block.name);
 
     auto columnList = [&] {
         std::string list;
@@ -236,9 +249,9 @@ StructureFactors readReflectionCif(const std::string& path, const std::string& c
     }
     if (listed.empty())
         throw Error(path + ": column " + tag + " holds no values");
-    const std::vector<Reflection> p1 = expandToP1(*block->spacegroup, listed);
+    const std::vector<Reflection> p1 = expandToP1(*group, listed);
     log << readingSummary(path, "column " + tag + (intensity ? " (intensities)" : " (amplitudes)"),
-                          *block->spacegroup, listed.size(), p1.size(), negatives)
+                          *group, listed.size(), p1.size(), negatives)
         << "\n";
     return reflectionGrid(path, p1, defaultF);
 }

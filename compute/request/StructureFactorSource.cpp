@@ -28,6 +28,28 @@ const char* structureFactorOption(const RunRequest& request) {
     return "-hkl";
 }
 
+const char* hklFormatName(RunRequest::HklFormat format) {
+    switch (format) {
+    case RunRequest::HklFormat::Mtz:
+        return "mtz";
+    case RunRequest::HklFormat::Cif:
+        return "cif";
+    case RunRequest::HklFormat::Model:
+        return "model";
+    case RunRequest::HklFormat::Text:
+        break;
+    }
+    return "text";
+}
+
+std::optional<RunRequest::HklFormat> hklFormatFromName(const std::string& name) {
+    for (auto format : {RunRequest::HklFormat::Text, RunRequest::HklFormat::Mtz,
+                        RunRequest::HklFormat::Cif, RunRequest::HklFormat::Model})
+        if (name == hklFormatName(format))
+            return format;
+    return std::nullopt;
+}
+
 double detectorCornerResolution(const Experiment& e) {
     double lambda = e.beam.wavelength * (1.0 - 0.5 * e.beam.dispersion.range.value_or(0.0));
     for (const SourceRecord& s : e.beam.sourceFile)

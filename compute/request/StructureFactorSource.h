@@ -7,11 +7,17 @@
 #include "compute/request/RunRequest.h"
 
 #include <iosfwd>
+#include <optional>
+#include <string>
 
 namespace bv::request {
 
 // "-hkl", "-mtz", "-sfcif" or "-model": the option that named request.hkl
 const char* structureFactorOption(const RunRequest& request);
+
+// A session file's name of a format ("text", "mtz", "cif", "model") and back (nullopt: none)
+const char* hklFormatName(RunRequest::HklFormat format);
+std::optional<RunRequest::HklFormat> hklFormatFromName(const std::string& name);
 
 // Throws bv::Error for -sf_column without -mtz or -sfcif, and -model_dmin without -model.
 void checkStructureFactorOptions(const RunRequest& request);

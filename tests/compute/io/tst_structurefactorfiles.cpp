@@ -297,6 +297,47 @@ class TestStructureFactorFiles : public QObject {
         QVERIFY2(log.str().find("1 atoms") != std::string::npos, log.str().c_str());
     }
 
+    // The same through mmCIF: one oxygen in P 21 21 21 is four in the cell, so F(000) is four
+    // times oxygen's electrons by the Tables' coefficients (3.0485 + 2.2868 + 1.5463 + 0.867
+    // + 0.2508 = 7.9994), whatever the B factor; and the _space_group item is read when the
+    // reflections' file has no _symmetry one
+    void modelFromMmcif() {
+        const QByteArray cell = "_cell.length_a 12\n_cell.length_b 12\n_cell.length_c 12\n"
+                                "_cell.angle_alpha 90\n_cell.angle_beta 90\n_cell.angle_gamma 90\n";
+        const std::string path = writeText(
+            m_dir, "water.cif",
+            "data_water\n" + cell +
+                "_symmetry.space_group_name_H-M 'P 21 21 21'\nloop_\n_atom_site.group_PDB\n"
+                "_atom_site.id\n_atom_site.type_symbol\n_atom_site.label_alt_id\n"
+                "_atom_site.label_atom_id\n_atom_site.label_comp_id\n_atom_site.label_asym_id\n"
+                "_atom_site.label_seq_id\n_atom_site.Cartn_x\n_atom_site.Cartn_y\n"
+                "_atom_site.Cartn_z\n_atom_site.occupancy\n_atom_site.B_iso_or_equiv\n"
+                "_atom_site.auth_seq_id\n_atom_site.auth_asym_id\n"
+                "ATOM 1 O . O HOH A 1 1.5 2.5 3.5 1.0 15.0 1 A\n");
+        std::ostringstream log;
+        const bv::StructureFactors sf = bv::io::readModelFactors(path, 2.9, 0.0, log);
+        QVERIFY(std::fabs(sf.amplitude(0, 0, 0) - 4 * 7.9994) < 1e-9);
+        QVERIFY2(log.str().find("P 21 21 21") != std::string::npos, log.str().c_str());
+        // (h 0 0): the four x are x, 1/2 - x, -x, 1/2 + x, so F = 2 cos(2 pi h x) (1 + (-1)^h) f:
+        // 0 for odd h (the screw axis), 4 f cos(2 pi h / 8) for even h at x = 1.5 / 12 = 1/8,
+        // so |F(4 0 0)| = 4 f_O exp(-B s^2 / 4) at s = 1/3 A^-1
+        const double stol2 = 1.0 / 36.0;
+        const double a[] = {3.0485, 2.2868, 1.5463, 0.867}, b[] = {13.2771, 5.7011, 0.3239, 32.9089};
+        double fO = 0.2508;
+        for (int i = 0; i < 4; ++i)
+            fO += a[i] * std::exp(-b[i] * stol2);
+        QVERIFY(sf.amplitude(1, 0, 0) < 1e-9 && sf.amplitude(3, 0, 0) < 1e-9);
+        QVERIFY2(std::fabs(sf.amplitude(4, 0, 0) - 4 * fO * std::exp(-15.0 * stol2)) < 1e-9,
+                 qPrintable(QString::number(sf.amplitude(4, 0, 0))));
+
+        const std::string sfPath = writeText(
+            m_dir, "alt.cif",
+            "data_alt\n" + cell +
+                "_space_group.name_H-M_alt 'P 41'\nloop_\n_refln.index_h\n_refln.index_k\n"
+                "_refln.index_l\n_refln.F_meas_au\n1 2 3 6\n");
+        QCOMPARE(bv::io::readReflectionCif(sfPath, "", 0.0, log).amplitude(2, -1, 3), 6.0);
+    }
+
     void modelErrors() {
         std::ostringstream log;
         const std::string noCell = writeText(
