@@ -31,10 +31,8 @@ std::size_t atomCount(const gemmi::Model& model) {
     return n;
 }
 
-} // namespace
-
-StructureFactors readModelFactors(const std::string& path, double dminAngstrom, double defaultF,
-                                  std::ostream& log) {
+StructureFactors readModel(const std::string& path, double dminAngstrom, double defaultF,
+                           std::ostream& log) {
     if (!(dminAngstrom > 0.0) || !std::isfinite(dminAngstrom))
         throw Error(path + ": the resolution limit " + formatG(dminAngstrom) +
                     " A is not a positive number");
@@ -90,8 +88,13 @@ StructureFactors readModelFactors(const std::string& path, double dminAngstrom, 
                     const gemmi::Miller hkl{{h, k, l}};
                     if (st.cell.calculate_1_d2(hkl) > limit || !asu.is_in(hkl))
                         continue;
-                    listed.push_back(
-                        {h, k, l, std::abs(calculator.calculate_sf_from_model(model, hkl))});
+                    const double F = std::abs(calculator.calculate_sf_from_model(model, hkl));
+                    if (!std::isfinite(F)) // a huge negative B, a cell that closes no volume
+                        throw Error(path + ": |F| of " + std::to_string(h) + " " +
+                                    std::to_string(k) + " " + std::to_string(l) +
+                                    " is not a finite number: are the cell and the B factors "
+                                    "right?");
+                    listed.push_back({h, k, l, F});
                 }
     } catch (const std::exception& e) {
         throw Error(path + ": " + e.what());
@@ -103,6 +106,19 @@ StructureFactors readModelFactors(const std::string& path, double dminAngstrom, 
                           *group, listed.size(), p1.size(), 0)
         << "\n";
     return reflectionGrid(path, p1, defaultF);
+}
+
+} // namespace
+
+StructureFactors readModelFactors(const std::string& path, double dminAngstrom, double defaultF,
+                                  std::ostream& log) {
+    try { // gemmi's std::exceptions from anywhere (ReflectionFiles.cpp says why)
+        return readModel(path, dminAngstrom, defaultF, log);
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error(path + ": not a readable model (" + e.what() + ")");
+    }
 }
 
 } // namespace bv::io

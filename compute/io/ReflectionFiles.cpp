@@ -96,6 +96,7 @@ void checkMtzCounts(const std::string& path, const std::string& bytes) {
     const long long start = 4 * (static_cast<long long>(probe.header_offset) - 1);
     if (probe.header_offset < 1 || start >= static_cast<long long>(bytes.size()))
         throw Error(path + ": not a readable MTZ file (its header offset points outside it)");
+    bool counted = false;
     for (std::size_t at = static_cast<std::size_t>(start); at + 80 <= bytes.size(); at += 80) {
         const std::string record = bytes.substr(at, 80);
         if (record.rfind("END", 0) == 0)
@@ -112,13 +113,30 @@ void checkMtzCounts(const std::string& path, const std::string& bytes) {
                         std::to_string(columns) + " columns, " + std::to_string(reflections) +
                         " reflections and " + std::to_string(batches) + " batches, more than its " +
                         std::to_string(size) + " bytes hold)");
+        if (columns * reflections == 0)
+            throw Error(path + ": the MTZ file holds no reflections (NCOL " +
+                        std::to_string(columns) + " " + std::to_string(reflections) + ")");
+        counted = true;
+    }
+    if (!counted)
+        throw Error(path + ": not a readable MTZ file (no NCOL record in its header)");
+}
+
+// gemmi throws std::exception subclasses, some from places that take a damaged file for a
+// programming error (std::out_of_range from a CIF tag shorter than its category): every one
+// becomes the file's bv::Error.
+template <typename Read> StructureFactors asFileError(const std::string& path, Read&& read) {
+    try {
+        return read();
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error(path + ": not a readable file (" + e.what() + ")");
     }
 }
 
-} // namespace
-
-StructureFactors readMtz(const std::string& path, const std::string& column, double defaultF,
-                         std::ostream& log) {
+StructureFactors readMtzFile(const std::string& path, const std::string& column, double defaultF,
+                             std::ostream& log) {
     const std::string bytes = readWholeFile(path, "MTZ file");
     gemmi::Mtz mtz;
     try {
@@ -167,8 +185,8 @@ StructureFactors readMtz(const std::string& path, const std::string& column, dou
     return reflectionGrid(path, p1, defaultF);
 }
 
-StructureFactors readReflectionCif(const std::string& path, const std::string& column,
-                                   double defaultF, std::ostream& log) {
+StructureFactors readCifFile(const std::string& path, const std::string& column,
+                             double defaultF, std::ostream& log) {
     const std::string bytes = readWholeFile(path, "mmCIF structure-factor file");
     std::vector<gemmi::ReflnBlock> blocks;
     try {
@@ -254,6 +272,18 @@ StructureFactors readReflectionCif(const std::string& path, const std::string& c
                           *group, listed.size(), p1.size(), negatives)
         << "\n";
     return reflectionGrid(path, p1, defaultF);
+}
+
+} // namespace
+
+StructureFactors readMtz(const std::string& path, const std::string& column, double defaultF,
+                         std::ostream& log) {
+    return asFileError(path, [&] { return readMtzFile(path, column, defaultF, log); });
+}
+
+StructureFactors readReflectionCif(const std::string& path, const std::string& column,
+                                   double defaultF, std::ostream& log) {
+    return asFileError(path, [&] { return readCifFile(path, column, defaultF, log); });
 }
 
 } // namespace bv::io
