@@ -19,6 +19,7 @@ packages=(
   python3-h5py               # tests/nexus read the NeXus files back
   libopenmpi-dev openmpi-bin # mpirun shards a batch's frames over processes (tests/mpi)
   libceres-dev               # -refine: least squares against a measured frame (Ceres Solver)
+  gemmi-dev tao-pegtl-dev libstb-dev  # -mtz, -sfcif, -model: gemmi (header-only) and its parsers
 )
 
 missing=()

@@ -1,12 +1,11 @@
 #include "compute/io/HklFile.h"
 
-#include "compute/io/GridLimits.h"
+#include "compute/io/ReflectionGrid.h"
 #include "compute/io/InputFile.h"
 #include "compute/io/NumberText.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/core/Error.h"
 
-#include <algorithm>
 #include <cmath>
 #include <ostream>
 #include <vector>
@@ -14,11 +13,6 @@
 namespace bv::io {
 
 namespace {
-
-struct Reflection {
-    int h, k, l;
-    double F;
-};
 
 // Indices beyond this are certainly not Miller indices (and would not fit an int grid).
 constexpr double kMaxIndex = 1.0e9;
@@ -80,37 +74,7 @@ StructureFactors readHkl(const std::string& path, double defaultF, std::ostream&
     if (reflections.empty())
         throw Error(path + ": no reflections found (expected lines of \"h k l F\")");
 
-    StructureFactors sf;
-    sf.hMin = sf.hMax = reflections.front().h;
-    sf.kMin = sf.kMax = reflections.front().k;
-    sf.lMin = sf.lMax = reflections.front().l;
-    for (const Reflection& r : reflections) {
-        sf.hMin = std::min(sf.hMin, r.h), sf.hMax = std::max(sf.hMax, r.h);
-        sf.kMin = std::min(sf.kMin, r.k), sf.kMax = std::max(sf.kMax, r.k);
-        sf.lMin = std::min(sf.lMin, r.l), sf.lMax = std::max(sf.lMax, r.l);
-    }
-    checkGridRanges(path, sf.hMin, sf.hMax, sf.kMin, sf.kMax, sf.lMin, sf.lMax);
-    // a few reflections far apart would span a grid of gigabytes (and an Fdump.bin as big):
-    // real tables are dense (P1.hkl fills its grid, a sparse one a third of it)
-    const double gridPoints = static_cast<double>(sf.hMax - sf.hMin + 1) *
-                              static_cast<double>(sf.kMax - sf.kMin + 1) *
-                              static_cast<double>(sf.lMax - sf.lMin + 1);
-    if (gridPoints > double(1 << 22) && gridPoints > 64.0 * static_cast<double>(reflections.size()))
-        throw Error(path + ": " + std::to_string(reflections.size()) +
-                    " reflections spread over a grid of " + formatG(gridPoints) +
-                    " points (h " + std::to_string(sf.hMin) + ".." + std::to_string(sf.hMax) +
-                    ", k " + std::to_string(sf.kMin) + ".." + std::to_string(sf.kMax) + ", l " +
-                    std::to_string(sf.lMin) + ".." + std::to_string(sf.lMax) +
-                    "): is an index wrong?");
-
-    sf.defaultF = defaultF;
-    sf.F.assign(static_cast<std::size_t>(sf.hCount()) * static_cast<std::size_t>(sf.kCount()) *
-                    static_cast<std::size_t>(sf.lCount()),
-                defaultF);
-    for (const Reflection& r : reflections)
-        sf.F[sf.index(r.h, r.k, r.l)] = r.F;
-    sf.reflectionCount = reflections.size();
-    return sf;
+    return reflectionGrid(path, reflections, defaultF);
 }
 
 } // namespace bv::io

@@ -25,8 +25,8 @@ struct SmvHeader {
     double pixelSizeMm = 0.0;      // PIXEL_SIZE
     double distanceMm = 0.0;       // DISTANCE
     double wavelengthA = 0.0;      // WAVELENGTH, Angstrom
-    double beamCenterXMm = 0.0;    // BEAM_CENTER_X: Xbeam
-    double beamCenterYMm = 0.0;    // BEAM_CENTER_Y: Ybeam
+    double beamCenterXMm = 0.0;    // BEAM_CENTER_X: the reference's Xbeam; braggview's dxtbx's
+    double beamCenterYMm = 0.0;    // BEAM_CENTER_Y: ... Ybeam (products/FileHeaders.cpp)
     double adxvCenterXMm = 0.0;    // ADXV_CENTER_X: Fbeam
     double adxvCenterYMm = 0.0;    // ADXV_CENTER_Y: detsize_s - Sbeam
     double mosflmCenterXMm = 0.0;  // MOSFLM_CENTER_X: Sbeam - pixel/2

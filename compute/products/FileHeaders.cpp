@@ -21,8 +21,15 @@ io::SmvHeader smvHeader(const RunRequest& cl, const ResolvedExperiment& r) {
     h.pixelSizeMm = d.pixelSize * 1000.0;
     h.distanceMm = d.distance * 1000.0;
     h.wavelengthA = r.wavelength * 1e10;
-    h.beamCenterXMm = d.Xbeam * 1000.0;
-    h.beamCenterYMm = d.Ybeam * 1000.0;
+    // BEAM_CENTER_X/Y as dxtbx's FormatSMVJHSim reads them (it takes every BEAMLINE=fake
+    // image): the detector's origin is (-(X + pixel), SIZE2 * pixel - Y + pixel) mm, its fast
+    // axis +x and slow axis -y. So that DIALS puts the image where DIALS_ORIGIN says, X and Y
+    // come from that origin. The reference writes Xbeam and Ybeam here, which DIALS misplaces
+    // unless the beam is centred (by 9 pixels for -Xbeam 51.73 -Ybeam 50.88 on 1024 pixels of
+    // 0.1 mm; docs/reference-quirks.md).
+    const double pixelMm = d.pixelSize * 1000.0;
+    h.beamCenterXMm = -d.dialsOrigin.x - pixelMm;
+    h.beamCenterYMm = d.slowPixels * pixelMm + pixelMm - d.dialsOrigin.y;
     h.adxvCenterXMm = d.Fbeam * 1000.0;
     h.adxvCenterYMm = (d.sizeSlow - d.Sbeam) * 1000.0;
     h.mosflmCenterXMm = (d.Sbeam - 0.5 * d.pixelSize) * 1000.0;

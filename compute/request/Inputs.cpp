@@ -2,11 +2,11 @@
 
 #include "compute/io/Fdump.h"
 #include "compute/io/FileIdentity.h"
-#include "compute/io/HklFile.h"
 #include "compute/io/InputFile.h"
 #include "compute/io/MatrixFile.h"
 #include "compute/io/SourceFile.h"
 #include "compute/request/DetectorSource.h"
+#include "compute/request/StructureFactorSource.h"
 #include "compute/request/Usage.h"
 
 #include <filesystem>
@@ -23,9 +23,11 @@ void loadInputs(RunRequest& cl, std::ostream& log) {
     std::error_code ignored;
     const bool haveDump = cl.hkl.empty() && std::filesystem::exists(cl.dumpFile, ignored);
     if (cl.hkl.empty() && !haveDump && e.structureFactors.defaultF == 0.0)
-        throw UsageError("no structure factors: give -hkl, or -default_F, or run where the " +
+        throw UsageError("no structure factors: give -hkl (or -mtz, -sfcif, -model), or "
+                         "-default_F, or run where the " +
                              cl.dumpFile + " of an earlier -hkl run is",
                          usageText());
+    checkStructureFactorOptions(cl);
     if (cl.mat.empty() && !e.crystal.cell && !e.crystal.mosflmMatrix)
         throw UsageError("no unit cell: give -cell or -mat (or an -experiment with a crystal)",
                          usageText());
@@ -51,7 +53,8 @@ void loadInputs(RunRequest& cl, std::ostream& log) {
 
     const double defaultF = e.structureFactors.defaultF;
     if (!cl.hkl.empty()) {
-        e.structureFactors = withOption("-hkl", [&] { return io::readHkl(cl.hkl, defaultF, log); });
+        e.structureFactors = withOption(structureFactorOption(cl),
+                                        [&] { return readStructureFactors(cl, defaultF, log); });
         if (!cacheOutput(cl)) {
             log << "WARNING: not writing the structure-factor cache " << cl.dumpFile
                 << ": it is the same file as an input (-dump names another cache file)\n";
@@ -90,7 +93,7 @@ std::string dumpRole(const RunRequest& cl) {
 std::vector<NamedFile> inputFiles(const RunRequest& cl) {
     std::vector<NamedFile> files;
     const std::pair<const char*, const std::string*> named[] = {
-        {"-hkl", &cl.hkl},   {"-mat", &cl.mat}, {"-sourcefile", &cl.sourceFile},
+        {structureFactorOption(cl), &cl.hkl},   {"-mat", &cl.mat}, {"-sourcefile", &cl.sourceFile},
         {"-stol", &cl.stol}, {"-img", &cl.img}, {"-mask", &cl.mask},
         {"-experiment", &cl.experimentFile}, {"-measured", &cl.measured}};
     for (const auto& [role, path] : named)

@@ -601,7 +601,48 @@ std::vector<Flag> buildTable() {
     // ---- input files ----
     add(makeFlag({"-hkl"}, 1, "<file>",
                  "structure factors, lines of h k l F; cached in the -dump file", "", G::Files,
-                 [](ParseContext& c, const FlagValues& v) { c.request.hkl = fileName(v); }));
+                 [](ParseContext& c, const FlagValues& v) {
+                     c.request.hkl = fileName(v);
+                     c.request.hklFormat = RunRequest::HklFormat::Text; // after -mtz, -model
+                 }));
+    // structure factors from crystallographers' files, read with gemmi
+    // (compute/io/StructureFactorFiles.h): the same table as -hkl's, expanded to P1
+    add(makeFlag({"-mtz"}, 1, "<file>",
+                 "structure factors from an MTZ file (amplitudes, or intensities as sqrt(I)), "
+                 "expanded to P1 by its space group; instead of -hkl, cached in the -dump file",
+                 "", G::Files, [](ParseContext& c, const FlagValues& v) {
+                     c.request.hkl = fileName(v);
+                     c.request.hklFormat = RunRequest::HklFormat::Mtz;
+                 }));
+    add(makeFlag({"-sfcif"}, 1, "<file>",
+                 "structure factors from an mmCIF reflection file (_refln), expanded to P1 by "
+                 "its space group; instead of -hkl",
+                 "", G::Files, [](ParseContext& c, const FlagValues& v) {
+                     c.request.hkl = fileName(v);
+                     c.request.hklFormat = RunRequest::HklFormat::Cif;
+                 }));
+    add(makeFlag({"-sf_column"}, 1, "<label>",
+                 "the column of -mtz (type F or J, G or K) or -sfcif (F_meas_au, intensity_meas, "
+                 "...)",
+                 "the first amplitudes, else the first intensities", G::Files,
+                 [](ParseContext& c, const FlagValues& v) {
+                     if (v.text(0).empty())
+                         v.fail(0, "a column label");
+                     c.request.sfColumn = v.text(0);
+                 }));
+    add(makeFlag({"-model"}, 1, "<file>",
+                 "structure factors computed from a model (PDB or mmCIF coordinates, B factors "
+                 "as in the file), expanded to P1; instead of -hkl",
+                 "", G::Files, [](ParseContext& c, const FlagValues& v) {
+                     c.request.hkl = fileName(v);
+                     c.request.hklFormat = RunRequest::HklFormat::Model;
+                 }));
+    add(makeFlag({"-model_dmin"}, 1, "<A>", "resolution limit of the -model's structure factors",
+                 "the detector's farthest corner, less 5%", G::Files,
+                 [](ParseContext& c, const FlagValues& v) {
+                     c.request.modelDminAngstrom =
+                         v.number(0, Quantity::Resolution, Bound::Positive);
+                 }));
     add(makeFlag({"-mat"}, 1, "<file>",
                  "MOSFLM orientation matrix (reciprocal cell vectors times the wavelength); "
                  "alternative to -cell",
@@ -1319,7 +1360,30 @@ const Writer kWriters[] = {
      },
      nullptr},
     // structure factors, outputs, braggview's own
-    {"-hkl", [](const RunRequest& r) { return fileIfNamed(r.hkl); }, nullptr},
+    {"-hkl",
+     [](const RunRequest& r) {
+         return r.hklFormat == RunRequest::HklFormat::Text ? fileIfNamed(r.hkl) : std::nullopt;
+     },
+     nullptr},
+    {"-mtz",
+     [](const RunRequest& r) {
+         return r.hklFormat == RunRequest::HklFormat::Mtz ? fileIfNamed(r.hkl) : std::nullopt;
+     },
+     nullptr},
+    {"-sfcif",
+     [](const RunRequest& r) {
+         return r.hklFormat == RunRequest::HklFormat::Cif ? fileIfNamed(r.hkl) : std::nullopt;
+     },
+     nullptr},
+    {"-model",
+     [](const RunRequest& r) {
+         return r.hklFormat == RunRequest::HklFormat::Model ? fileIfNamed(r.hkl) : std::nullopt;
+     },
+     nullptr},
+    {"-sf_column", [](const RunRequest& r) { return fileIfNamed(r.sfColumn); }, nullptr},
+    {"-model_dmin",
+     [](const RunRequest& r) { return numberIf(r.modelDminAngstrom > 0.0, r.modelDminAngstrom); },
+     nullptr},
     {"-default_F",
      [](const RunRequest& r) { return number(r.experiment.structureFactors.defaultF); }, nullptr},
     {"-scale",

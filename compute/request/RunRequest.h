@@ -99,7 +99,14 @@ struct RunRequest {
     std::vector<std::string> notices;
 
     // input files, as named (relative to the working directory)
-    std::string hkl;                    // -hkl
+    std::string hkl;                    // -hkl, or the file of -mtz, -sfcif, -model
+    // how the structure-factor file `hkl` is read: nanoBragg's "h k l F" text (-hkl) or, with
+    // gemmi, an MTZ (-mtz), mmCIF structure factors (-sfcif) or a model (-model)
+    // (compute/io/StructureFactorFiles.h; docs/structure-factors.md)
+    enum class HklFormat { Text, Mtz, Cif, Model };
+    HklFormat hklFormat = HklFormat::Text;
+    std::string sfColumn;          // -sf_column: the column of -mtz or -sfcif ("": the first)
+    double modelDminAngstrom = 0.0; // -model_dmin: 0: from the detector's farthest corner
     std::string mat;                    // -mat
     std::string sourceFile;             // -sourcefile
     std::string dumpFile = "Fdump.bin"; // -dump: structure-factor cache

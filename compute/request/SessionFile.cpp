@@ -5,12 +5,12 @@
 #include "compute/request/SessionFile.h"
 
 #include "compute/core/Error.h"
-#include "compute/io/HklFile.h"
 #include "compute/io/JsonFields.h"
 #include "compute/io/Smv.h"
 #include "compute/request/DetectorSource.h"
 #include "compute/request/SessionFields.h"
 #include "compute/request/SessionFormat.h"
+#include "compute/request/StructureFactorSource.h"
 
 #include <filesystem>
 
@@ -55,6 +55,17 @@ RunRequest parseSession(const io::JsonDocument& doc, const io::Json& object,
     cl.experiment = readSessionExperiment(session.object("experiment"), directory);
     const JsonFields files = session.object("files");
     cl.hkl = fileName(files, "hkl", directory);
+    if (files.has("hklFormat")) { // how -mtz, -sfcif or -model read it (absent: -hkl's text)
+        const auto format = request::hklFormatFromName(files.text("hklFormat"));
+        if (!format)
+            files.fail(files.value("hklFormat"), "hklFormat", "text, mtz, cif or model");
+        cl.hklFormat = *format;
+        if (files.has("sfColumn"))
+            cl.sfColumn = files.text("sfColumn");
+        cl.modelDminAngstrom =
+            files.optionalLimited("modelDmin", Quantity::Resolution, Bound::NonNegative)
+                .value_or(0.0) * 1e10;
+    }
     cl.mat = fileName(files, "mat", directory);
     cl.sourceFile = fileName(files, "sourceFile", directory);
     cl.mask = fileName(files, "mask", directory);
@@ -78,7 +89,8 @@ void loadSessionInputs(RunRequest& cl, std::ostream& log) {
             readDetectorSource(d.panelsSource, "experiment.detector.panelsSource").panels;
     if (!cl.hkl.empty()) {
         try {
-            e.structureFactors = io::readHkl(cl.hkl, e.structureFactors.defaultF, log);
+            e.structureFactors =
+                request::readStructureFactors(cl, e.structureFactors.defaultF, log);
         } catch (const Error& error) {
             throw Error(std::string("files.hkl: ") + error.what());
         }

@@ -5,6 +5,7 @@
 #include "compute/request/SessionFile.h"
 
 #include "compute/request/SessionFields.h"
+#include "compute/request/StructureFactorSource.h"
 #include "compute/request/SessionFormat.h"
 
 namespace bv::request {
@@ -19,6 +20,11 @@ void writeSessionMembers(io::JsonWriter& w, const RunRequest& cl) {
     writeSessionExperiment(w, cl.experiment);
     w.key("files").beginObject();
     w.key("hkl").string(absoluteName(cl.hkl));
+    if (cl.hklFormat != RunRequest::HklFormat::Text) { // -mtz, -sfcif, -model
+        w.key("hklFormat").string(hklFormatName(cl.hklFormat));
+        w.key("sfColumn").string(cl.sfColumn);
+        w.key("modelDmin").number(cl.modelDminAngstrom / 1e10); // m, as every length here
+    }
     w.key("mat").string(absoluteName(cl.mat));
     w.key("sourceFile").string(absoluteName(cl.sourceFile));
     w.key("mask").string(absoluteName(cl.mask));

@@ -216,6 +216,26 @@ class TestSessionFile : public QObject {
         QCOMPARE(QString::fromStdString(cl.mat), path);
     }
 
+    // a -model run's session reads the model again, as a model, to its -model_dmin
+    void aModelIsReadAgainAsAModel() {
+        QTemporaryDir dir;
+        const QString pdb = dir.filePath("c.pdb");
+        QFile file(pdb);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("CRYST1   10.000   10.000   10.000  90.00  90.00  90.00 P 1           1\n"
+                   "ATOM      1  C   GLY A   1       1.000   2.000   3.000  1.00 20.00           C\n");
+        file.close();
+        const RunRequest cl = loaded(kSmall + " -model " + pdb + " -model_dmin 3 -dump " +
+                                     dir.filePath("Fdump.bin"));
+        const RunRequest back = roundTrip(cl);
+        QCOMPARE(int(back.hklFormat), int(RunRequest::HklFormat::Model));
+        QCOMPARE(back.modelDminAngstrom, 3.0);
+        const bv::StructureFactors& f = back.experiment.structureFactors;
+        QCOMPARE(f.hMax, 3); // 10 A / 3 A
+        QCOMPARE(f.amplitude(1, 0, 0), cl.experiment.structureFactors.amplitude(1, 0, 0));
+        QVERIFY(f.amplitude(1, 0, 0) > 5.0 && f.amplitude(1, 0, 0) < 6.0); // near carbon's 6
+    }
+
     void theHklFileIsReadAgain() {
         QTemporaryDir dir;
         QVERIFY(QFile::copy(kInputs + "test_pattern.hkl", dir.path() + "/pattern.hkl"));

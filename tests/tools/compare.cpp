@@ -7,7 +7,8 @@
 //       --fpixels is not given; a pixel count that fits neither cannot be compared.
 //   braggview-compare --pixels CANDIDATE REFERENCE [--bar precise|fast] [--min-identical 0.999]
 //       SMV (-intfile, -noisefile) or PGM (-pgmfile) images.
-//       precise: at least that fraction of the pixels identical and the headers identical.
+//       precise: at least that fraction of the pixels identical and the headers identical
+//       (SMV: but for BEAM_CENTER_X/Y, which must be dxtbx's, see smvHeadersAlike).
 //       fast: only the float image is held to the bars (shared/golden/README.md). A float
 //       rounding there may round an int pixel the other way and change one Poisson draw and,
 //       through the generator, every later one, so the pixels are reported, not judged. What
@@ -224,6 +225,7 @@ struct IntegerImage {
     std::string header;
     std::vector<double> pixels;
     bool pgm = false;
+    bv::io::SmvImage smv; // the SMV image's fields (not its pixels)
 };
 
 // An SMV image (starts with "{") or the reference's PGM, whichever the reference file is.
@@ -238,16 +240,62 @@ IntegerImage readIntegerImage(const std::string& path, bool pgm) {
         const bv::io::SmvImage smv = bv::io::readSmv(path);
         image.header = smv.header;
         image.pixels.assign(smv.data.begin(), smv.data.end());
+        image.smv.fields = smv.fields;
     }
     return image;
 }
 
-// Headers alike for the bar: identical, or in fast mode a PGM header that differs only in
-// its scale (250 / (5 rmsd) of the float image, which the float bars already hold).
+// The header text less its BEAM_CENTER_X/Y lines and the padding after "}".
+std::string withoutBeamCentre(const std::string& header) {
+    std::string out;
+    std::size_t begin = 0;
+    while (begin < header.size()) {
+        std::size_t end = header.find('\n', begin);
+        end = end == std::string::npos ? header.size() : end + 1;
+        const std::string line = header.substr(begin, end - begin);
+        if (line.rfind("BEAM_CENTER_X=", 0) != 0 && line.rfind("BEAM_CENTER_Y=", 0) != 0)
+            out += line;
+        begin = end;
+    }
+    return out.substr(0, out.find_last_not_of(' ') + 1);
+}
+
+double fieldNumber(const bv::io::SmvImage& smv, const char* key, std::size_t item = 0) {
+    std::string text = smv.field(key).value_or("");
+    for (std::size_t i = 0; i < item; ++i)
+        text = text.substr(std::min(text.size(), text.find(',') + 1));
+    return text.empty() ? std::nan("") : std::atof(text.c_str());
+}
+
+// braggview's SMV header is the reference's except BEAM_CENTER_X/Y, which hold what dxtbx's
+// FormatSMVJHSim needs to put the first pixel at the header's DIALS_ORIGIN: origin x =
+// -(X + pixel), origin y = SIZE2 * pixel - Y + pixel (docs/reference-quirks.md). The values
+// are checked against the reference header's own origin, to printf's %g (6 digits).
+bool smvHeadersAlike(const IntegerImage& cand, const IntegerImage& ref) {
+    if (withoutBeamCentre(cand.header) != withoutBeamCentre(ref.header))
+        return false;
+    const double pixel = fieldNumber(ref.smv, "PIXEL_SIZE");
+    const double height = fieldNumber(ref.smv, "SIZE2") * pixel;
+    const double originX = fieldNumber(ref.smv, "DIALS_ORIGIN", 0);
+    const double originY = fieldNumber(ref.smv, "DIALS_ORIGIN", 1);
+    if (std::isnan(originX + originY + height)) // no origin to place: only identical will do
+        return false;
+    const double x = fieldNumber(cand.smv, "BEAM_CENTER_X");
+    const double y = fieldNumber(cand.smv, "BEAM_CENTER_Y");
+    const double tolerance = 1e-5 * (height + std::fabs(originX) + std::fabs(originY) + pixel);
+    return std::fabs(x - (-originX - pixel)) <= tolerance &&
+           std::fabs(y - (height + pixel - originY)) <= tolerance;
+}
+
+// Headers alike for the bar: identical, or SMV headers alike as smvHeadersAlike says, or in
+// fast mode a PGM header that differs only in its scale (250 / (5 rmsd) of the float image,
+// which the float bars already hold).
 bool headersAlike(const IntegerImage& cand, const IntegerImage& ref, bool fast) {
     if (cand.header == ref.header)
         return true;
-    if (!fast || !ref.pgm)
+    if (!ref.pgm)
+        return smvHeadersAlike(cand, ref);
+    if (!fast)
         return false;
     std::string c = cand.header, r = ref.header;
     const double cs = pgmScaleOf(c), rs = pgmScaleOf(r);

@@ -51,13 +51,16 @@ class Image {
 
 // An SMV file the way nanoBragg writes one: a "{...}" header padded to 512 bytes, then
 // little-endian unsigned 16-bit pixels.
-QByteArray smvFile(int width, int height, double distanceMm, const QVector<quint16>& pixels) {
+// `geometry`: more lines before "}" (the beam centre and DIALS origin).
+QByteArray smvFile(int width, int height, double distanceMm, const QVector<quint16>& pixels,
+                   const QString& geometry = QString()) {
     QByteArray header = QStringLiteral("{\nHEADER_BYTES=512;\nDIM=2;\nBYTE_ORDER=little_endian;\n"
                                        "TYPE=unsigned_short;\nSIZE1=%1;\nSIZE2=%2;\n"
-                                       "PIXEL_SIZE=0.1;\nDISTANCE=%3;\n}\f")
+                                       "PIXEL_SIZE=0.1;\nDISTANCE=%3;\n%4}\f")
                             .arg(width)
                             .arg(height)
                             .arg(distanceMm)
+                            .arg(geometry)
                             .toLatin1();
     header.append(QByteArray(512 - header.size(), ' '));
     for (quint16 v : pixels) {
@@ -237,6 +240,36 @@ void TestCompare::integerImages_data() {
                                              << "fast" << 1;
     QTest::newRow("SMV fast: so is the shape") << otherShape << smv << ".img"
                                                << "fast" << 1;
+
+    // The reference's header for -Xbeam 1.23 -Ybeam 0.57 (MOSFLM: Fbeam 0.62, Sbeam 1.28) on
+    // 24 x 10 pixels of 0.1 mm, and braggview's, whose BEAM_CENTER_X/Y place dxtbx's origin at
+    // DIALS_ORIGIN: X = 0.62 - 0.1 = 0.52, Y = 10 * 0.1 + 0.1 - 1.28 = -0.18.
+    const QString origin = "DIALS_ORIGIN=-0.62,1.28,-100\nBEAMLINE=fake;\n";
+    const QByteArray reference = smvFile(24, 10, 100, ramp(240, 0),
+                                         "BEAM_CENTER_X=1.23;\nBEAM_CENTER_Y=0.57;\n" + origin);
+    const QByteArray dxtbx = smvFile(24, 10, 100, ramp(240, 0),
+                                     "BEAM_CENTER_X=0.52;\nBEAM_CENTER_Y=-0.18;\n" + origin);
+    const QByteArray swapped = smvFile(24, 10, 100, ramp(240, 0),
+                                       "BEAM_CENTER_X=-0.18;\nBEAM_CENTER_Y=0.52;\n" + origin);
+    const QByteArray halfPixel = smvFile(24, 10, 100, ramp(240, 0),
+                                         "BEAM_CENTER_X=0.57;\nBEAM_CENTER_Y=-0.18;\n" + origin);
+    const QByteArray otherOrigin = smvFile(
+        24, 10, 100, ramp(240, 0),
+        "BEAM_CENTER_X=0.52;\nBEAM_CENTER_Y=-0.18;\nDIALS_ORIGIN=-0.62,1.28,-101\nBEAMLINE=fake;\n");
+    QTest::newRow("SMV precise: dxtbx's beam centre") << dxtbx << reference << ".img"
+                                                      << "precise" << 0;
+    QTest::newRow("SMV fast: dxtbx's beam centre") << dxtbx << reference << ".img"
+                                                   << "fast" << 0;
+    QTest::newRow("SMV: the reference's values would be read elsewhere")
+        << reference << dxtbx << ".img"
+        << "precise" << 1;
+    QTest::newRow("SMV: X and Y swapped") << swapped << reference << ".img"
+                                          << "precise" << 1;
+    QTest::newRow("SMV: half a pixel off") << halfPixel << reference << ".img"
+                                           << "precise" << 1;
+    QTest::newRow("SMV: the rest of the header still counts") << otherOrigin << reference
+                                                              << ".img"
+                                                              << "precise" << 1;
 
     const QByteArray bytes(240, 'A'), otherBytes(240, 'B');
     const QByteArray pgm = pgmFile(24, 10, "2.41062", bytes);

@@ -122,6 +122,7 @@ const std::map<std::string, Physics>& physicsTable() {
         {"-oversample", {false, true}}, // 0: automatic
         {"-roi", {true, true}},         // -1: the detector's edge; 0 the first pixel
         {"-dmin", {false, true}},       // 0: off
+        {"-model_dmin", {false, false}}, // a resolution limit, above 0
         {"-water", {false, true}},
         {"-default_F", {false, true}},
         {"-scale", {false, true}}, // 0: automatic
@@ -142,7 +143,7 @@ const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl", 
                                     "-4stol", "-Q",          "-stolout", "-floatfile", "-intfile",
                                     "-pgmfile", "-noisefile", "-cbffile", "-nexusfile",
                                     "-detector", "-noise_generator", "-background",
-                                    "-response_psf"};
+                                    "-response_psf", "-mtz", "-sfcif", "-model", "-sf_column"};
 
 bool isTextOption(const std::string& name) {
     for (const char* text : kTextOptions)

@@ -1,0 +1,124 @@
+// readModelFactors (StructureFactorFiles.h): |F| computed by gemmi from a model's atoms.
+
+#include "compute/io/StructureFactorFiles.h"
+
+#include "compute/io/InputFile.h"
+#include "compute/io/PrintfFormat.h"
+#include "compute/io/SymmetryExpansion.h"
+#include "compute/core/Error.h"
+
+#include <gemmi/it92.hpp>
+#include <gemmi/mmread.hpp>
+#include <gemmi/sfcalc.hpp>
+
+#include <cmath>
+#include <exception>
+#include <ostream>
+
+namespace bv::io {
+
+namespace {
+
+// Beyond this many reflections in the asymmetric unit the resolution limit is surely a
+// mistake (a 100 A cubic cell in P1 to 1 A has about 2 million).
+constexpr double kMaxReflections = 2.0e7;
+
+std::size_t atomCount(const gemmi::Model& model) {
+    std::size_t n = 0;
+    for (const gemmi::Chain& chain : model.chains)
+        for (const gemmi::Residue& residue : chain.residues)
+            n += residue.atoms.size();
+    return n;
+}
+
+StructureFactors readModel(const std::string& path, double dminAngstrom, double defaultF,
+                           std::ostream& log) {
+    if (!(dminAngstrom > 0.0) || !std::isfinite(dminAngstrom))
+        throw Error(path + ": the resolution limit " + formatG(dminAngstrom) +
+                    " A is not a positive number");
+    std::string bytes = readWholeFile(path, "model file");
+    gemmi::Structure st;
+    try {
+        st = gemmi::read_structure_from_char_array(bytes.data(), bytes.size(), path);
+    } catch (const std::exception& e) {
+        throw Error(path + ": not a readable PDB or mmCIF model (" + e.what() + ")");
+    }
+    if (st.models.empty() || atomCount(st.models.front()) == 0)
+        throw Error(path + ": the file has no atoms");
+    if (!st.cell.is_crystal())
+        throw Error(path + ": no unit cell (CRYST1 or _cell)");
+    const gemmi::SpaceGroup* group = st.find_spacegroup();
+    if (!group)
+        throw Error(path + ": no space group" +
+                    (st.spacegroup_hm.empty() ? std::string(" (CRYST1 or _symmetry)")
+                                              : " that gemmi knows: '" + st.spacegroup_hm + "'"));
+    const gemmi::Model& model = st.models.front();
+    for (const gemmi::Chain& chain : model.chains)
+        for (const gemmi::Residue& residue : chain.residues)
+            for (const gemmi::Atom& atom : residue.atoms) {
+                if (!gemmi::IT92<double>::has(atom.element.elem))
+                    throw Error(path + ": atom " + atom.name + " of " + residue.name + " " +
+                                residue.seqid.str() + ": no form factor for element '" +
+                                atom.element.name() + "'");
+                if (!std::isfinite(atom.pos.x + atom.pos.y + atom.pos.z + atom.occ + atom.b_iso))
+                    throw Error(path + ": atom " + atom.name + " of " + residue.name + " " +
+                                residue.seqid.str() + " has a coordinate, occupancy or B that "
+                                                      "is not a number");
+            }
+    st.setup_cell_images();
+
+    // |h| = |s . a| <= |a| / d: the box that holds every reflection to dmin
+    const int hMax = static_cast<int>(st.cell.a / dminAngstrom);
+    const int kMax = static_cast<int>(st.cell.b / dminAngstrom);
+    const int lMax = static_cast<int>(st.cell.c / dminAngstrom);
+    const double sphere = 4.0 / 3.0 * M_PI * st.cell.volume / std::pow(dminAngstrom, 3.0);
+    if (sphere / group->operations().order() > kMaxReflections || hMax > 100000 ||
+        kMax > 100000 || lMax > 100000)
+        throw Error(path + ": about " + formatG(sphere) + " reflections to " +
+                    formatG(dminAngstrom) + " A: choose a larger -model_dmin");
+
+    const gemmi::ReciprocalAsu asu(group);
+    const double limit = 1.0 / (dminAngstrom * dminAngstrom);
+    gemmi::StructureFactorCalculator<gemmi::IT92<double>> calculator(st.cell);
+    std::vector<Reflection> listed;
+    try {
+        for (int h = -hMax; h <= hMax; ++h)
+            for (int k = -kMax; k <= kMax; ++k)
+                for (int l = -lMax; l <= lMax; ++l) {
+                    const gemmi::Miller hkl{{h, k, l}};
+                    if (st.cell.calculate_1_d2(hkl) > limit || !asu.is_in(hkl))
+                        continue;
+                    const double F = std::abs(calculator.calculate_sf_from_model(model, hkl));
+                    if (!std::isfinite(F)) // a huge negative B, a cell that closes no volume
+                        throw Error(path + ": |F| of " + std::to_string(h) + " " +
+                                    std::to_string(k) + " " + std::to_string(l) +
+                                    " is not a finite number: are the cell and the B factors "
+                                    "right?");
+                    listed.push_back({h, k, l, F});
+                }
+    } catch (const std::exception& e) {
+        throw Error(path + ": " + e.what());
+    }
+    const std::vector<Reflection> p1 = expandToP1(*group, listed);
+    log << readingSummary(path,
+                          std::to_string(atomCount(model)) + " atoms, |F| to " +
+                              formatG(dminAngstrom) + " A",
+                          *group, listed.size(), p1.size(), 0)
+        << "\n";
+    return reflectionGrid(path, p1, defaultF);
+}
+
+} // namespace
+
+StructureFactors readModelFactors(const std::string& path, double dminAngstrom, double defaultF,
+                                  std::ostream& log) {
+    try { // gemmi's std::exceptions from anywhere (ReflectionFiles.cpp says why)
+        return readModel(path, dminAngstrom, defaultF, log);
+    } catch (const Error&) {
+        throw;
+    } catch (const std::exception& e) {
+        throw Error(path + ": not a readable model (" + e.what() + ")");
+    }
+}
+
+} // namespace bv::io
