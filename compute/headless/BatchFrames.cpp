@@ -13,6 +13,7 @@
 #include "compute/products/NexusSeries.h"
 #include "compute/products/Products.h"
 #include "compute/run/PreparedRun.h"
+#include "compute/run/RunNotices.h"
 #include "compute/vk/Device.h"
 
 #include <algorithm>
@@ -210,6 +211,7 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
         static_cast<std::size_t>(productThreads(settings.threads)) + devices.size() - 1;
     std::deque<std::future<std::unique_ptr<FrameWork>>> pending;
     int launched = 0;
+    std::set<std::string> noticesSaid; // run::runNotices, once each
 
     auto say = [&](const std::string& line) { // a line, with the bar redrawn below it after
         progress.clear();
@@ -348,6 +350,13 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
             const ResolvedExperiment& r = w->resolved;
             if (!runners)
                 makeRunners(std::nullopt);
+            // a likely slip of units, a frame that will take long: said before the frame
+            // renders, and again only when a frame's notice differs from the one before
+            for (const std::string& notice : run::runNotices(
+                     w->resolved, *w->plan, runners->at(0).device().info(), settings.precision))
+                if (noticesSaid.insert(notice).second)
+                    err << "braggview: warning: " << frameName(i) << ": " << notice << "\n"
+                        << std::flush;
             if (first) {
                 progress.startClock(); // the rate counts rendering, not the devices' creation
                 progress.draw();
