@@ -407,8 +407,9 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
             failure = std::current_exception();
         }
         pending.clear(); // waits for the frames still in flight
-        try { // the frames finished before the failure are in the manifest
-            if (manifest)
+        try { // the frames finished before the failure are in the manifest (a series'
+              // NeXus file is all or nothing: none of its frames is on disk)
+            if (manifest && settings.nexusFile.empty())
                 manifest->commitIfChanged();
         } catch (...) {
         }
@@ -442,10 +443,11 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
         }
     }
     progress.finish();
-    if (manifest)
+    if (nexus)
+        nexus->commit();
+    if (manifest) // after the NeXus file: its frames are on disk only now
         manifest->commit();
     if (nexus) {
-        nexus->commit();
         out << "wrote " << nexus->path() << " (NeXus/NXmx, " << nexus->frames() << " frame"
             << (nexus->frames() == 1 ? "" : "s") << ")\n";
         report.writtenFiles.push_back(nexus->path());
