@@ -24,6 +24,7 @@
 #include "compute/headless/FrameRunner.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/run/PreparedRun.h"
+#include "python/RunWarnings.h"
 #include "compute/vk/Instance.h"
 
 #include <pybind11/numpy.h>
@@ -90,6 +91,7 @@ class Simulator {
         bv::random::ReferenceRandom rng;
         const bv::run::PreparedRun prepared = bv::run::prepare(cl.experiment, rng, log);
         m_log = log.str();
+        bv::python::warnBeforeTheRun(prepared, *m_runner);
         auto image = std::make_unique<std::vector<float>>();
         {
             py::gil_scoped_release released; // the GPU works; other Python threads run
