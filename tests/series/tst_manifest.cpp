@@ -263,6 +263,17 @@ class TestManifest : public QObject {
         QCOMPARE(manifest().size(), std::size_t(4));
     }
 
+    // A frame's unit slip is said before it renders, naming the frame; the job goes on.
+    void aFramesUnitSlipIsSaid() {
+        writeJob(R"({}, {"-distance": 0.5, "-oversample": 1})");
+        const Batch b = job();
+        QCOMPARE(b.report.rendered, 2);
+        QVERIFY2(says(b.log, "braggview: warning: frame 2/2: the detector distance 0.5 mm is "
+                             "under 1 mm: metres typed as mm? (0.5 m is 500 mm)"),
+                 b.log.c_str());
+        QVERIFY2(!says(b.log, "frame 1/2: the detector distance"), b.log.c_str());
+    }
+
     // An output a frame cannot write is refused before any frame renders: nothing written.
     void aJobsUnwritableOutputIsToldFirst_data() {
         QTest::addColumn<QString>("frames");
