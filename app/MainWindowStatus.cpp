@@ -99,9 +99,14 @@ QString costWarningText(const plan::RunCost& cost, std::optional<double> millise
 
 void MainWindow::updateCostWarning() {
     const auto rate = m_controller->rate().stepsPerMillisecond();
-    const QString text =
+    QString text =
         costWarningText(m_controller->currentCost(), m_controller->expectedMilliseconds(),
                         rate.value_or(0.0), m_controller->deviceDescription());
+    // before a rate is measured: the device kind's figure; and any unit slip, first
+    if (text.isEmpty() && m_controller->assumedCost())
+        text = QString::fromStdString(*m_controller->assumedCost());
+    for (const std::string& slip : m_controller->unitSlips())
+        text = QString::fromStdString("Warning: " + slip) + (text.isEmpty() ? "" : "\n") + text;
     m_costWarning->setText(text);
     m_costWarning->setVisible(!text.isEmpty());
 }

@@ -7,6 +7,7 @@
 #include "compute/plan/Plan.h"
 #include "compute/plan/Preview.h"
 #include "compute/random/ReferenceRandom.h"
+#include "compute/run/RunNotices.h"
 #include "compute/vk/Device.h"
 #include "render/ImageWindow.h"
 
@@ -242,6 +243,11 @@ void SimulationController::startRun() {
     try {
         random::ReferenceRandom rng;
         run::PreparedRun exact = run::prepare(experiment, rng, log);
+        m_unitSlips = run::unitSlips(exact.resolved);
+        m_assumedCost = run::costNotice(
+            exact.resolved, exact.plan,
+            run::assumedStepsPerMillisecond(m_device->info(), m_simulator->precision()),
+            m_device->description());
         const std::optional<run::PreparedRun> preview = choosePreview(exact, experiment);
         const plan::Plan& plan = preview ? preview->plan : exact.plan;
         const bool resized = plan.fastPixels != m_simulator->fastPixels() ||

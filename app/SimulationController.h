@@ -139,6 +139,10 @@ class SimulationController : public QObject {
     void showSource();
     // the device the window and the Simulator share (nullptr before it exists)
     const vk::Device* device() const { return m_device.get(); }
+    // Said before the run in flight or last started (compute/run/RunNotices.h): values that
+    // look like a slip of units, and its cost at the device kind's assumed rate when long.
+    const std::vector<std::string>& unitSlips() const { return m_unitSlips; }
+    const std::optional<std::string>& assumedCost() const { return m_assumedCost; }
     // The value at a pixel of the last complete image; nullopt outside it.
     std::optional<float> valueAt(int fast, int slow) const;
     // one byte per pixel, non-zero where the simulation skipped it (mask, ROI)
@@ -256,6 +260,8 @@ class SimulationController : public QObject {
     std::optional<ResolvedExperiment> m_resolved;
     products::GeneratorState m_generator;
     std::string m_resolveLog;
+    std::vector<std::string> m_unitSlips;
+    std::optional<std::string> m_assumedCost;
     std::vector<std::uint8_t> m_skipped;
     double m_gpuMilliseconds = 0.0;
     double m_wallMilliseconds = 0.0;

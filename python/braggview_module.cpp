@@ -28,6 +28,7 @@
 #include "compute/headless/FrameRunner.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/run/PreparedRun.h"
+#include "python/RunWarnings.h"
 #include "compute/vk/Instance.h"
 
 #include <pybind11/numpy.h>
@@ -166,7 +167,7 @@ class Simulator {
         bv::random::ReferenceRandom rng;
         const bv::run::PreparedRun prepared = bv::run::prepare(request.experiment, rng, log);
         m_log = log.str();
-
+        bv::python::warnBeforeTheRun(prepared, *m_runner);
         auto image = std::make_unique<std::vector<float>>();
         bv::engine::Simulator& simulator = m_runner->simulator();
         bool interrupted = false;

@@ -6,6 +6,7 @@
 #include "compute/core/Error.h"
 #include "compute/headless/BatchFrames.h"
 #include "compute/headless/JobFiles.h"
+#include "compute/headless/Manifest.h"
 #include "compute/headless/Ranks.h"
 #include "compute/headless/Series.h"
 #include "compute/headless/Summary.h"
@@ -35,6 +36,12 @@ std::string joined(const std::vector<std::string>& tokens) {
 }
 
 // ---- -series -----------------------------------------------------------------------------
+
+// beside the first file the series names (Manifest.h)
+std::string seriesManifest(const RunRequest& cl) {
+    const auto named = namedOutputs(cl).named();
+    return manifestPath(named.empty() ? seriesNexusFile(cl) : named.front().second);
+}
 
 class SeriesSource : public FrameSource {
   public:
@@ -71,6 +78,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
             outputs.push_back({"-nexusfile", nexus, "the series"});
         if (const auto cache = request::cacheOutput(cl))
             outputs.push_back(*cache);
+        outputs.push_back({"the manifest", seriesManifest(cl), "the series"});
         request::checkOutputFiles(request::inputFiles(cl), outputs);
     }
     printBanner(out, cl);
@@ -89,6 +97,7 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
     settings.verbose = cl.verbose;
     settings.threads = cl.threads;
     settings.nexusFile = seriesNexusFile(cl);
+    settings.manifest = seriesManifest(cl);
     // a later frame whose first phi step is exactly 0 has the reference's carry-over rows
     // (SerialOrder.h) on top of its own: set its plan first so no table outgrows its buffer
     {
@@ -240,6 +249,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
     std::vector<request::NamedFile> caches;
     std::set<std::string> inputPaths;      // as named: each is checked once
     std::set<std::string> cacheIdentities; // frames may share one cache
+    std::string manifest;
     for (std::size_t i = 0; i < resolvedJob.frames.size(); ++i) {
         const std::vector<std::string> frameArgs = resolvedJob.arguments(i, extra);
         RunRequest cl = [&] {
@@ -305,6 +315,8 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
                      it->second.second + " of frame " + std::to_string(it->second.first + 1) +
                      ": give the name a run of # for the frame number (e.g. frame_####.img)");
         }
+        if (i == 0) // the manifest: beside the first file of frame 1 (Manifest.h)
+            manifest = manifestPath(named.named().front().second);
         frame.label = joined(resolvedJob.frames[i].overrides);
         for (request::NamedFile& input : request::inputFiles(cl))
             if (inputPaths.insert(input.path).second) {
@@ -325,6 +337,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
             for (const auto& [option, file] : frame.files.named())
                 outputs.push_back({option, file, "frame " + std::to_string(frame.number)});
         outputs.insert(outputs.end(), caches.begin(), caches.end());
+        outputs.push_back({"the manifest", manifest, "the job"});
         request::checkOutputFiles(inputs, outputs);
     }
 
@@ -338,6 +351,7 @@ BatchReport runJob(const std::vector<std::string>& args, std::ostream& out, std:
     settings.progress = baseLine.progress;
     settings.verbose = baseLine.verbose;
     settings.threads = baseLine.threads;
+    settings.manifest = manifest;
     JobSource source(resolvedJob, extra, std::move(seeds), start, out);
     return runFrames(frames, source, settings, out, err);
 }

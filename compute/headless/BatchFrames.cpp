@@ -4,9 +4,11 @@
 #include "compute/core/Error.h"
 #include "compute/headless/FrameLog.h"
 #include "compute/headless/FrameRunner.h"
+#include "compute/headless/Manifest.h"
 #include "compute/headless/Progress.h"
 #include "compute/headless/Ranks.h"
 #include "compute/headless/Summary.h"
+#include "compute/headless/Temporaries.h"
 #include "compute/io/NumberText.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/plan/Plan.h"
@@ -14,6 +16,7 @@
 #include "compute/products/NexusSeries.h"
 #include "compute/products/Products.h"
 #include "compute/run/PreparedRun.h"
+#include "compute/run/RunNotices.h"
 #include "compute/vk/Device.h"
 
 #include <algorithm>
@@ -43,43 +46,6 @@ namespace bv::headless {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// Temporaries that a killed run left beside the frames' files (AtomicFile names them
-// ".<name>.tmp-<pid>-..."): removed when their process is gone, so that a resumed job leaves
-// a clean directory. They never count as complete frames either way.
-int removeStaleTemporaries(const std::vector<BatchFrame>& frames) {
-    namespace fs = std::filesystem;
-    std::map<std::string, std::set<std::string>> names; // directory -> the frames' file names
-    for (const BatchFrame& frame : frames)
-        for (const auto& [option, path] : frame.files.named()) {
-            const fs::path p(path);
-            names[p.has_parent_path() ? p.parent_path().string() : "."].insert(
-                p.filename().string());
-        }
-    int removed = 0;
-    for (const auto& [dir, files] : names) {
-        std::error_code ec;
-        for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
-            const std::string n = it->path().filename().string();
-            const std::size_t tmp = n.find(".tmp-");
-            if (n.empty() || n[0] != '.' || tmp == std::string::npos || tmp < 2 ||
-                !files.count(n.substr(1, tmp - 1)))
-                continue;
-            const std::size_t start = tmp + 5, stop = n.find('-', start);
-            const auto pid = stop == std::string::npos
-                                 ? std::nullopt
-                                 : io::parseInteger(n.substr(start, stop - start));
-            if (!pid || *pid <= 0 || *pid > std::numeric_limits<pid_t>::max())
-                continue;
-            if (::kill(static_cast<pid_t>(*pid), 0) == 0 || errno != ESRCH)
-                continue; // its writer may still be at work
-            std::error_code ignored;
-            if (fs::remove(it->path(), ignored))
-                ++removed;
-        }
-    }
-    return removed;
-}
 
 } // namespace
 
@@ -118,7 +84,11 @@ struct FrameWork {
     BatchReport::FrameTiming timing;
     unsigned uploadedParts = 0;
     bool nexus = false; // make the frame's NeXus data too
+    int number = 0;                   // the frame's number (its files' #)
+    std::vector<std::string> command; // its manifest line's command; empty: no manifest
+    std::string staleReason;          // why a resumed job renders it again, or ""
     // made on the frame's thread
+    std::string manifestLine;
     products::Summary summary;
     std::optional<products::NexusFrame> nexusFrame;
 
@@ -177,6 +147,8 @@ void runAndWrite(FrameWork& w, FrameRunners& runners, std::size_t runnerIndex,
     w.plan.reset();
     const auto start = Clock::now();
     w.summary = products::writeProducts(w.source(), files);
+    if (!w.command.empty()) // the digests of the files just written, read back from disk
+        w.manifestLine = manifestLine(writtenEntry(w.number, std::move(w.command), files));
     if (w.nexus)
         w.nexusFrame = products::nexusFrame(w.source());
     w.timing.filesMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -218,6 +190,7 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
         static_cast<std::size_t>(productThreads(settings.threads)) + devices.size() - 1;
     std::deque<std::future<std::unique_ptr<FrameWork>>> pending;
     int launched = 0;
+    std::set<std::string> noticesSaid; // run::runNotices, once each
 
     auto say = [&](const std::string& line) { // a line, with the bar redrawn below it after
         progress.clear();
@@ -230,12 +203,30 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
         };
     FrameLog log(frames.size(), say, appendNexus, report, progress);
     auto mine = [&](std::size_t i) { return i % size == rank; };
+    // the manifest: what a resumed job compares with, and, on the process that prints, the
+    // lines of the frames finished so far (with the earlier lines of those not reached yet)
+    std::map<int, ManifestEntry> earlier;
+    if (!settings.manifest.empty() && settings.resume)
+        if (auto read = readManifest(settings.manifest))
+            for (auto& [number, entry] : *read)
+                if (number >= 1 && static_cast<std::size_t>(number) <= frames.size())
+                    earlier.emplace(number, std::move(entry));
+    std::optional<ManifestWriter> manifest;
+    if (!settings.manifest.empty() && prints) {
+        manifest.emplace(settings.manifest, earlier);
+        log.onFinished([&](const FrameRecord& r) {
+            if (r.manifestLine.empty())
+                return;
+            manifest->set(frames[r.index].number, r.manifestLine);
+            manifest->commitSoon();
+        });
+    }
     if (settings.resume) {
         std::vector<BatchFrame> own; // another rank's temporaries are its own business
         for (std::size_t i = 0; i < frames.size(); ++i)
             if (mine(i))
                 own.push_back(frames[i]);
-        if (const int removed = removeStaleTemporaries(own))
+        if (const int removed = removeStaleTemporaries(own, {rank == 0 ? settings.manifest : ""}))
             out << "removed " << removed << " temporary file" << (removed == 1 ? "" : "s")
                 << " of an interrupted run\n";
     }
@@ -285,7 +276,9 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
         r.timing = w->timing;
         r.uploadedParts = w->uploadedParts;
         r.line = frameName(w->index) + (frame.label.empty() ? "" : " (" + frame.label + ")") +
-                 ": " + products::frameSummary(w->summary, frame.files);
+                 ": " + (w->staleReason.empty() ? "" : w->staleReason + ", rendered again: ") +
+                 products::frameSummary(w->summary, frame.files);
+        r.manifestLine = std::move(w->manifestLine);
         if (settings.verbose)
             r.line += ", GPU " + io::formatG(w->timing.gpuMs) + " ms";
         if (frame.files.empty() && !settings.nexusFile.empty()) {
@@ -311,14 +304,30 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
             if (!mine(i))
                 continue;
             const BatchFrame& frame = frames[i];
-            if (settings.resume && frame.files.allExist()) { // its line in frame order
-                FrameRecord r;
-                r.index = i;
-                r.skipped = true;
-                r.line = frameName(i) + ": complete on disk, skipped (" +
-                         frame.files.named().front().second + ")";
-                record(std::move(r));
-                continue;
+            // a resumed job skips a frame whose manifest line and files are what it now
+            // describes; the others render and say why
+            std::vector<std::string> command;
+            std::string stale;
+            if (!settings.manifest.empty()) {
+                long seed = 0;
+                const RunRequest& now = source.prepare(i, seed);
+                command = frameCommand(now, seed, frame.files);
+            }
+            if (settings.resume) {
+                const auto line = earlier.find(frame.number);
+                const std::optional<std::string> why = staleReason(
+                    line == earlier.end() ? nullptr : &line->second, command, frame.files);
+                if (!why) { // its line in frame order
+                    FrameRecord r;
+                    r.index = i;
+                    r.skipped = true;
+                    r.line = frameName(i) + ": complete on disk, skipped (" +
+                             frame.files.named().front().second + ")";
+                    r.manifestLine = manifestLine(line->second);
+                    record(std::move(r));
+                    continue;
+                }
+                stale = *why;
             }
             const bool first = launched == 0;
             if (first && settings.primeFrame && *settings.primeFrame != i) {
@@ -343,6 +352,9 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
             };
             auto w = std::make_unique<FrameWork>();
             w->index = i;
+            w->number = frame.number;
+            w->command = std::move(command);
+            w->staleReason = std::move(stale);
             // the first frame prints the reference's warnings and summary, as a single run
             run::PreparedRun prepared = named([&] {
                 return run::prepare(cl.experiment, rng, first ? out : quiet,
@@ -356,6 +368,13 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
             const ResolvedExperiment& r = w->resolved;
             if (!runners)
                 makeRunners(std::nullopt);
+            // a likely slip of units, a frame that will take long: said before the frame
+            // renders, and again only when a frame's notice differs from the one before
+            for (const std::string& notice : run::runNotices(
+                     w->resolved, *w->plan, runners->at(0).device().info(), settings.precision))
+                if (noticesSaid.insert(notice).second)
+                    err << "braggview: warning: " << frameName(i) << ": " << notice << "\n"
+                        << std::flush;
             if (first) {
                 progress.startClock(); // the rate counts rendering, not the devices' creation
                 progress.draw();
@@ -404,6 +423,12 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
             failure = std::current_exception();
         }
         pending.clear(); // waits for the frames still in flight
+        try { // the frames finished before the failure are in the manifest (a series'
+              // NeXus file is all or nothing: none of its frames is on disk)
+            if (manifest && settings.nexusFile.empty())
+                manifest->commitIfChanged();
+        } catch (...) {
+        }
         std::rethrow_exception(failure);
     }
     while (!pending.empty())
@@ -434,8 +459,11 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
         }
     }
     progress.finish();
-    if (nexus) {
+    if (nexus)
         nexus->commit();
+    if (manifest) // after the NeXus file: its frames are on disk only now
+        manifest->commit();
+    if (nexus) {
         out << "wrote " << nexus->path() << " (NeXus/NXmx, " << nexus->frames() << " frame"
             << (nexus->frames() == 1 ? "" : "s") << ")\n";
         report.writtenFiles.push_back(nexus->path());

@@ -2,7 +2,8 @@
 // The loop over a batch's frames, shared by -series and --job (Batch.h): each frame's
 // command line from a FrameSource, resolved, rendered on one of the FrameRunners, its files
 // written by the products step (compute/products/Products.h), one line per frame, a
-// progress bar, and a job's resume (frames complete on disk are skipped).
+// progress bar, the batch's manifest (Manifest.h) and a job's resume (frames whose manifest
+// line and files match what they now describe are skipped; the others say why they render).
 
 #include "compute/request/RunRequest.h"
 #include "compute/headless/Batch.h"
@@ -45,6 +46,9 @@ struct RunSettings {
     std::string nexusFile;
     // -threads: CPU threads making the frames' files while the GPU renders (0: productThreads)
     int threads = 0;
+    // the batch's manifest (Manifest.h), "" for none; with `resume`, a frame is skipped only
+    // when its line there and its files on disk are what the frame now describes
+    std::string manifest;
 };
 
 // The CPU threads a batch makes its files with: `requested` when > 0, else the cores this

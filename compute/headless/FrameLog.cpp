@@ -87,6 +87,7 @@ std::vector<char> toBytes(const FrameRecord& r) {
         w.array(r.nexus->photons);
         w.array(r.nexus->image);
     }
+    w.text(r.manifestLine);
     return w.take();
 }
 
@@ -110,6 +111,7 @@ FrameRecord recordFromBytes(const std::vector<char>& bytes) {
         f.image = in.array<float>();
         r.nexus = std::move(f);
     }
+    r.manifestLine = in.text();
     if (!in.atEnd())
         throw Error("a frame's record from another rank has bytes left over");
     return r;
@@ -148,6 +150,8 @@ void FrameLog::add(FrameRecord record) {
             m_say(r.line);
             m_progress.done();
         }
+        if (m_finished)
+            m_finished(r);
         m_waiting.erase(it);
         ++m_next;
     }

@@ -31,6 +31,7 @@ struct FrameRecord {
     BatchReport::FrameTiming timing;
     unsigned uploadedParts = 0;
     std::optional<products::NexusFrame> nexus; // a frame of the series' NeXus file
+    std::string manifestLine; // the frame's line of the batch's manifest (Manifest.h), or ""
 };
 
 std::vector<char> toBytes(const FrameRecord& record);
@@ -48,12 +49,17 @@ class FrameLog {
     void add(FrameRecord record);
     std::size_t next() const { return m_next; } // the first frame not finished
     bool complete() const { return m_next == m_frames; }
+    // Called with each record as it is finished, in frame order (the manifest's lines).
+    void onFinished(std::function<void(const FrameRecord&)> finished) {
+        m_finished = std::move(finished);
+    }
 
   private:
     std::size_t m_frames = 0, m_next = 0;
     std::map<std::size_t, FrameRecord> m_waiting; // records after a frame still missing
     std::function<void(const std::string&)> m_say;
     std::function<void(const products::NexusFrame&)> m_appendNexus;
+    std::function<void(const FrameRecord&)> m_finished;
     BatchReport& m_report;
     FrameProgress& m_progress;
     bool m_warnedGridExit = false; // the reference warns once per run

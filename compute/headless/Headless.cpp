@@ -26,6 +26,7 @@
 #include "compute/random/CounterRandom.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/run/PreparedRun.h"
+#include "compute/run/RunNotices.h"
 #include "compute/vk/Device.h"
 #include "compute/vk/PhaseTimer.h"
 
@@ -223,6 +224,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     deviceOptions.deviceOverride = cl.device;
     const vk::Device device(deviceOptions);
     times.mark("device");
+    // a likely slip of units, and the cost of a long run with its reason, before the work
+    for (const std::string& notice : run::runNotices(prepared, device.info(), cl.precision))
+        err << "braggview: warning: " << notice << "\n" << std::flush;
     timing.notes.push_back("device: " + phaseList(device.creationTimes()));
     // The Simulator in its own scope: it and its host-visible readback buffer are gone before
     // the output images are made, so the process never holds both (docs/performance.md,

@@ -133,6 +133,24 @@ void AtomicFile::commit() {
     }
 }
 
+void checkWritable(const std::string& targetPath) {
+    if (targetPath.empty())
+        throw Error("cannot write a file with an empty name");
+    const std::string dir = directoryOf(targetPath);
+    struct stat info {};
+    if (::stat(dir.c_str(), &info) != 0) {
+        const int errorNumber = errno;
+        throw Error("cannot write '" + targetPath + "': " +
+                    (errorNumber == ENOENT ? "the folder '" + dir + "' does not exist"
+                     : errorNumber == ENOTDIR
+                         ? "'" + dir + "' is not a folder"
+                         : "its folder '" + dir + "': " + std::strerror(errorNumber)));
+    }
+    if (!S_ISDIR(info.st_mode))
+        throw Error("cannot write '" + targetPath + "': '" + dir + "' is not a folder");
+    AtomicFile probe(targetPath); // a directory, no permission: named as a write would name it
+}
+
 void AtomicFile::fail(const char* action, int errorNumber) {
     discard();
     throw Error(std::string("cannot ") + action + " '" + m_target +

@@ -63,4 +63,11 @@ class AtomicFile {
     bool m_committed = false;
 };
 
+// Whether `targetPath` can be written as an AtomicFile would write it, told before any work:
+// throws bv::Error naming the path when its folder does not exist or is no folder, when the
+// target is a directory, or when no file can be created in the folder (no permission, a
+// read-only file system: tried by creating and removing a temporary there). Nothing is left
+// behind.
+void checkWritable(const std::string& targetPath);
+
 } // namespace bv::io

@@ -126,6 +126,19 @@ class Tree {
         return d;
     }
 
+    // doubles as a rows x columns dataset (NXmx's incident_polarisation_stokes: [nP, 4])
+    void table(hid_t parent, const char* name, const std::vector<double>& values,
+               std::size_t columns) {
+        const hsize_t dims[2] = {values.size() / columns, columns};
+        Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose);
+        Handle d(H5Dcreate2(parent, name, H5T_IEEE_F64LE, space.get(), H5P_DEFAULT,
+                            m_dataCreate.get(), H5P_DEFAULT),
+                 H5Dclose);
+        check(d.valid() && H5Dwrite(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                                    values.data()) >= 0,
+              std::string("write ") + name);
+    }
+
     void closeAll() { m_groups.clear(); }
 
     std::string failure; // what failed first, with HDF5's reason
@@ -206,6 +219,11 @@ NexusWriter::NexusWriter(std::string targetPath, NexusDescription description)
     t.number(beam, "incident_wavelength", d.wavelength * 1e10, "angstrom");
     if (d.flux > 0.0)
         t.number(beam, "total_flux", d.flux, "Hz");
+    // the polarization the image was simulated with (docs/nexus.md, "Polarization")
+    t.table(beam, "incident_polarisation_stokes",
+            {d.polarisationStokes[0], d.polarisationStokes[1], d.polarisationStokes[2],
+             d.polarisationStokes[3]},
+            4);
 
     // several modules: in their order (dxtbx numbers its panels as it lists the groups); one
     // module's file stays as it was

@@ -22,6 +22,7 @@
 
 #include <glm/vec3.hpp>
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -50,6 +51,9 @@ struct NexusDescription {
     NexusPixels pixels = NexusPixels::Int32;
     double wavelength = 0.0; // m
     double flux = 0.0;       // photons/s (written when > 0)
+    // Stokes parameters (S0, S1, S2, S3) of the incident beam in the NeXus frame (S1 > 0:
+    // E-vector along x); (1, 0, 0, 0) is unpolarized (docs/nexus.md, "Polarization")
+    std::array<double, 4> polarisationStokes{1.0, 0.0, 0.0, 0.0};
     std::string sensorMaterial = "Si";
     double sensorThickness = 0.0;  // m
     double distance = 0.0;         // m, sample to the beam centre (NXmx: for guidance only)

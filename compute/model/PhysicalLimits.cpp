@@ -84,7 +84,61 @@ std::string shown(double value) {
     return s.str();
 }
 
+// The plausible ranges (PlausibleRange), each with the slip that a value outside suggests:
+// the factor to the unit probably meant and that unit's words.
+struct Slip {
+    PlausibleRange range;
+    double factor = 1.0; // value * factor: the value in the unit probably meant
+    const char* meant = ""; // "metres typed as mm"
+    const char* unitMeant = "";
+};
+
+Slip slipOf(Quantity quantity) {
+    constexpr double hc = units::kElectronvoltAngstrom;
+    switch (quantity) {
+    // the closest detectors (serial crystallography, small-angle cameras aside) sit tens of
+    // mm from the sample; under 1 mm is the distance in metres (0.1 m = 100 mm)
+    case Quantity::DetectorLength: return {{1.0, PlausibleRange().most}, 1e3, "metres typed as mm", "m"};
+    // real pixels are 10 um to 1 mm; over 10 mm the size is in micrometres (172 um)
+    case Quantity::PixelSize: return {{0.0, 10.0}, 1e-3, "micrometres typed as mm", "um"};
+    // X-ray crystallography uses 3 to 30 keV; under 100 eV the energy is in keV (12.4 keV)
+    case Quantity::PhotonEnergy: return {{100.0, PlausibleRange().most}, 1e3, "keV typed as eV", "keV"};
+    // the same range as a wavelength: past 124 A (100 eV) an energy in keV was taken as eV
+    case Quantity::Wavelength: return {{0.0, hc / 100.0}, 1.0, "an energy in keV given as eV", "A"};
+    default: return {};
+    }
+}
+
 } // namespace
+
+PlausibleRange plausibleRange(Quantity quantity) {
+    return slipOf(quantity).range;
+}
+
+std::optional<std::string> unitSlip(Quantity quantity, double value) {
+    const Slip slip = slipOf(quantity);
+    const Kind kind = kindOf(quantity);
+    const double magnitude = std::fabs(value);
+    if (value == 0.0 || !std::isfinite(value))
+        return std::nullopt;
+    const std::string unit = kind.unit;
+    if (magnitude < slip.range.least)
+        return "under " + shown(slip.range.least) + " " + unit + ": " + slip.meant + "? (" +
+               shown(value) + " " + slip.unitMeant + " is " + shown(value * slip.factor) + " " +
+               unit + ")";
+    if (magnitude > slip.range.most) {
+        if (quantity == Quantity::Wavelength) { // the energy the user probably typed
+            const double energy = units::kElectronvoltAngstrom / magnitude; // eV
+            return "over " + shown(slip.range.most) + " A (a photon energy under 100 eV: " +
+                   shown(energy) + " eV): " + slip.meant + "? (" + shown(energy) + " keV is " +
+                   shown(units::kElectronvoltAngstrom / (energy * 1e3)) + " A)";
+        }
+        return "over " + shown(slip.range.most) + " " + unit + ": " + slip.meant + "? (" +
+               shown(value) + " " + slip.unitMeant + " is " + shown(value * slip.factor) + " " +
+               unit + ")";
+    }
+    return std::nullopt;
+}
 
 bool withinLimits(Quantity quantity, Bound bound, double value, QuantityUnits units) {
     if (!std::isfinite(value))

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace bv {
@@ -69,5 +70,23 @@ bool withinLimits(Quantity quantity, Bound bound, double value,
 // What a value must be, for messages: "a length from -100000 to 100000 mm".
 std::string expectedValue(Quantity quantity, Bound bound,
                           QuantityUnits units = QuantityUnits::AsGiven);
+
+// Where real set-ups lie, inside the limits: a value outside is accepted and keeps the
+// reference's meaning, but is most likely a slip of units (-distance 0.1: metres typed where
+// mm are meant; -energy 12.4: keV typed as eV, a wavelength of 1000 A), and front ends warn
+// before the run (compute/run/RunNotices.h). Only the kinds with a usual slip have a range.
+//
+//     bv::unitSlip(bv::Quantity::DetectorLength, 0.1);
+//     // "under 1 mm: metres typed as mm? (0.1 m is 100 mm)"
+struct PlausibleRange {
+    double least = 0.0; // smallest plausible magnitude, in the units as given (0: none)
+    double most = std::numeric_limits<double>::infinity(); // largest
+};
+PlausibleRange plausibleRange(Quantity quantity);
+
+// Why `value` (in the units as given) looks like a slip of units, in words that say the range
+// it left and the value it would have in the unit probably meant; nullopt when it is
+// plausible, is 0, or its kind has no range.
+std::optional<std::string> unitSlip(Quantity quantity, double value);
 
 } // namespace bv

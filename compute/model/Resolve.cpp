@@ -1,6 +1,8 @@
 #include "compute/model/Resolve.h"
 
+#include "compute/core/Error.h"
 #include "compute/model/PanelAim.h"
+#include "compute/model/PhysicalLimits.h"
 #include "compute/model/Rotation.h"
 #include "compute/model/Units.h"
 
@@ -332,6 +334,13 @@ ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom
     r.detector = resolveDetector(experiment, r.axes);
     r.panelsFromSource = det.panelsFromSource();
     if (!r.panelsFromSource) {
+        // before any work on the pixels (the summary's solid-angle sum over a billion pixels
+        // took minutes before the device refused them): the shader's signed pixel index
+        const int f = r.detector.fastPixels, s = r.detector.slowPixels;
+        if (static_cast<long long>(f) * s > kMaxImagePixels)
+            throw Error("the detector has too many pixels (" + std::to_string(f) + "x" +
+                        std::to_string(s) + "); an image holds at most " +
+                        std::to_string(kMaxImagePixels));
         r.panels = {flatPanel(r.detector)};
     } else {
         // a detector of panels: the image stacks their rows (docs/numerics/detector-panels.md)

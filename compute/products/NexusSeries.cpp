@@ -96,6 +96,18 @@ glm::dvec3 nexusFromLab(const ResolvedExperiment& r, const glm::dvec3& v) {
     return {glm::dot(v, x), glm::dot(v, y), glm::dot(v, z)};
 }
 
+std::array<double, 4> polarisationStokes(const ResolvedExperiment& r) {
+    // nanoBragg's factor 0.5 (1 + cos^2 2theta - K cos 2psi sin^2 2theta), psi the scattered
+    // ray's azimuth from the E-vector (-polar_vector): K is the beam's degree of linear
+    // polarization along that E-vector, so S1 + i S2 = K e^(2 i chi), chi the E-vector's
+    // angle from NeXus' x; -nopolar drops the factor, which no beam gives: unpolarized
+    const double k = r.polarization ? r.kahnFactor : 0.0;
+    const glm::dvec3 e = nexusFromLab(r, r.axes.polarization);
+    const double chi = std::atan2(e.y, e.x);
+    const auto clean = [](double v) { return std::abs(v) < 1e-15 ? 0.0 : v; };
+    return {1.0, clean(k * std::cos(2.0 * chi)), clean(k * std::sin(2.0 * chi)), 0.0};
+}
+
 io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
                                       double epochSeconds) {
     const DetectorGeometry& d = r.detector;
@@ -114,6 +126,7 @@ io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
     n.pixels = counts ? io::NexusPixels::Int32 : io::NexusPixels::Float32;
     n.wavelength = r.wavelength;
     n.flux = r.flux;
+    n.polarisationStokes = polarisationStokes(r);
     // nanoBragg's default, an ideal sensor of no thickness, as 1 um: dxtbx refuses a sensor
     // thickness of 0 (it asserts t0 > 0 for its parallax correction), which then moves a
     // spot by at most 1 um * tan(2theta), a hundredth of a pixel at 45 degrees

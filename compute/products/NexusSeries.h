@@ -36,6 +36,13 @@ io::NexusDescription nexusDescription(const ResolvedExperiment& r, bool counts,
 // perpendicular to it, x = y cross z (for nanoBragg's MOSFLM frame: (x, y, z) -> (-z, y, x)).
 glm::dvec3 nexusFromLab(const ResolvedExperiment& r, const glm::dvec3& v);
 
+// The beam's polarization as NXmx's Stokes parameters (S0, S1, S2, S3) in NeXus' frame: the
+// Kahn factor K (-polar) is the degree of linear polarization along the E-vector
+// (-polar_vector), at angle chi from x: (1, K cos 2chi, K sin 2chi, 0); DIALS's
+// polarization_fraction is (1 + K) / 2 with the normal beam x E-vector. -nopolar writes
+// (1, 0, 0, 0). docs/nexus.md, "Polarization".
+std::array<double, 4> polarisationStokes(const ResolvedExperiment& r);
+
 // The sensor thickness written for nanoBragg's default of none (dxtbx reads no thinner), m.
 inline constexpr double kThinnestSensor = 1e-6;
 

@@ -1,5 +1,6 @@
 #include "compute/request/Inputs.h"
 
+#include "compute/io/AtomicFile.h"
 #include "compute/io/Fdump.h"
 #include "compute/io/FileIdentity.h"
 #include "compute/io/InputFile.h"
@@ -11,6 +12,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <ostream>
 
 namespace bv::request {
@@ -170,6 +172,24 @@ void checkOutputFiles(const std::vector<NamedFile>& inputs, const std::vector<Na
         if (!inserted)
             throw Error(shownFile(output) + " is the same file as the " +
                         shownFile(*other->second) + ": give each output file its own name");
+    }
+    // a missing or unwritable folder, or a directory where a file is meant, told before any
+    // work rather than after the rendering: every target is looked at, each folder is tried
+    // once (a series names thousands of files in one folder)
+    std::set<std::string> triedFolders;
+    for (const NamedFile& output : outputs) {
+        const std::filesystem::path p(output.path);
+        const std::string folder = p.has_parent_path() ? p.parent_path().string() : ".";
+        try {
+            if (triedFolders.insert(folder).second) {
+                io::checkWritable(output.path);
+            } else if (std::error_code ec; std::filesystem::is_directory(p, ec)) {
+                throw Error("cannot write '" + output.path + "': it is a directory");
+            }
+        } catch (const Error& e) {
+            throw Error(output.role + (output.context.empty() ? "" : " (" + output.context + ")") +
+                        ": " + e.what());
+        }
     }
 }
 

@@ -59,7 +59,9 @@ std::optional<NamedFile> cacheOutput(const RunRequest& request);
 
 // Throws bv::Error, naming both, when an output is the same file as an input or as an
 // earlier output (compared by file identity, compute/io/FileIdentity.h, so "./a.img", a link
-// to a.img and a.img are one file). Nothing is read or written by the check but stat().
+// to a.img and a.img are one file), and when an output cannot be written (its folder missing
+// or unwritable, a directory in its place: io::checkWritable, which creates and removes a
+// temporary once in each folder). Nothing else is read or written by the check.
 void checkOutputFiles(const std::vector<NamedFile>& inputs, const std::vector<NamedFile>& outputs);
 
 } // namespace bv::request

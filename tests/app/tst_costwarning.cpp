@@ -89,6 +89,35 @@ class TestCostWarning : public QObject {
         QVERIFY(v.waitImage());
         QVERIFY2(warning->isHidden(), qPrintable(warning->text()));
     }
+
+    // A slip of units (compute/run/RunNotices.h): the distance typed in metres, 0.1 mm, which
+    // makes the automatic oversampling 3 x 240 A / (1 A x 0.1 mm / 0.2 mm) = 1440-fold. The
+    // warning line names the slip, and the cost, as soon as the run starts; the distance put
+    // right, both go with the next image.
+    void aUnitSlipIsSaidAsItsRunStarts() {
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kLight)));
+        auto* warning = v.window->findChild<QLabel*>(QStringLiteral("costWarning"));
+        QVERIFY(warning);
+        QVERIFY2(warning->isHidden(), qPrintable(warning->text()));
+        v.document().edit([](Experiment& e) {
+            e.detector.distance = 1e-4;
+            e.sampling.oversample.reset();
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(!warning->isHidden(), 10000);
+        QVERIFY2(warning->text().startsWith(QStringLiteral(
+                     "Warning: the detector distance 0.1 mm is under 1 mm: metres typed as mm?")),
+                 qPrintable(warning->text()));
+        QVERIFY2(warning->text().contains(QStringLiteral(" an image")) ||
+                     warning->text().contains(QStringLiteral("this run will take")),
+                 qPrintable(warning->text()));
+        v.document().edit([](Experiment& e) {
+            e.detector.distance = 0.1;
+            e.sampling.oversample = 8;
+        });
+        QVERIFY(v.waitImage());
+        QVERIFY2(warning->isHidden(), qPrintable(warning->text()));
+    }
 };
 
 BV_GUI_TEST_MAIN(TestCostWarning)

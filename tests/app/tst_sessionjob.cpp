@@ -70,6 +70,7 @@ class TestSessionJob : public QObject {
         QVERIFY2(job == 0, err.c_str());
         QStringList written = QDir(dir.path()).entryList(QDir::Files);
         written.removeOne("still.json");
+        QVERIFY(written.removeOne("still.manifest.jsonl")); // the job's (docs/series.md)
         QCOMPARE(written, files);
 
         QVERIFY(QDir::setCurrent(dir.path()));

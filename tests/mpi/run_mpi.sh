@@ -93,14 +93,15 @@ JSON
     same_as "$work/one" "$work/k$k"
   done
   ;;
-resume) # frames 2 and 5 on disk already: each rank skips its own, the lines say so in order
+resume) # frames 2 and 5 on disk already (with the manifest that says so, docs/series.md):
+        # each rank skips its own, the lines say so in order
   cat >"$work/job.json" <<JSON
 {"base": "$(echo $small) -seed 4 -noisefile r_##.img",
  "frames": [{"-phi": 0}, {"-phi": 1}, {"-phi": 2}, {"-phi": 3}, {"-phi": 4}, {"-phi": 5}]}
 JSON
   run "$work/one" 0 --job "$work/job.json" || fail "one process: $(cat "$work/one/err.txt")"
   mkdir -p "$work/part"
-  cp "$work/one/r_02.img" "$work/one/r_05.img" "$work/part/"
+  cp "$work/one/r_02.img" "$work/one/r_05.img" "$work/one/r.manifest.jsonl" "$work/part/"
   run "$work/part" 2 --job "$work/job.json" || fail "2 ranks: $(cat "$work/part/err.txt")"
   grep -q '^frame 2/6: complete on disk, skipped' "$work/part/log.txt" || fail "no skip of frame 2"
   grep -q '^frame 5/6: complete on disk, skipped' "$work/part/log.txt" || fail "no skip of frame 5"
@@ -111,14 +112,20 @@ JSON
   done
   ;;
 errors)
-  # frame 4 (rank 1 of 2) cannot be written: every rank stops, the exit is not 0, the message
-  # names the file and its rank, and every image there is is whole (the one-process bytes;
-  # a rank stopped in the middle of a frame leaves a temporary, which a resumed job removes)
-  args="$small -phi 0 -osc 1 -series 6 -seed 3 -noisefile n_##.img"
-  run "$work/one" 0 $args || fail "one process: $(cat "$work/one/err.txt")"
-  mkdir -p "$work/bad/n_04.img"
-  if run "$work/bad" 2 $args; then fail "a frame's error under mpirun exits 0"; fi
-  grep -q 'n_04.img' "$work/bad/err.txt" || fail "the error does not name n_04.img: $(cat "$work/bad/err.txt")"
+  # frame 4 (rank 1 of 2) cannot be rendered (more pixels than an image holds, found when it
+  # is resolved; a file that cannot be written is refused before any frame): every rank
+  # stops, the exit is not 0, the message names the frame and its rank, and every image there
+  # is is whole (the one-process bytes; a rank stopped in the middle of a frame leaves a
+  # temporary, which a resumed job removes)
+  frames='{"-phi": 0}, {"-phi": 1}, {"-phi": 2}, {"-phi": 3}, {"-phi": 4}, {"-phi": 5}'
+  printf '{"base": "%s -seed 3 -noisefile n_##.img", "frames": [%s]}\n' "$(echo $small)" \
+    "$frames" >"$work/good.json"
+  printf '{"base": "%s -seed 3 -noisefile n_##.img", "frames": [%s]}\n' "$(echo $small)" \
+    "${frames/'{"-phi": 3}'/'{"-detpixels": 32768}'}" >"$work/bad.json"
+  run "$work/one" 0 --job "$work/good.json" || fail "one process: $(cat "$work/one/err.txt")"
+  if run "$work/bad" 2 --job "$work/bad.json"; then fail "a frame's error under mpirun exits 0"; fi
+  grep -q 'frame 4/6: the detector has too many pixels' "$work/bad/err.txt" ||
+    fail "the error does not name frame 4: $(cat "$work/bad/err.txt")"
   grep -q 'rank 1 of 2' "$work/bad/err.txt" || fail "the error does not name its rank"
   for f in "$work"/bad/n_0?.img; do
     [ -d "$f" ] || cmp -s "$f" "$work/one/$(basename "$f")" || fail "$(basename "$f") is not whole"

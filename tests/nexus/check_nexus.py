@@ -5,6 +5,7 @@ the reference printed. series FILE.h5 CBF...: the data equal the CBF frames, phi
 panels FLOATS.h5 FLOAT.bin COUNTS.h5 DETECTOR.expt: a detector of panels (tests/data/detectors/
 two-widths.expt), a module per panel: the data equal the stacked float image, each module's
 hyperslab and geometry are the .expt's panel's; the counts are Poisson deviates of it.
+polarization FOLDER: the beam's Stokes parameters of run_nexus.sh's runs (polarization()).
 Expected geometry comes from the reference's own printout and from two published facts: the
 NeXus (McStas) lab frame is the imgCIF/DIALS frame turned 180 degrees about y (dxtbx reads
 it with diag(-1, 1, -1)), and nanoBragg prints its detector origin in the DIALS frame."""
@@ -198,10 +199,32 @@ def panels(path, float_path, counts_path, expt_path):
                "counts %d for %.1f photons" % (c.sum(), image.sum()))
 
 
+def polarization(folder):
+    """The beam's Stokes parameters (S0, S1, S2, S3) in NeXus' frame (x horizontal, y up, z
+    along the beam) for the runs of run_nexus.sh: nanoBragg's Kahn factor K is the degree of
+    linear polarization along its E-vector (-polar_vector). MOSFLM's default E-vector, its z,
+    and XDS's, its x, are both horizontal: NeXus' x, so S1 = K; an E-vector along y (up) turns
+    the polarization by 90 degrees, S1 = -K; -nopolar simulates no polarization factor, and
+    no beam makes that image: the file says unpolarized. DIALS's polarization_fraction is
+    (1 + K) / 2 (0.5: unpolarized)."""
+    expected = {"default": [1, 0, 0, 0], "polar": [1, 0.6, 0, 0], "nopolar": [1, 0, 0, 0],
+                "xds": [1, 0.6, 0, 0], "vertical": [1, -0.6, 0, 0], "negative": [1, -0.3, 0, 0]}
+    for name, stokes in expected.items():
+        with h5py.File("%s/%s.h5" % (folder, name), "r") as f:
+            s = f["/entry/instrument/beam/incident_polarisation_stokes"]
+            expect(s.shape == (1, 4), "%s: Stokes parameters of shape (1, 4), got %s" % (name, s.shape))
+            expect(close(s[0], stokes, 1e-12), "%s: Stokes %s, expected %s" % (name, s[0], stokes))
+            fraction = (1 + np.hypot(s[0][1], s[0][2]) / s[0][0]) / 2
+            expect(close(fraction, (1 + np.hypot(*stokes[1:3])) / 2, 1e-12),
+                   "%s: DIALS fraction %s" % (name, fraction))
+
+
 if sys.argv[1] == "golden":
     golden(*sys.argv[2:5])
 elif sys.argv[1] == "panels":
     panels(*sys.argv[2:6])
+elif sys.argv[1] == "polarization":
+    polarization(sys.argv[2])
 else:
     series(sys.argv[2], sys.argv[3:])
 if failures:

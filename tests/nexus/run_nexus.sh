@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # -nexusfile read back with h5py (tests/nexus/CMakeLists.txt).
 #
-#   run_nexus.sh golden|series|panels|errors DATA HEADLESS...
+#   run_nexus.sh golden|series|panels|polarization|errors DATA HEADLESS...
 #
 # golden: the case det_rotations (a tilted, rotated detector, so every axis matters) rendered
 # with -nonoise -floatfile -nexusfile; /entry/data/data must equal the float file bit for bit
@@ -10,7 +10,7 @@
 # frames pixel for pixel, with each frame's phi. panels: the hand-made two-panel detector of
 # different widths (tests/data/detectors/two-widths.expt) with -nonoise and with noise: a
 # module per panel, the data the stacked float image, each module where the .expt puts its
-# panel. errors: no bitshuffle plugin, a folder that
+# panel. polarization: the Kahn factor as the beam's Stokes parameters. errors: no bitshuffle plugin, a folder that
 # does not exist, a write that fails (a file size limit standing in for a full disk): an error naming the file, exit status 1, no file and no temporary left.
 set -euo pipefail
 check=$1 data=$2
@@ -54,6 +54,19 @@ case $check in
     "$python" "$here/check_nexus.py" panels floats.h5 float.bin counts.h5 \
         "$data/detectors/two-widths.expt"
     ;;
+  polarization)
+    # what was simulated: nanoBragg's Kahn factor (-polar, default 0: unpolarized) as NXmx's
+    # Stokes parameters, with the E-vector of each convention (docs/nexus.md, "Polarization")
+    small=(-cell 100 100 100 90 90 90 -default_F 1 -detpixels 32 -nonoise -nopgm -noprogress)
+    for run in "default:" "polar:-polar 0.6" "nopolar:-polar 0.6 -nopolar" "xds:-xds -polar 0.6" \
+               "vertical:-polar 0.6 -polar_vector 0 1 0" "negative:-polar -0.3"; do
+      name=${run%%:*} options=${run#*:}
+      # shellcheck disable=SC2086
+      "${headless[@]}" "${small[@]}" $options -floatfile "$name.bin" -nexusfile "$name.h5" \
+          > "$name.txt" 2>&1 || { cat "$name.txt"; exit 1; }
+    done
+    "$python" "$here/check_nexus.py" polarization .
+    ;;
   errors)
     small=(-cell 100 100 100 90 90 90 -default_F 1 -detpixels 32 -nonoise -nopgm -noprogress)
     expect_error() { # expect_error WORDS COMMAND...: exit 1, WORDS and the file in the message
@@ -84,5 +97,5 @@ case $check in
     [[ -z $leftovers ]] || { echo "left behind: $leftovers"; exit 1; }
     echo "errors named the file, and no file was left"
     ;;
-  *) echo "usage: run_nexus.sh golden|series|panels|errors DATA HEADLESS..."; exit 2 ;;
+  *) echo "usage: run_nexus.sh golden|series|panels|polarization|errors DATA HEADLESS..."; exit 2 ;;
 esac

@@ -150,9 +150,9 @@ class TestDevices : public QObject {
                                          .toUtf8());
         const Run whole = headlessIn(dir + "/whole", "--job " + dir + "/job.json");
         QVERIFY2(whole.status == 0, qPrintable(whole.err));
-        // frames 2 and 4 complete on disk already
+        // frames 2 and 4 complete on disk already, with the manifest that says so
         QDir().mkpath(dir + "/part");
-        for (const char* name : {"r_02.img", "r_04.img"})
+        for (const char* name : {"r_02.img", "r_04.img", "r.manifest.jsonl"})
             QVERIFY(QFile::copy(dir + "/whole/" + name, dir + "/part/" + name));
         const Run part = headlessIn(dir + "/part", "--job " + dir + "/job.json -device cpu,cpu");
         QVERIFY2(part.status == 0, qPrintable(part.err));
@@ -168,16 +168,20 @@ class TestDevices : public QObject {
             QVERIFY2(a[name] == b[name], qPrintable(name + " differs"));
     }
 
-    // Frame 3's file cannot be written (a folder where the file should be): on two
-    // renderers, as on one, the run stops with that frame's error after frames 1 and 2 were
-    // written and reported, and no thread leaves a temporary.
+    // Frame 3 cannot be rendered (more pixels than an image holds, found when it is
+    // resolved): on two renderers, as on one, the run stops with that frame's error after
+    // frames 1 and 2 were written and reported, and no thread leaves a temporary.
     void aFailingFrameStopsAfterTheFramesBeforeIt() {
         const QString dir = m_dir.path() + "/failing";
-        QDir().mkpath(dir + "/n_03.img");
-        const Run r = headlessIn(dir, QString(kSmall) + " -phi 0 -osc 1 -series 6 -seed 3 "
-                                                        "-noisefile n_##.img -device cpu,cpu");
+        QDir().mkpath(dir);
+        writeText(dir + "/job.json", QString(R"({
+          "base": "%1 -seed 3 -noisefile n_##.img",
+          "frames": [{"-phi": 0}, {"-phi": 1}, {"-detpixels": 32768}, {"-phi": 3}, {"-phi": 4},
+                     {"-phi": 5}]
+        })").arg(kSmall).toUtf8());
+        const Run r = headlessIn(dir, "--job " + dir + "/job.json -device cpu,cpu");
         QCOMPARE(r.status, 1);
-        QVERIFY2(r.err.contains("n_03.img"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("frame 3/6: the detector has too many pixels"), qPrintable(r.err));
         const QStringList lines = frameLines(r.log);
         QVERIFY2(lines.size() >= 2 && lines[0].startsWith("frame 1/6") &&
                      lines[1].startsWith("frame 2/6"),

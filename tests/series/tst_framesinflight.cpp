@@ -135,32 +135,37 @@ class TestFramesInFlight : public QObject {
         const Batch parallel = runIn(m_dir.path() + "/job-four", "--job " + job + " -threads 4");
         QCOMPARE(serial.report.rendered, 6);
         const auto a = filesIn(m_dir.path() + "/job-one"), b = filesIn(m_dir.path() + "/job-four");
-        QCOMPARE(a.size(), 12);
+        QCOMPARE(a.size(), 13); // 12 images and the manifest
         QCOMPARE(a.keys(), b.keys());
         for (const QString& name : a.keys())
             QVERIFY2(a[name] == b[name], qPrintable(name + " differs"));
         QCOMPARE(withoutTimes(parallel.log), withoutTimes(serial.log));
     }
 
-    // Frame 3's file cannot be written (a folder where the file should be): the run stops
+    // Frame 3 cannot be rendered (more pixels than an image holds, found when the frame is
+    // resolved; a file that cannot be written is refused before any frame): the run stops
     // with that frame's error, after frames 1 and 2 were written and reported, as with one
     // thread.
     void aFailingFrameStopsAfterTheFramesBeforeIt() {
         const QString dir = m_dir.path() + "/failing";
-        QDir().mkpath(dir + "/n_03.img"); // a folder: the rename onto it fails
-        const QString series =
-            QString(kSmall) + " -phi 0 -osc 1 -series 6 -seed 3 -noisefile n_##.img -threads 4";
+        QDir().mkpath(dir);
+        writeText(dir + "/job.json", QString(R"({
+          "base": "%1 -seed 3 -noisefile n_##.img -threads 4",
+          "frames": [{"-phi": 0}, {"-phi": 1}, {"-detpixels": 32768}, {"-phi": 3}, {"-phi": 4},
+                     {"-phi": 5}]
+        })").arg(kSmall).toUtf8());
         const QString previous = QDir::currentPath();
         QDir::setCurrent(dir);
         std::ostringstream out, err;
         QString message;
         try {
-            bv::headless::runBatch(words(series), out, err);
+            bv::headless::runBatch(words("--job job.json"), out, err);
         } catch (const bv::Error& e) {
             message = e.what();
         }
         QDir::setCurrent(previous);
-        QVERIFY2(message.contains("n_03.img"), qPrintable(message));
+        QVERIFY2(message.contains("frame 3/6: the detector has too many pixels"),
+                 qPrintable(message));
         const QString log = QString::fromStdString(out.str());
         QVERIFY2(log.contains("frame 1/6") && log.contains("frame 2/6"), qPrintable(log));
         QVERIFY2(!log.contains("frame 3/6:"), qPrintable(log));

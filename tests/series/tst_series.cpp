@@ -166,7 +166,8 @@ class TestSeries : public QObject {
         QVERIFY2(log.find("1 command buffer recording and 1 pipeline for 4 frames") !=
                      std::string::npos,
                  log.c_str());
-        QCOMPARE(filesHere(), (QStringList{"s_1.img", "s_2.img", "s_3.img", "s_4.img"}));
+        QCOMPARE(filesHere(), (QStringList{"s.manifest.jsonl", "s_1.img", "s_2.img", "s_3.img",
+                                           "s_4.img"}));
     }
 
     void aLaterFrameAtPhiZeroKeepsTheRecording() {
@@ -259,8 +260,9 @@ class TestSeries : public QObject {
         QCOMPARE(report.frames, 3);
         QCOMPARE(report.rendered, 3);
         QCOMPARE(report.skipped, 0);
-        QCOMPARE(filesHere(), (QStringList{"j_01.bin", "j_01.img", "j_02.bin", "j_02.img",
-                                           "j_03.bin", "j_03.cbf", "j_03.img", "job.json"}));
+        QCOMPARE(filesHere(), (QStringList{"j.manifest.jsonl", "j_01.bin", "j_01.img", "j_02.bin",
+                                           "j_02.img", "j_03.bin", "j_03.cbf", "j_03.img",
+                                           "job.json"}));
         // frame 2 is the base with its overrides and the base's seed + 1
         const Run single = headless(
             with(kSmall, "-seed 4 -noisefile one.img -nopgm -misset random -misset_seed 7"));
