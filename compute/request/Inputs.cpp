@@ -131,7 +131,8 @@ std::vector<NamedFile> outputFiles(const RunRequest& cl) {
     };
     std::vector<NamedFile> files;
     auto add = [&](const char* option, const std::string& path, const std::string& byDefault) {
-        files.push_back({role(option, path, byDefault), path, ""});
+        if (!path.empty()) // an empty name is a file not written (a detector of panels' -intfile)
+            files.push_back({role(option, path, byDefault), path, ""});
     };
     add("-floatfile", o.floatFile, defaults.floatFile);
     add("-intfile", o.intFile, defaults.intFile);

@@ -133,6 +133,11 @@ const std::map<std::string, Physics>& physicsTable() {
         {"-series", {false, false}}, // a number of frames
         {"-threads", {false, false}}, // a number of CPU threads, at least 1
         {"-device", {false, true}},  // an index into the driver's list
+        // a DIALS experiment: an index into its list, and an image number of its scan (DIALS
+        // counts images from 1, but a scan may start at 0); a measured file's frame, from 1
+        {"-experiment_id", {false, true}},
+        {"-frame", {false, true}},
+        {"-measured_frame", {false, false}},
     };
     return table;
 }
@@ -143,7 +148,9 @@ const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl", 
                                     "-4stol", "-Q",          "-stolout", "-floatfile", "-intfile",
                                     "-pgmfile", "-noisefile", "-cbffile", "-nexusfile",
                                     "-detector", "-noise_generator", "-background",
-                                    "-response_psf", "-mtz", "-sfcif", "-model", "-sf_column"};
+                                    "-response_psf", "-mtz", "-sfcif", "-model", "-sf_column",
+                                    "-experiment", "-measured", "-refine", "-refine_pixels",
+                                    "-refined_experiment", "-fit_report"};
 
 bool isTextOption(const std::string& name) {
     for (const char* text : kTextOptions)
