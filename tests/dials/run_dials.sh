@@ -40,9 +40,10 @@ cd "$work"
 if [[ $format == experiment ]]; then
   # the round trip: a 3-frame series with an off-centre beam, written as CBF, SMV and one
   # NeXus file; dials.import of each; -experiment imported.expt -frame 3 with the crystal's
-  # options must give the float image of the series' frame 3 bit for bit. dxtbx's CBF and SMV
-  # readers state a polarization fraction of 0.999 whatever the header says, so those runs
-  # take -polar 0 after -experiment (docs/dials-experiment.md); NXmx carries what was simulated.
+  # options must give the float image of the series' frame 3 bit for bit. dxtbx's readers of
+  # the three formats state a polarization fraction of 0.999 whatever the file says (the NXmx
+  # file carries the Stokes vector of what was simulated, which this dxtbx does not read), so
+  # the runs take -polar 0 after -experiment (docs/dials-experiment.md).
   crystal=(-cell 50 60 70 90 90 90 -misset 10 20 30 -N 5 -default_F 100)
   geometry=(-lambda 1.0 -distance 100 -detpixels 256 -pixel 0.1 -Xbeam 14.73 -Ybeam 11.88)
   "${headless[@]}" "${crystal[@]}" "${geometry[@]}" -phi 0 -osc 1 -phisteps 2 -series 3 -seed 1 \
@@ -57,7 +58,7 @@ if [[ $format == experiment ]]; then
     case $kind in
       cbf) files=(../sim_*.cbf); polar=(-polar 0) ;;
       smv) files=(../sim_*.img); polar=(-polar 0) ;;
-      nexus) files=(../sim.h5); polar=() ;;
+      nexus) files=(../sim.h5); polar=(-polar 0) ;;
     esac
     ( cd "$kind" && dials.import "${files[@]}" > import.log 2>&1 ) ||
       { tail -20 "$kind/import.log"; exit 1; }
