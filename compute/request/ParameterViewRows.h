@@ -8,6 +8,7 @@
 #include "compute/model/PanelPlacement.h"
 #include "compute/model/Resolve.h"
 #include "compute/model/Units.h"
+#include "compute/request/DetectorSource.h"
 #include "compute/request/Parameters.h"
 #include "compute/request/SessionRows.h"
 
@@ -72,6 +73,17 @@ inline FieldView usedWhenCellGiven(FieldView f) {
 inline FieldView flatOnly(FieldView f, std::string why) {
     f.unavailableWhy = [why](const Experiment& e) {
         return e.detector.panelsFromSource() ? "Not used: " + why + "." : std::string();
+    };
+    return f;
+}
+
+// Used by the flat detector and a preset (which it moves in its own plane, compute/model/
+// PanelAim.h), not by the panels of a file, which say where they are.
+inline FieldView flatOrPresetOnly(FieldView f, std::string why) {
+    f.unavailableWhy = [why](const Experiment& e) {
+        return e.detector.panelsFromSource() && !isDetectorPreset(e.detector.panelsSource)
+                   ? "Not used: " + why + "."
+                   : std::string();
     };
     return f;
 }

@@ -28,11 +28,12 @@ FieldView rotationField(int i) {
 
 FieldView beamCentreField(bool x) {
     const char* key = x ? "beamX" : "beamY";
-    return flatOnly(
+    return flatOrPresetOnly(
         automatic(field(G::Detector, "Placement", key, x ? "Beam centre X" : "Beam centre Y", "mm",
                         x ? "Direct-beam position as the image header states it (nanoBragg "
                             "-Xbeam; its meaning depends on the convention). Auto: the detector "
-                            "centre."
+                            "centre. A preset's modules move in their plane to put the beam "
+                            "there, as on nanoBragg's flat detector of the same size."
                           : "Direct-beam position, header Y (nanoBragg -Ybeam). Auto: the "
                             "detector centre.",
                         -500.0, 500.0, 3, 0.1, 1.0,

@@ -184,9 +184,10 @@ class TestDetectors : public QObject {
         const QString said = v.window->readout().text(QStringLiteral("pixel"));
         QVERIFY2(said.contains(module), qPrintable(said));
 
-        // what a detector of panels cannot use is disabled, saying why (the command line's words)
-        QVERIFY(!beamX->spinBox()->isEnabled());
-        QVERIFY2(beamX->spinBox()->toolTip().contains(QStringLiteral("no one beam centre")),
+        // what a detector of panels cannot use is disabled, saying why (the command line's
+        // words); a preset takes a beam centre (its modules move in their plane): its field is
+        // on automatic, not refused
+        QVERIFY2(!beamX->spinBox()->toolTip().contains(QStringLiteral("Not used")),
                  qPrintable(beamX->spinBox()->toolTip()));
         QVERIFY(!curved->isEnabled());
         QVERIFY(curved->toolTip().contains(QStringLiteral("cannot be curved")));
@@ -200,6 +201,16 @@ class TestDetectors : public QObject {
         QVERIFY(v.waitImage());
         QVERIFY(std::fabs(centreAlongBeam(*v.controller().resolved()) - 0.150) < 1e-12);
         QVERIFY2(v.window->headlessCommandText().contains(QStringLiteral("-detector ") + preset),
+                 qPrintable(v.window->headlessCommandText()));
+        QVERIFY(headlessImage(v) == v.image());
+        // the beam centre moves the modules in their plane; the command carries it
+        const std::vector<float> centred = v.image();
+        beamX->setValue(beamX->value() + 3.0);
+        QVERIFY(v.waitImage());
+        QVERIFY(v.document().experiment().detector.beamX.has_value());
+        QVERIFY(beamX->spinBox()->isEnabled());
+        QVERIFY(v.image() != centred);
+        QVERIFY2(v.window->headlessCommandText().contains(QStringLiteral("-Xbeam")),
                  qPrintable(v.window->headlessCommandText()));
         QVERIFY(headlessImage(v) == v.image());
 
@@ -252,6 +263,11 @@ class TestDetectors : public QObject {
         app::DetectorChooser* c = chooser(v);
         QCOMPARE(moduleColumn(v, 0), names);
         QVERIFY(c->choice()->currentText().contains(QFileInfo(file).fileName()));
+        // a file's panels are where the file says: no beam centre to set, and the field says so
+        app::ParameterField* beamX = detectorPanel(v)->field(QStringLiteral("beamX"));
+        QVERIFY(!beamX->spinBox()->isEnabled());
+        QVERIFY2(beamX->spinBox()->toolTip().contains(QStringLiteral("no one beam centre")),
+                 qPrintable(beamX->spinBox()->toolTip()));
         // the Distance field tells where the file put the panels, which stay there
         const double shown = detectorPanel(v)->field(QStringLiteral("distance"))->value();
         QVERIFY2(std::fabs(shown - distance) < 1e-6, qPrintable(QString::number(shown, 'g', 12)));
