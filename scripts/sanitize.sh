@@ -49,13 +49,15 @@ for t in "${tests[@]}"; do
   case $t in
     tst_* | test_*) targets+=("$t") ;;
     parity.* | headless.*) ;;
-    nexus.* | cli.* | mpi.*) targets+=(braggview) ;; # they run the app's --headless
+    nexus.* | cli.* | mpi.* | refine.*) targets+=(braggview) ;; # they run the app's --headless
+    amorphous.gpu_psf) targets+=(braggview-check-gpu-psf) ;;
+    amorphous.*) ;;                        # --nonbragg, --noisify: as parity, below
     layering.*) ;;                         # cmake scripts: nothing to build
     *) echo "sanitize: no rule for the program of test $t: add it to scripts/sanitize.sh" >&2
        exit 2 ;;
   esac
 done
-if printf '%s\n' "${tests[@]}" | grep -qE '^(parity|headless)\.'; then
+if printf '%s\n' "${tests[@]}" | grep -qE '^(parity|headless|amorphous)\.'; then
   targets+=(braggview-headless-dev braggview-compare)
 fi
 if [ ${#targets[@]} -eq 0 ]; then

@@ -101,6 +101,19 @@ void checkMtzCounts(const std::string& path, const std::string& bytes) {
         const std::string record = bytes.substr(at, 80);
         if (record.rfind("END", 0) == 0)
             break;
+        if (record.rfind("SYMI", 0) == 0) {
+            // gemmi reserves room for this many symmetry operators before reading them; a
+            // space group has at most 192 (Fm-3m's 48 times its 4 centring translations)
+            std::istringstream symi(record); // "SYMINF <operators> ...": after the keyword
+            std::string keyword;
+            long long operators = 0;
+            symi >> keyword >> operators;
+            if (operators < 0 || operators > 192)
+                throw Error(path + ": not a readable MTZ file (its SYMI record announces " +
+                            std::to_string(operators) +
+                            " symmetry operators; a space group has at most 192)");
+            continue;
+        }
         if (record.rfind("NCOL", 0) != 0)
             continue;
         std::istringstream counts(record.substr(4));
