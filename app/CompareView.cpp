@@ -4,6 +4,8 @@
 #include "compute/core/Error.h"
 #include "render/ImageWindow.h"
 
+#include <QPointer>
+
 namespace bv::app {
 
 CompareView::CompareView(SimulationController& controller, render::ImageWindow& window,
@@ -20,7 +22,13 @@ CompareView::CompareView(SimulationController& controller, render::ImageWindow& 
         m_measuredBuffer.reset(); // the window waits for its device before this
         m_differenceBuffer.reset();
     });
-    m_controller.setSourceFilter([this](const render::ImageWindow::ImageSource& simulated) {
+    // the controller may outlive this view or die first (siblings under the main window,
+    // deleted in the order they were made): the filter asks whether the view is still there
+    // instead of the destructor reaching into the controller
+    m_controller.setSourceFilter([guard = QPointer<CompareView>(this), this](
+                                     const render::ImageWindow::ImageSource& simulated) {
+        if (!guard)
+            return simulated;
         const bool measured = m_mode == Measured || (m_mode == Blink && m_blinkMeasured);
         VkBuffer buffer = VK_NULL_HANDLE;
         if (measured)
@@ -35,9 +43,7 @@ CompareView::CompareView(SimulationController& controller, render::ImageWindow& 
     });
 }
 
-CompareView::~CompareView() {
-    m_controller.setSourceFilter({});
-}
+CompareView::~CompareView() = default;
 
 void CompareView::setMeasured(io::MeasuredImage measured, const QString& name) {
     m_measured = std::move(measured);
