@@ -5,6 +5,7 @@
 #include "compute/vk/ComputePass.h"
 #include "compute/vk/Device.h"
 #include "compute/vk/QueryPool.h"
+#include "compute/vk/StagedBuffer.h"
 
 #include <shaders/braggview_amorphous_shaders.h>
 
@@ -48,11 +49,12 @@ template <class Real> std::vector<Real> narrowed(const std::vector<double>& valu
     return std::vector<Real>(values.begin(), values.end());
 }
 
+// in the GPU's memory: every pixel reads the geometry, the sources and the spline
 template <class Real>
-vk::Buffer upload(const vk::Device& device, const std::vector<double>& values, const char* label) {
+vk::StagedBuffer upload(const vk::Device& device, const std::vector<double>& values,
+                        const char* label) {
     const std::vector<Real> data = narrowed<Real>(values);
-    vk::Buffer buffer(device, data.size() * sizeof(Real), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                      vk::MemoryUse::Upload, label);
+    vk::StagedBuffer buffer(device, data.size() * sizeof(Real), label);
     buffer.write(data.data(), data.size() * sizeof(Real));
     return buffer;
 }
@@ -68,13 +70,13 @@ AmorphousImage render(const vk::Device& device, vk::ComputePass& pass, const Non
     spline.insert(spline.end(), s.spline.y().begin(), s.spline.y().end());
 
     const std::size_t pixels = static_cast<std::size_t>(s.fpixels) * s.spixels;
-    vk::Buffer params = upload<Real>(device, parameters(s), "the amorphous pass's geometry");
-    vk::Buffer sourceBuffer = upload<Real>(device, sources, "the amorphous pass's sources");
-    vk::Buffer splineBuffer = upload<Real>(device, spline, "the amorphous pass's .stol spline");
-    vk::Buffer image(device, pixels * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                     vk::MemoryUse::Readback, "the amorphous image");
-    vk::Buffer omega(device, pixels * sizeof(Real), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                     vk::MemoryUse::Readback, "the amorphous image's solid angles");
+    vk::StagedBuffer params = upload<Real>(device, parameters(s), "the amorphous pass's geometry");
+    vk::StagedBuffer sourceBuffer = upload<Real>(device, sources, "the amorphous pass's sources");
+    vk::StagedBuffer splineBuffer =
+        upload<Real>(device, spline, "the amorphous pass's .stol spline");
+    // written in the GPU's memory and copied out after the timed dispatch
+    vk::StagedBuffer image(device, pixels * sizeof(float), "the amorphous image");
+    vk::StagedBuffer omega(device, pixels * sizeof(Real), "the amorphous image's solid angles");
 
     pass.bind({params.handle(), sourceBuffer.handle(), splineBuffer.handle(), image.handle(),
                omega.handle()});
@@ -97,17 +99,25 @@ AmorphousImage render(const vk::Device& device, vk::ComputePass& pass, const Non
     if (timed)
         queries = vk::QueryPool(device, 2);
     vk::CommandBuffer& commands = pass.begin();
+    for (const vk::StagedBuffer* input : {&params, &sourceBuffer, &splineBuffer})
+        input->recordUpload(commands);
     if (timed) {
         queries.reset(commands);
-        queries.writeTimestamp(commands, 0, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+        // after the uploads (a top-of-pipe stamp would not wait for them): the passes alone
+        queries.writeTimestamp(commands, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
     }
     pass.push(&constants, sizeof constants);
     commands.dispatch((static_cast<std::uint32_t>(s.fpixels) + kGroup - 1) / kGroup,
                       (static_cast<std::uint32_t>(s.spixels) + kGroup - 1) / kGroup);
     if (timed)
         queries.writeTimestamp(commands, 1, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
-    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    if (image.staged()) {
+        image.recordDownload(commands);
+        omega.recordDownload(commands);
+    } else {
+        commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    }
     pass.submitAndWait();
     if (timed)
         *gpuMilliseconds = queries.elapsedMilliseconds(0, 1);

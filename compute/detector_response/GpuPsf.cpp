@@ -6,6 +6,7 @@
 #include "compute/vk/ComputePass.h"
 #include "compute/vk/Device.h"
 #include "compute/vk/QueryPool.h"
+#include "compute/vk/StagedBuffer.h"
 
 #include <shaders/braggview_psf_shaders.h>
 
@@ -65,14 +66,12 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
     const std::vector<float> kernel(k64.begin(), k64.end());
 
     const std::size_t bytes = image.size() * sizeof(float);
-    vk::Buffer input(device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Upload,
-                     "the PSF's input image");
+    // all four in the GPU's memory: the passes read each pixel 2r + 1 times
+    vk::StagedBuffer input(device, bytes, "the PSF's input image");
     vk::Buffer middle(device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::DeviceLocal,
                       "the PSF's rows pass");
-    vk::Buffer output(device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Readback,
-                      "the PSF's output image");
-    vk::Buffer weights(device, kernel.size() * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                       vk::MemoryUse::Upload, "the PSF's kernel");
+    vk::StagedBuffer output(device, bytes, "the PSF's output image");
+    vk::StagedBuffer weights(device, kernel.size() * sizeof(float), "the PSF's kernel");
     input.write(image.data(), bytes);
     weights.write(kernel.data(), kernel.size() * sizeof(float));
 
@@ -85,9 +84,12 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
         queries = vk::QueryPool(device, 2);
 
     vk::CommandBuffer& commands = pass.begin();
+    input.recordUpload(commands);
+    weights.recordUpload(commands);
     if (timed) {
         queries.reset(commands);
-        queries.writeTimestamp(commands, 0, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+        // after the uploads (a top-of-pipe stamp would not wait for them): the passes alone
+        queries.writeTimestamp(commands, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
     }
     const PassConstants alongRows{width, height, radius, 0};
     pass.push(&alongRows, sizeof alongRows);
@@ -100,8 +102,11 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
     commands.dispatch(gx, gy);
     if (timed)
         queries.writeTimestamp(commands, 1, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
-    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                     VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    if (output.staged())
+        output.recordDownload(commands);
+    else
+        commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     pass.submitAndWait();
     if (timed)
         *gpuMilliseconds = queries.elapsedMilliseconds(0, 1);
