@@ -47,10 +47,10 @@ real polarizationFactor(real3 incident, real3 diffracted) {
     if (P.kahn != RC(0.0)) {
         real3 bIn = cross(P.polarAxis.xyz, incident);
         const real bLength = length(bIn);
-        bIn = bLength != RC(0.0) ? bIn / bLength : real3(RC(0.0));
+        bIn = bLength != RC(0.0) ? bIn * (RC(1.0) / bLength) : real3(RC(0.0));
         real3 eIn = cross(incident, bIn);
         const real eLength = length(eIn);
-        eIn = eLength != RC(0.0) ? eIn / eLength : real3(RC(0.0));
+        eIn = eLength != RC(0.0) ? eIn * (RC(1.0) / eLength) : real3(RC(0.0));
         const real e = dot(diffracted, eIn);
         const real b = dot(diffracted, bIn);
         const real norm = e * e + b * b;
@@ -63,7 +63,7 @@ real polarizationFactor(real3 incident, real3 diffracted) {
 #if !BV_PRECISE
 // diffracted - incident for the unit vector along position (length airpath), computed in the
 // source's frame (incident, u, v) without cancellation and turned back to the lab frame.
-real3 scatteringInFrame(real3 position, real airpath, Source frame) {
+real3 scatteringInFrame(real3 position, real airpath, real inverseAirpath, Source frame) {
     const real3 i = frame.incident.xyz;
     if (airpath == RC(0.0))
         return -i; // the reference's zero diffracted vector
@@ -74,8 +74,9 @@ real3 scatteringInFrame(real3 position, real airpath, Source frame) {
     const real alongPart = along > RC(0.0)
                                ? -(across1 * across1 + across2 * across2) /
                                      (airpath * (airpath + along))
-                               : along / airpath - RC(1.0);
-    return alongPart * i + (across1 / airpath) * frame.u.xyz + (across2 / airpath) * frame.v.xyz;
+                               : along * inverseAirpath - RC(1.0);
+    return alongPart * i + (across1 * inverseAirpath) * frame.u.xyz +
+           (across2 * inverseAirpath) * frame.v.xyz;
 }
 #endif
 
@@ -231,13 +232,15 @@ void main() {
             position = rotateAbout(turned, fdet, position.z / P.distance);
         }
         const real airpath = length(position);
-        const real3 diffracted = airpath != RC(0.0) ? position / airpath : real3(RC(0.0));
+        const real inverseAirpath = airpath != RC(0.0) ? RC(1.0) / airpath : RC(0.0);
+        const real3 diffracted = position * inverseAirpath;
 
         if (subpixelStart) {
             if (omega == RC(0.0) || kOversampleOmega) {
-                omega = kPointPixel ? RC(1.0) / airpath / airpath
-                                    : frame.pixelSize * frame.pixelSize / airpath / airpath *
-                                          frame.closeDistance / airpath;
+                const real inverseSquare = inverseAirpath * inverseAirpath;
+                omega = kPointPixel ? inverseSquare
+                                    : frame.pixelSize * frame.pixelSize * inverseSquare *
+                                          frame.closeDistance * inverseAirpath;
             }
             if (capture == RC(0.0) || kOversampleThick) {
                 const real parallax = dot(diffracted, odet);
@@ -250,13 +253,14 @@ void main() {
         const real3 incident = entry.incident.xyz;
         const real lambda = entry.incident.w;
 #if BV_PRECISE
-        const real3 scattering = (diffracted - incident) / lambda;
+        const real3 scattering = (diffracted - incident) * (RC(1.0) / lambda);
 #else
         // diffracted - incident loses digits to cancellation at small angles (its component
         // along the beam is ~theta^2); in float that costs 1e-5 of h. Taken apart in the
         // source's frame the along-beam part is -|p_perp|^2/(R(R + p.i)), with no difference
         // of nearby numbers (docs/numerics/scattering-vector.md).
-        const real3 scattering = scatteringInFrame(position, airpath, entry) / lambda;
+        const real3 scattering =
+            scatteringInFrame(position, airpath, inverseAirpath, entry) * (RC(1.0) / lambda);
 #endif
         bool skipped = false;
         if (kDmin) {

@@ -41,45 +41,104 @@ float sinPiRelativeCorrection(float z) {
 // three sines stays far above float's smallest normal number (1.2e-38)
 const float kSincgLimit = 1e-10;
 
+// Up to kChebyshevCells cells along an axis the ratio is a polynomial of cos(pi f):
+//   sin(N pi f) / sin(pi f) = U_{N-1}(cos(pi f)),
+// U the Chebyshev polynomial of the second kind, from U_0 = 1, U_1 = 2c by
+// U_{k+1} = 2c U_k - U_{k-1}: one cosine polynomial and N - 2 fused multiply-adds per axis,
+// no division, and no special case at f = 0 (U_{N-1}(1) = N exactly). Beyond it the N - 2
+// steps cost more than a second polynomial and a division, and the ratio of the two sines is
+// used (docs/numerics/chebyshev-lattice-factor.md). The specialised pipelines know N
+// (kCells) and unroll the steps.
+const int kChebyshevCells = 16;
+
+// cos(pi f) for |f| <= 1/2 as a polynomial of z = f^2, coefficients (-1)^k pi^(2k)/(2k)!:
+// to k = 6 in float (the next term is below 6.4e-9 at |f| = 1/2), to k = 10 in double (below
+// 1.9e-17)
+#if BV_PRECISE
+double cosPiOfSquare(double z) {
+    double c = -2.7757904924427543e-07LF;
+    c = fma(c, z, 8.606139174065895e-06LF);
+    c = fma(c, z, -0.0002092762098496914LF);
+    c = fma(c, z, 0.0038591486188078463LF);
+    c = fma(c, z, -0.05161378278002812LF);
+    c = fma(c, z, 0.4706612607177864LF);
+    c = fma(c, z, -2.670525537709179LF);
+    c = fma(c, z, 8.117424252833537LF);
+    c = fma(c, z, -9.869604401089358LF);
+    return fma(c, z, 2.0LF);
+}
+#else
+float cosPiOfSquare(float z) {
+    float c = -0.05161378278002812;
+    c = fma(c, z, 0.4706612607177864);
+    c = fma(c, z, -2.670525537709179);
+    c = fma(c, z, 8.117424252833537);
+    c = fma(c, z, -9.869604401089358);
+    return fma(c, z, 2.0);
+}
+#endif
+
+// U_{N-1}(cos(pi f)) = sin(N pi f) / sin(pi f), N >= 2
+real chebyshevSincg(real f, int N) {
+    const real twoC = cosPiOfSquare(f * f);
+    real previous = RC(1.0);
+    real current = twoC;
+    for (int k = 2; k < N; ++k) {
+        const real next = fma(twoC, current, -previous);
+        previous = current;
+        current = next;
+    }
+    return current;
+}
+
 #if BV_PRECISE
 // Precise: the ratio in double, sinPi (numerics.glsl) on the numerator's and the
-// denominator's arguments, one division. The float image then equals the reference's bit for
-// bit nearly everywhere, which the noise image needs: a Poisson deviate of a bright pixel
-// changes with the last bit of its mean, and every later deviate with it
-// (docs/numerics/lattice-factor-mixed-precision.md, "Precise: the reference's bits").
+// denominator's arguments, one division where an axis has more than kChebyshevCells cells.
+// The float image then equals the reference's bit for bit nearly everywhere, which the noise
+// image needs: a Poisson deviate of a bright pixel changes with the last bit of its mean, and
+// every later deviate with it (docs/numerics/lattice-factor-mixed-precision.md, "Precise: the
+// reference's bits").
 double squareLatticeFactor(dvec3 f) {
+    double chebyshev = 1.0LF;
     double numerator = 1.0LF;
     double denominator = 1.0LF;
     for (int axis = 0; axis < 3; ++axis) {
-        const double N = P.cells[axis];
-        if (N > 1.0LF) {
-            if (abs(f[axis]) < double(kSincgLimit)) {
-                numerator *= N;
-            } else {
-                numerator *= sinPi(N * f[axis]);
-                denominator *= sinPi(f[axis]);
-            }
+        const int N = kCells(axis);
+        if (N <= 1)
+            continue;
+        if (N <= kChebyshevCells) {
+            chebyshev *= chebyshevSincg(f[axis], N);
+        } else if (abs(f[axis]) < double(kSincgLimit)) {
+            numerator *= double(N);
+        } else {
+            numerator *= sinPi(double(N) * f[axis]);
+            denominator *= sinPi(f[axis]);
         }
     }
-    return numerator / denominator;
+    // x / 1 is x: the division is left out where no axis took the ratio
+    return denominator == 1.0LF ? chebyshev * numerator : chebyshev * (numerator / denominator);
 }
 #else
 float squareLatticeFactor(vec3 f) {
+    float chebyshev = 1.0;
     float numerator = 1.0;
     float denominator = 1.0;
     for (int axis = 0; axis < 3; ++axis) {
-        const float N = P.cells[axis];
-        if (N > 1.0) {
-            if (abs(f[axis]) < kSincgLimit) {
-                numerator *= N;
-            } else {
-                const float r = reducedHalfFloat(N * f[axis]);
-                numerator *= r * (1.0 + sinPiRelativeCorrection(r * r));
-                denominator *= f[axis] * (1.0 + sinPiRelativeCorrection(f[axis] * f[axis]));
-            }
+        const int N = kCells(axis);
+        if (N <= 1)
+            continue;
+        if (N <= kChebyshevCells) {
+            chebyshev *= chebyshevSincg(f[axis], N);
+        } else if (abs(f[axis]) < kSincgLimit) {
+            numerator *= float(N);
+        } else {
+            const float r = reducedHalfFloat(float(N) * f[axis]);
+            numerator *= r * (1.0 + sinPiRelativeCorrection(r * r));
+            denominator *= f[axis] * (1.0 + sinPiRelativeCorrection(f[axis] * f[axis]));
         }
     }
-    return numerator / denominator;
+    // x / 1 is x: the division is left out where no axis took the ratio
+    return denominator == 1.0 ? chebyshev * numerator : chebyshev * (numerator / denominator);
 }
 #endif
 

@@ -67,6 +67,11 @@ layout(constant_id = 17) const bool kSpecialised = false;
 layout(constant_id = 18) const int kOversampleConstant = 1;       // sub-pixels per edge
 layout(constant_id = 19) const int kSourceCountConstant = 1;
 layout(constant_id = 20) const int kOrientationCountConstant = 1; // phi steps x mosaic domains
+// the square crystal's Na, Nb, Nc (lattice.glsl unrolls its Chebyshev steps by them); 0 in
+// the key of other shapes, which do not read them
+layout(constant_id = 21) const int kCellsAConstant = 1;
+layout(constant_id = 22) const int kCellsBConstant = 1;
+layout(constant_id = 23) const int kCellsCConstant = 1;
 
 // the flag of P.shape's bit (GpuLayout.h: shapeBit, the constant's id - 1)
 #define BV_SHAPE_FLAG(constant, bit) (kSpecialised ? constant : ((P.shape >> (bit)) & 1u) != 0u)
@@ -88,6 +93,11 @@ layout(constant_id = 20) const int kOrientationCountConstant = 1; // phi steps x
 #define kOversample (kSpecialised ? kOversampleConstant : P.oversample)
 #define kSourceCount (kSpecialised ? kSourceCountConstant : P.sourceCount)
 #define kOrientationCount (kSpecialised ? kOrientationCountConstant : P.orientationCount)
+#define kCells(axis)                                                                            \
+    (kSpecialised ? ((axis) == 0   ? kCellsAConstant                                           \
+                     : (axis) == 1 ? kCellsBConstant                                           \
+                                   : kCellsCConstant)                                          \
+                  : int(P.cells[axis]))
 
 const int kShapeSquare = 0;
 const int kShapeRound = 1;

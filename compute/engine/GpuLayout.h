@@ -149,6 +149,10 @@ enum SpecId : std::uint32_t {
     SpecOversample = 18,
     SpecSourceCount = 19,
     SpecOrientationCount = 20,
+    // the square crystal's cells along a, b, c (its Chebyshev lattice factor)
+    SpecCellsA = 21,
+    SpecCellsB = 22,
+    SpecCellsC = 23,
 };
 
 // The bit of GpuParams::shape (and of the Simulator's variant key) that holds the flag of

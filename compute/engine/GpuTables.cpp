@@ -44,6 +44,9 @@ VariantKey variantKey(const plan::Plan& p) {
     key.oversample = p.oversample;
     key.sources = static_cast<std::int32_t>(p.sources.size());
     key.orientations = static_cast<std::int32_t>(p.orientations.size());
+    if (p.shape == LatticeShape::Square)
+        for (int i = 0; i < 3; ++i)
+            key.cells[i] = static_cast<std::int32_t>(std::lround(p.cells[i]));
     return key;
 }
 

@@ -17,9 +17,11 @@ namespace bv::engine {
 struct VariantKey {
     std::uint32_t bits = 0; // the shape and flags (GpuLayout.h: shapeBit)
     std::int32_t oversample = 1, sources = 1, orientations = 1;
+    std::int32_t cells[3] = {1, 1, 1}; // the square crystal's; 1 for other shapes
     bool operator==(const VariantKey& o) const {
         return bits == o.bits && oversample == o.oversample && sources == o.sources &&
-               orientations == o.orientations;
+               orientations == o.orientations && cells[0] == o.cells[0] &&
+               cells[1] == o.cells[1] && cells[2] == o.cells[2];
     }
     bool operator!=(const VariantKey& o) const { return !(*this == o); }
     bool searchesGridExit() const { return ((bits >> shapeBit(SpecSerialGridExit)) & 1u) != 0; }

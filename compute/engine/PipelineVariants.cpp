@@ -67,7 +67,10 @@ vk::SpecializationConstants PipelineVariants::specializationConstants(const Vari
         constants.add(id, ((key.bits >> shapeBit(SpecId(id))) & 1u) != 0);
     constants.add(SpecOversample, key.oversample)
         .add(SpecSourceCount, key.sources)
-        .add(SpecOrientationCount, key.orientations);
+        .add(SpecOrientationCount, key.orientations)
+        .add(SpecCellsA, key.cells[0])
+        .add(SpecCellsB, key.cells[1])
+        .add(SpecCellsC, key.cells[2]);
     return constants;
 }
 
