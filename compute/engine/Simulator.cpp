@@ -68,7 +68,7 @@ SimulatorOptions Simulator::settled(const vk::Device& device, SimulatorOptions o
     if (options.workPerSlice == 0)
         options.workPerSlice = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
                                    ? std::uint64_t(1) << 26
-                                   : std::uint64_t(1) << 28;
+                                   : std::uint64_t(1) << (options.watched ? 28 : 30);
     if (options.specialiseWork == 0)
         options.specialiseWork = 1; // always (SimulatorOptions::specialiseWork says why)
     // BRAGGVIEW_PIPELINE=generic|specialised overrides Automatic (the parity suite runs both)

@@ -15,6 +15,7 @@ FrameRunner::FrameRunner(const std::string& deviceOverride, Precision precision)
     m_device = std::make_unique<vk::Device>(deviceOptions);
     engine::SimulatorOptions options;
     options.precision = precision;
+    options.watched = false; // larger slices on a GPU
     m_simulator = std::make_unique<engine::Simulator>(*m_device, options);
 }
 

@@ -34,6 +34,7 @@
 #include <future>
 #include <iostream>
 #include <locale>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <unistd.h>
@@ -179,6 +180,17 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                     "every process would write this one image");
     // before anything is read or written (loadInputs writes the structure-factor cache)
     request::checkOutputFiles(request::inputFiles(cl), request::outputFiles(cl));
+    // The Vulkan instance and device (most of a short run's time, all of it the driver's) are
+    // made on a thread of their own while the inputs are read and the plan is made; an
+    // error of the inputs is still reported first (the device's waits in the future).
+    std::future<std::unique_ptr<vk::Device>> deviceLater;
+    if (cl.refine.empty()) {
+        vk::DeviceOptions deviceOptions;
+        deviceOptions.deviceOverride = cl.device;
+        deviceLater = std::async(std::launch::async, [deviceOptions] {
+            return std::make_unique<vk::Device>(deviceOptions);
+        });
+    }
     printBanner(out, cl);
     request::loadInputs(cl, out);
     // -compare: the measured image read before any rendering, so a bad one costs nothing
@@ -220,9 +232,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         throw Error("-background with -noise_generator counter: the counter noise is drawn "
                     "from the Bragg image on the device, before the background is added; use "
                     "the reference generator");
-    vk::DeviceOptions deviceOptions;
-    deviceOptions.deviceOverride = cl.device;
-    const vk::Device device(deviceOptions);
+    const std::unique_ptr<vk::Device> ownedDevice = deviceLater.get();
+    const vk::Device& device = *ownedDevice;
     times.mark("device");
     // a likely slip of units, and the cost of a long run with its reason, before the work
     for (const std::string& notice : run::runNotices(prepared, device.info(), cl.precision))
@@ -238,6 +249,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     {
         engine::SimulatorOptions options;
         options.precision = cl.precision;
+        options.watched = false; // larger slices on a GPU
         engine::Simulator simulator(device, options);
         times.mark("simulator");
         timing.notes.push_back("simulator: " + phaseList(simulator.constructionTimes()));
