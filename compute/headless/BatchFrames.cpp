@@ -218,7 +218,10 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
             if (r.manifestLine.empty())
                 return;
             manifest->set(frames[r.index].number, r.manifestLine);
-            manifest->commitSoon();
+            // a series' NeXus file is all or nothing: its frames are on disk only when it is
+            // committed, and the manifest with it (a slow frame must not write it earlier)
+            if (settings.nexusFile.empty())
+                manifest->commitSoon();
         });
     }
     if (settings.resume) {

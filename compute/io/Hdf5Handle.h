@@ -41,9 +41,14 @@ class Handle {
     herr_t (*m_close)(hid_t) = nullptr;
 };
 
-// HDF5 prints its error stack on stderr by default; braggview reports errors itself.
+// HDF5 prints its error stack on stderr by default; braggview reports errors itself. The
+// first HDF5 call of the process, so it also turns off HDF5's own clean-up at exit: after a
+// file's close has failed (a full disk, a size limit), HDF5 1.10 closes it again at exit and
+// crashes in H5F__close_cb. braggview closes every identifier itself (Handle), and the files
+// are made whole or removed before the process ends.
 inline void silenceHdf5() {
     static const bool silenced = [] {
+        H5dont_atexit();
         H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
         return true;
     }();
