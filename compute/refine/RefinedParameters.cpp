@@ -75,13 +75,7 @@ Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment
     d.distanceStated = false;
     d.rotX = d.rotY = d.rotZ = 0.0;
     d.twotheta = 0.0;
-    d.beamX.reset();
-    d.beamY.reset();
-    d.closeX.reset();
-    d.closeY.reset();
-    d.orgX.reset();
-    d.orgY.reset();
-    d.closeDistance.reset();
+    d.clearBeamPlacement();
     // the crystal after misset as reciprocal vectors times the wavelength (Angstrom)
     const double angstrom = e.beam.wavelength * 1e10;
     e.crystal.mosflmMatrix = glm::dmat3(resolved.cell.aStar, resolved.cell.bStar,
