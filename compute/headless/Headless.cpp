@@ -188,9 +188,10 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         measuredSource = request::measuredSource(cl);
         measured = io::readMeasuredImage(measuredSource->path, measuredSource->frame);
     }
+    const std::optional<refine::ObservedSpots> spots = readObservedSpots(cl); // -spots
     times.mark("load");
     if (!cl.refine.empty()) { // compute/headless/Refine.h
-        runRefinement(cl, *measured, out, err);
+        runRefinement(cl, *measured, spots ? &*spots : nullptr, out, err);
         return 0;
     }
 
@@ -334,6 +335,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (measured)
         products::printComparison(out, measuredSource->path, *measured, measuredSource->frame,
                                   products::compareImages(*measured, image, prepared.resolved));
+    if (measured && spots)
+        printObservedSpots(out, *spots, image, *measured, prepared.resolved);
     out << std::flush;
     times.restart();
     return 0;
