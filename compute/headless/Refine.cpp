@@ -81,6 +81,7 @@ void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
                            request.refineAllPixels ? refine::PixelChoice::All
                                                    : refine::PixelChoice::Spots);
     refine::FitReport report = fit.run();
+    report.cellConstraint = set.cellConstraint();
     if (spots) // the whole images at the start and after, every spot in them
         report.observed = refine::FitReport::Observed{
             *spots, matchImage(*spots, render(set.experimentAt(set.startValues())), measured, resolved),

@@ -271,6 +271,8 @@ std::string fitReportJson(const FitReport& r) {
         parameters.push_back({{"name", v.name}, {"unit", v.unit}, {"start", v.start},
                               {"value", v.value}, {"change", v.value - v.start}, {"sigma", v.sigma}});
     j["parameters"] = parameters;
+    if (!r.cellConstraint.empty())
+        j["cell_constraint"] = r.cellConstraint;
     const auto cell = [](const glm::dmat3& m) {
         nlohmann::ordered_json c;
         const char* names[] = {"a", "b", "c"};

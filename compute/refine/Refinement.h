@@ -57,6 +57,8 @@ struct FitReport {
         SpotMatch start, end;
     };
     std::optional<Observed> observed;
+    // the lattice that tied the cell (ParameterSet::cellConstraint; the caller sets it)
+    std::string cellConstraint;
 };
 
 class Refinement {

@@ -57,7 +57,9 @@ start = {p["name"]: p["start"] for p in truth["parameters"]}
 value = {p["name"]: p["value"] for p in refined["parameters"]}
 bad = []
 names = sorted(n for n in value if n.startswith("cell_"))
-print("fitted: " + ", ".join(names))
+print("fitted: " + ", ".join(names) + " (" + refined.get("cell_constraint", "no cell_constraint") + ")")
+if not refined.get("cell_constraint", "").startswith("tetragonal"):
+    bad.append("the fit report names no tetragonal constraint")
 if names != ["cell_a", "cell_c"]:
     bad.append("the fitted cell parameters are %s, not cell_a and cell_c" % names)
 for n in ("cell_a", "cell_c"):
