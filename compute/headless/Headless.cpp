@@ -181,14 +181,15 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     request::checkOutputFiles(request::inputFiles(cl), request::outputFiles(cl));
     printBanner(out, cl);
     request::loadInputs(cl, out);
-    // -compare: the measured image read before any rendering, so a bad one costs nothing
+    // -spots and -compare: the observed spots and the measured image read before any
+    // rendering, so a bad one costs nothing
+    const std::optional<refine::ObservedSpots> spots = readObservedSpots(cl);
     std::optional<request::MeasuredSource> measuredSource;
     std::optional<io::MeasuredImage> measured;
     if (cl.compare || !cl.refine.empty()) {
         measuredSource = request::measuredSource(cl);
         measured = io::readMeasuredImage(measuredSource->path, measuredSource->frame);
     }
-    const std::optional<refine::ObservedSpots> spots = readObservedSpots(cl); // -spots
     times.mark("load");
     if (!cl.refine.empty()) { // compute/headless/Refine.h
         runRefinement(cl, *measured, spots ? &*spots : nullptr, out, err);

@@ -78,7 +78,8 @@ DialsReflections parseDialsReflections(const std::string& bytes, const std::stri
     if (!bytes.empty() && static_cast<std::uint8_t>(bytes[0]) == 0x80)
         reader.fail("a Python pickle, not MessagePack: a reflection table of a DIALS before "
                     "2019; read it with a newer DIALS and save it again");
-    const Value top = msgpack::decode(bytes, name);
+    const Value top =
+        msgpack::decode(bytes, name + ": no DIALS reflection table (MessagePack) can be read");
     if (top.kind != Kind::Array || top.items.size() != 3 ||
         !top.items[0].isText("dials::af::reflection_table"))
         reader.fail("not a DIALS reflection table (a MessagePack array of "

@@ -123,9 +123,10 @@ class TestDialsReflections : public QObject {
         QTest::addColumn<QString>("message");
         const auto bytes = [](const std::string& s) { return QByteArray(s.data(), static_cast<int>(s.size())); };
         auto spots = twoSpots();
-        QTest::newRow("empty") << QByteArray() << "t.refl: byte 0: the file ends inside a value";
+        QTest::newRow("empty") << QByteArray()
+                               << "t.refl: no DIALS reflection table (MessagePack) can be read: byte 0: the file ends inside a value";
         QTest::newRow("pickle") << QByteArray("\x80\x02}q\x00", 5) << "t.refl: a Python pickle";
-        QTest::newRow("JSON") << QByteArray("{\"a\": 1}") << "t.refl: byte 1: 7 bytes after the value";
+        QTest::newRow("JSON") << QByteArray("{\"a\": 1}") << "can be read: byte 1: 7 bytes after the value";
         QTest::newRow("another tag")
             << bytes(array({str("dials::af::shoebox"), unsignedInt(1), map({})})) << "not a DIALS reflection table";
         QTest::newRow("version 3") << bytes(table(spots, 2, 3)) << "a reflection table of version 3";
