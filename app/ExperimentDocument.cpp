@@ -186,13 +186,7 @@ void ExperimentDocument::setDetectorSource(const std::string& source) {
     }
     if (!d.panelsFromSource()) {
         m_flatDetector = d;
-        d.beamX.reset();
-        d.beamY.reset();
-        d.closeX.reset();
-        d.closeY.reset();
-        d.orgX.reset();
-        d.orgY.reset();
-        d.closeDistance.reset();
+        d.clearBeamPlacement();
         d.curved = false;
     }
     d.panels = panels.panels;

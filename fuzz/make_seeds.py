@@ -185,6 +185,46 @@ expt = target("expt")
     b'"slow_axis": [-1, 0, 0], "origin": [1, 2, -50], "children": [{"children": '
     b'[{"panel": 0}]}]}]}}]}')
 
+# ---- refl: DIALS reflection tables, MessagePack (compute/io/DialsReflections.h) -----------
+refl = target("refl")
+(refl / "seed-strong.refl").write_bytes((DATA / "dials" / "strong.refl").read_bytes())
+
+
+def mp_str(text):
+    data = text.encode()
+    return bytes([0xD9, len(data)]) + data
+
+
+def mp_uint(value):
+    return b"\xcf" + struct.pack(">Q", value)
+
+
+def mp_array(*items):
+    return bytes([0x90 + len(items)]) + b"".join(items)
+
+
+def mp_map(*pairs):
+    return bytes([0x80 + len(pairs)]) + b"".join(k + v for k, v in pairs)
+
+
+def mp_column(kind, rows, data):
+    return mp_array(mp_str(kind), mp_array(mp_uint(rows), b"\xc5" + struct.pack(">H", len(data)) + data))
+
+
+def mp_table(version, rows, columns):
+    return mp_array(mp_str("dials::af::reflection_table"), mp_uint(version),
+                    mp_map((mp_str("identifiers"), mp_map((b"\x00", mp_str("a-b-c")))),
+                           (mp_str("nrows"), mp_uint(rows)),
+                           (mp_str("data"), mp_map(*[(mp_str(n), c) for n, c in columns]))))
+
+
+two = [("xyzobs.px.value", mp_column("vec3<double>", 2, struct.pack("<6d", 10.25, 20.5, 0.5, 3, 4, 7.5))),
+       ("panel", mp_column("std::size_t", 2, struct.pack("<2Q", 0, 3))),
+       ("id", mp_column("int", 2, struct.pack("<2i", 0, -1))),
+       ("flags", mp_column("std::size_t", 2, struct.pack("<2Q", 32, 36)))]
+(refl / "seed-two-spots.refl").write_bytes(mp_table(2, 2, two))
+(refl / "seed-centres-only.refl").write_bytes(mp_table(1, 2, two[:1]))
+
 # ---- dictionaries with the option names --------------------------------------------------
 DICT = ROOT / "fuzz" / "dict"
 

@@ -193,7 +193,9 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     printBanner(out, cl);
     request::loadInputs(cl, out);
-    // -compare: the measured image read before any rendering, so a bad one costs nothing
+    // -spots and -compare: the observed spots and the measured image read before any
+    // rendering, so a bad one costs nothing
+    const std::optional<refine::ObservedSpots> spots = readObservedSpots(cl);
     std::optional<request::MeasuredSource> measuredSource;
     std::optional<io::MeasuredImage> measured;
     if (cl.compare || !cl.refine.empty()) {
@@ -202,7 +204,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     }
     times.mark("load");
     if (!cl.refine.empty()) { // compute/headless/Refine.h
-        runRefinement(cl, *measured, out, err);
+        runRefinement(cl, *measured, spots ? &*spots : nullptr, out, err);
         return 0;
     }
 
@@ -346,6 +348,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     if (measured)
         products::printComparison(out, measuredSource->path, *measured, measuredSource->frame,
                                   products::compareImages(*measured, image, prepared.resolved));
+    if (measured && spots)
+        printObservedSpots(out, *spots, image, *measured, prepared.resolved);
     out << std::flush;
     times.restart();
     return 0;

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <optional>
+#include <string>
 
 namespace bv {
 
@@ -61,6 +62,10 @@ struct Crystal {
 
     LatticeShape shape = LatticeShape::Square;
     double fudge = 1.0;
+
+    // The space group by its Hall symbol (a DIALS crystal's space_group_hall_symbol), which
+    // constrains the cell a refinement may move; "" when not known
+    std::string spaceGroupHall;
 
     std::optional<double> mosaicSpread; // rad
     std::optional<int> mosaicDomains;

@@ -54,6 +54,19 @@ struct Detector {
     // A source named whose panels are not read yet (a session that keeps only the file's name).
     bool panelsUnread() const { return panels.empty() && !panelsSource.empty(); }
 
+    // Forgets where the flat detector's options put the beam (-Xbeam/-Ybeam, -Xclose/-Yclose,
+    // -ORGX/-ORGY, -close_distance): panels placed by a file, a preset or a refinement state
+    // their own place, and these would move them again.
+    void clearBeamPlacement() {
+        beamX.reset();
+        beamY.reset();
+        closeX.reset();
+        closeY.reset();
+        orgX.reset();
+        orgY.reset();
+        closeDistance.reset();
+    }
+
     int fastPixels() const { return static_cast<int>(std::ceil(sizeFast / pixelSize - 0.5)); }
     int slowPixels() const { return static_cast<int>(std::ceil(sizeSlow / pixelSize - 0.5)); }
     void setPixels(int fast, int slow) {

@@ -1,6 +1,7 @@
 #include "compute/refine/RefinedParameters.h"
 
 #include "compute/core/Error.h"
+#include "compute/io/SpaceGroupLattice.h"
 #include "compute/model/Rotation.h"
 #include "compute/model/Units.h"
 
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace bv::refine {
 
@@ -46,7 +48,174 @@ glm::dmat3 directFromReciprocal(const glm::dmat3& reciprocalColumns) {
     return glm::transpose(glm::inverse(reciprocalColumns)); // columns a, b, c
 }
 
+// a, b, c (A), alpha, beta, gamma (deg) of direct cell vectors (columns)
+void cellParameters(const glm::dmat3& direct, double cell[6]) {
+    const auto angle = [](const glm::dvec3& u, const glm::dvec3& v) {
+        return units::degreesFromRadians(
+            std::acos(std::clamp(glm::dot(u, v) / (glm::length(u) * glm::length(v)), -1.0, 1.0)));
+    };
+    for (int k = 0; k < 3; ++k)
+        cell[k] = glm::length(direct[k]);
+    cell[3] = angle(direct[1], direct[2]);
+    cell[4] = angle(direct[0], direct[2]);
+    cell[5] = angle(direct[0], direct[1]);
+}
+
+// The orthogonal matrix nearest m (its polar factor, by Newton's iteration X <- (X + X^-T)/2,
+// which converges quadratically from a matrix orthogonal to rounding, as here)
+glm::dmat3 nearestOrthogonal(glm::dmat3 m) {
+    for (int i = 0; i < 30; ++i) {
+        const glm::dmat3 next = 0.5 * (m + glm::transpose(glm::inverse(m)));
+        double change = 0;
+        for (int c = 0; c < 3; ++c)
+            change = std::max(change, glm::length(next[c] - m[c]));
+        m = next;
+        if (change < 1e-15)
+            break;
+    }
+    return m;
+}
+
+// The free parameters of a lattice, each the cell values (0 to 5: a, b, c, alpha, beta,
+// gamma) it sets, and the angles it fixes (0: not fixed)
+struct LatticeTies {
+    std::vector<std::vector<int>> free;
+    double fixedAngle[3] = {0, 0, 0}; // alpha, beta, gamma in degrees
+};
+
+LatticeTies tiesOf(const io::SpaceGroupLattice& lattice) {
+    LatticeTies t;
+    const auto rightAngles = [&t] { t.fixedAngle[0] = t.fixedAngle[1] = t.fixedAngle[2] = 90.0; };
+    switch (lattice.system) {
+    case io::LatticeSystem::Triclinic:
+        t.free = {{0}, {1}, {2}, {3}, {4}, {5}};
+        break;
+    case io::LatticeSystem::Monoclinic:
+        rightAngles();
+        t.fixedAngle[lattice.uniqueAxis] = 0.0;
+        t.free = {{0}, {1}, {2}, {3 + lattice.uniqueAxis}};
+        break;
+    case io::LatticeSystem::Orthorhombic:
+        rightAngles();
+        t.free = {{0}, {1}, {2}};
+        break;
+    case io::LatticeSystem::Tetragonal:
+        rightAngles();
+        t.free = {{0, 1}, {2}};
+        break;
+    case io::LatticeSystem::Hexagonal:
+        rightAngles();
+        t.fixedAngle[2] = 120.0;
+        t.free = {{0, 1}, {2}};
+        break;
+    case io::LatticeSystem::Rhombohedral:
+        t.free = {{0, 1, 2}, {3, 4, 5}};
+        break;
+    case io::LatticeSystem::Cubic:
+        rightAngles();
+        t.free = {{0, 1, 2}};
+        break;
+    }
+    return t;
+}
+
+const char* const kCellNames[6] = {"a", "b", "c", "alpha", "beta", "gamma"};
+
+std::string cellText(const double cell[6]) {
+    char text[128];
+    std::snprintf(text, sizeof text, "%.6g %.6g %.6g %.6g %.6g %.6g", cell[0], cell[1], cell[2],
+                  cell[3], cell[4], cell[5]);
+    return text;
+}
+
 } // namespace
+
+glm::dmat3 cellInStandardFrame(const double cell[6]) {
+    const double ca = std::cos(units::radiansFromDegrees(cell[3]));
+    const double cb = std::cos(units::radiansFromDegrees(cell[4]));
+    const double cg = std::cos(units::radiansFromDegrees(cell[5]));
+    const double sg = std::sin(units::radiansFromDegrees(cell[5]));
+    const double cy = (ca - cb * cg) / sg;
+    const double cz = std::sqrt(std::max(0.0, 1.0 - cb * cb - cy * cy));
+    return glm::dmat3(glm::dvec3(cell[0], 0.0, 0.0), glm::dvec3(cell[1] * cg, cell[1] * sg, 0.0),
+                      glm::dvec3(cell[2] * cb, cell[2] * cy, cell[2] * cz));
+}
+
+void ParameterSet::addCellParameters() {
+    const glm::dmat3 direct =
+        directFromReciprocal(*m_start.crystal.mosflmMatrix / (m_start.beam.wavelength * 1e10));
+    double actual[6];
+    cellParameters(direct, actual);
+    const std::string& hall = m_start.crystal.spaceGroupHall;
+    std::optional<io::SpaceGroupLattice> lattice;
+    if (!hall.empty())
+        lattice = io::spaceGroupLattice(hall);
+    LatticeTies ties;
+    if (lattice) {
+        ties = tiesOf(*lattice);
+    } else {
+        // no lattice known: the edges, those equal at the start as one; the angles kept
+        std::vector<bool> taken(3, false);
+        for (int i = 0; i < 3; ++i) {
+            if (taken[static_cast<std::size_t>(i)])
+                continue;
+            std::vector<int> tied{i};
+            for (int j = i + 1; j < 3; ++j)
+                if (std::fabs(actual[j] - actual[i]) <= 1e-4 * actual[i]) {
+                    tied.push_back(j);
+                    taken[static_cast<std::size_t>(j)] = true;
+                }
+            ties.free.push_back(tied);
+        }
+    }
+    // the start with the lattice's ties exact: each free parameter the mean of what it ties,
+    // the fixed angles as the lattice has them
+    std::copy(actual, actual + 6, m_cell);
+    for (const std::vector<int>& tied : ties.free) {
+        double sum = 0;
+        for (int k : tied)
+            sum += actual[k];
+        for (int k : tied)
+            m_cell[k] = sum / static_cast<double>(tied.size());
+    }
+    for (int k = 0; k < 3; ++k)
+        if (ties.fixedAngle[k] > 0)
+            m_cell[3 + k] = ties.fixedAngle[k];
+    std::string words;
+    for (const std::vector<int>& tied : ties.free) {
+        words += words.empty() ? "" : ", ";
+        words += kCellNames[tied[0]];
+        for (std::size_t i = 1; i < tied.size(); ++i)
+            words += std::string(" = ") + kCellNames[tied[i]];
+    }
+    for (int k = 0; k < 3; ++k)
+        if (ties.fixedAngle[k] > 0)
+            words += std::string(", ") + kCellNames[3 + k] + " " +
+                     (ties.fixedAngle[k] == 120.0 ? "120" : "90");
+    m_cellConstraint =
+        lattice ? std::string(lattice->systemName()) + " (" + lattice->name + "): " + words
+        : hall.empty()
+            ? "no space group: " + words + ", the angles kept"
+            : "space group "" + hall + "" in a setting not listed: " + words + ", the angles kept";
+    if (lattice)
+        for (int k = 0; k < 6; ++k)
+            if (std::fabs(m_cell[k] - actual[k]) > (k < 3 ? 1e-3 * actual[k] : 0.1))
+                throw Error("-refine cell: the start's cell (" + cellText(actual) + ") is not " +
+                            lattice->systemName() + " as its space group " + lattice->name +
+                            " (Hall \"" + hall + "\") requires (" + words + ")");
+    // the crystal's orientation: what turns the standard frame's cell into the start's
+    m_orientation = nearestOrthogonal(direct * glm::inverse(cellInStandardFrame(m_cell)));
+
+    const char* names[6] = {"cell_a", "cell_b", "cell_c", "cell_alpha", "cell_beta", "cell_gamma"};
+    for (const std::vector<int>& tied : ties.free) {
+        const int k = tied[0];
+        const double v = m_cell[k];
+        if (k < 3)
+            m_parameters.push_back({names[k], "A", Group::Cell, k, tied, v, v * 1e-4, v * 0.5, v * 2});
+        else
+            m_parameters.push_back({names[k], "deg", Group::Cell, k, tied, v, 0.002, 20.0, 160.0});
+    }
+}
 
 Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment& resolved) {
     Experiment e = experiment;
@@ -75,13 +244,7 @@ Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment
     d.distanceStated = false;
     d.rotX = d.rotY = d.rotZ = 0.0;
     d.twotheta = 0.0;
-    d.beamX.reset();
-    d.beamY.reset();
-    d.closeX.reset();
-    d.closeY.reset();
-    d.orgX.reset();
-    d.orgY.reset();
-    d.closeDistance.reset();
+    d.clearBeamPlacement();
     // the crystal after misset as reciprocal vectors times the wavelength (Angstrom)
     const double angstrom = e.beam.wavelength * 1e10;
     e.crystal.mosflmMatrix = glm::dmat3(resolved.cell.aStar, resolved.cell.bStar,
@@ -107,10 +270,6 @@ ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
     m_slow = first.slow;
     m_pixelFast = first.pixelSizeFast;
     m_pixelSlow = first.pixelSizeSlow;
-    const glm::dmat3 direct =
-        directFromReciprocal(*m_start.crystal.mosflmMatrix / (m_start.beam.wavelength * 1e10));
-    const double edges[3] = {glm::length(direct[0]), glm::length(direct[1]), glm::length(direct[2])};
-
     for (const std::string& g : groups) {
         if (g == "distance") {
             const double d = glm::dot(first.origin, first.normal()) /
@@ -125,20 +284,7 @@ ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
             for (int i = 0; i < 3; ++i)
                 m_parameters.push_back({names[i], "deg", Group::Orientation, i, {}, 0.0, 0.002, -5, 5});
         } else if (g == "cell") {
-            const char* names[] = {"cell_a", "cell_b", "cell_c"};
-            std::vector<bool> taken(3, false);
-            for (int i = 0; i < 3; ++i) {
-                if (taken[i])
-                    continue;
-                Parameter p{names[i], "A", Group::Cell, i, {i}, edges[i], edges[i] * 1e-4,
-                            edges[i] * 0.5, edges[i] * 2};
-                for (int j = i + 1; j < 3; ++j)
-                    if (std::fabs(edges[j] - edges[i]) <= 1e-4 * edges[i]) {
-                        p.tied.push_back(j);
-                        taken[j] = true;
-                    }
-                m_parameters.push_back(p);
-            }
+            addCellParameters();
         } else if (g == "mosaic") {
             // from no spread a fit has no slope: start at 0.05 degrees
             const double spread =
@@ -178,7 +324,9 @@ Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
     glm::dvec3 rotation(0.0);
     glm::dmat3 direct =
         directFromReciprocal(*e.crystal.mosflmMatrix / (e.beam.wavelength * 1e10));
-    const glm::dmat3 startDirect = direct;
+    double cell[6];
+    std::copy(m_cell, m_cell + 6, cell);
+    bool cellMoves = false;
     for (std::size_t i = 0; i < m_parameters.size(); ++i) {
         const Parameter& p = m_parameters[i];
         const double delta = values[i] - p.start;
@@ -197,8 +345,9 @@ Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
             rotation[p.component] = units::radiansFromDegrees(values[i]);
             break;
         case Group::Cell:
-            for (int edge : p.tied)
-                direct[edge] = startDirect[edge] * (values[i] / glm::length(startDirect[edge]));
+            for (int k : p.tied)
+                cell[k] = values[i];
+            cellMoves = true;
             break;
         case Group::Mosaic:
             e.crystal.mosaicSpread = units::radiansFromDegrees(std::max(0.0, values[i]));
@@ -210,6 +359,8 @@ Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
     }
     for (Panel& panel : e.detector.panels)
         panel.origin += shift;
+    if (cellMoves)
+        direct = m_orientation * cellInStandardFrame(cell);
     const glm::dmat3 reciprocal = glm::transpose(glm::inverse(direct)); // columns a*, b*, c*
     e.crystal.mosflmMatrix = rotationXYZ(rotation) * reciprocal * (e.beam.wavelength * 1e10);
     return e;

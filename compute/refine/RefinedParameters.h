@@ -6,8 +6,12 @@
 //   beam_x, beam_y   pixels where the beam meets the first panel, along its fast and slow
 //                           axes: the whole detector moved in that panel's plane
 //   orientation_x/y/z  deg  small rotations of the crystal about the laboratory's x, y, z
-//   cell_a/b/c       A      the edges; edges equal at the start (to 1e-4) move as one, so a
-//                           tetragonal or cubic cell stays so; the angles stay
+//   cell_a/b/c       A      the free parameters of the cell the crystal's space group allows
+//   cell_alpha/beta/gamma deg (io/SpaceGroupLattice.h: cubic a; tetragonal, hexagonal a, c;
+//                           orthorhombic a, b, c; monoclinic a, b, c and the unique axis's
+//                           angle; triclinic all six), the tied ones set with them exactly;
+//                           without a space group the edges, those equal at the start (to
+//                           1e-4) as one, the angles kept
 //   mosaic           deg    the mosaic spread
 //   Na, Nb, Nc       cells  the crystal's size in unit cells (continuous while fitting)
 //
@@ -35,7 +39,7 @@ struct Parameter {
     std::string unit;  // "mm", "pixels", "deg", "A", "cells"
     Group group = Group::Distance;
     int component = 0;           // x/y/z, a/b/c
-    std::vector<int> tied;       // cell: the edges (0, 1, 2) this parameter sets
+    std::vector<int> tied;       // cell: what it sets, of a, b, c, alpha, beta, gamma (0 to 5)
     double start = 0.0;          // in `unit`
     double step = 0.0;           // the finite difference, in `unit`
     double lower = -1e300, upper = 1e300; // bounds in `unit`
@@ -56,6 +60,8 @@ class ParameterSet {
 
     // The groups -refine takes, for messages.
     static const char* knownGroups();
+    // with the cell group: which lattice ties it, in words ("tetragonal (P 41 21 2): ...")
+    const std::string& cellConstraint() const { return m_cellConstraint; }
 
   private:
     Experiment m_start;
@@ -63,7 +69,19 @@ class ParameterSet {
     glm::dvec3 m_beam{1, 0, 0};       // unit, the way the X-rays travel
     glm::dvec3 m_fast{0.0}, m_slow{0.0}; // the first panel's axes
     double m_pixelFast = 0.0, m_pixelSlow = 0.0;
+    // the cell: a, b, c (A), alpha, beta, gamma (deg) at the start, the space group's ties
+    // made exact, and the orientation that turns the cell's standard frame (a along x, b in
+    // the xy plane) into the crystal's
+    double m_cell[6] = {0, 0, 0, 90, 90, 90};
+    glm::dmat3 m_orientation{1.0};
+    std::string m_cellConstraint;
+
+    void addCellParameters();
 };
+
+// The direct cell vectors (columns a, b, c, Angstrom) of a, b, c (A) and alpha, beta, gamma
+// (deg) in the standard frame: a along x, b in the xy plane, c with a positive z.
+glm::dmat3 cellInStandardFrame(const double cell[6]);
 
 // The experiment with its detector as panels and its crystal as a matrix (the start the
 // parameters act on), with the same image up to rounding: `resolved` is the experiment's own.

@@ -260,6 +260,8 @@ void printFitReport(std::ostream& out, const FitReport& r) {
     out << std::setprecision(6) << "  weighted residual (rms): " << r.startResidual << " -> "
         << r.endResidual << "\n  spot centroid RMSD (" << r.spots << " spots): " << r.startSpotRmsd
         << " -> " << r.endSpotRmsd << " pixels\n";
+    if (r.observed)
+        printSpotMatch(out, r.observed->spots, r.observed->start, &r.observed->end);
 }
 
 std::string fitReportJson(const FitReport& r) {
@@ -269,6 +271,8 @@ std::string fitReportJson(const FitReport& r) {
         parameters.push_back({{"name", v.name}, {"unit", v.unit}, {"start", v.start},
                               {"value", v.value}, {"change", v.value - v.start}, {"sigma", v.sigma}});
     j["parameters"] = parameters;
+    if (!r.cellConstraint.empty())
+        j["cell_constraint"] = r.cellConstraint;
     const auto cell = [](const glm::dmat3& m) {
         nlohmann::ordered_json c;
         const char* names[] = {"a", "b", "c"};
@@ -279,6 +283,8 @@ std::string fitReportJson(const FitReport& r) {
     j["crystal_angstrom_lab_frame"] = {{"start", cell(r.startCell)}, {"refined", cell(r.refinedCell)}};
     j["residual"] = {{"start", r.startResidual}, {"end", r.endResidual}};
     j["spot_rmsd_pixels"] = {{"start", r.startSpotRmsd}, {"end", r.endSpotRmsd}, {"spots", r.spots}};
+    if (r.observed)
+        j["observed_spots"] = spotMatchJson(r.observed->spots, r.observed->start, &r.observed->end);
     j["pixels"] = r.pixels;
     j["iterations"] = r.iterations;
     j["renderings"] = r.renders;

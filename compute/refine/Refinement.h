@@ -15,11 +15,13 @@
 //     const bv::refine::FitReport report = fit.run();
 
 #include "compute/io/MeasuredImage.h"
+#include "compute/refine/ObservedSpots.h"
 #include "compute/refine/RefinedParameters.h"
 
 #include <glm/mat3x3.hpp>
 
 #include <functional>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -48,6 +50,15 @@ struct FitReport {
     Experiment refined;
     // the crystal's cell vectors (Angstrom, laboratory frame, at phi 0) at the start and after
     glm::dmat3 startCell{0.0}, refinedCell{0.0}; // columns a, b, c
+    // -spots: DIALS's observed spot centres against the simulated spots of the whole image at
+    // the start and after the fit (the caller renders them: ObservedSpots.h)
+    struct Observed {
+        ObservedSpots spots;
+        SpotMatch start, end;
+    };
+    std::optional<Observed> observed;
+    // the lattice that tied the cell (ParameterSet::cellConstraint; the caller sets it)
+    std::string cellConstraint;
 };
 
 class Refinement {

@@ -113,6 +113,7 @@ void applyDialsExperiment(ParseContext& c, const std::string& path, std::size_t 
             crystal.mosaicSpread = *x.crystal->mosaicity;
         if (x.crystal->domainSize)
             crystal.sampleSize = glm::dvec3(*x.crystal->domainSize * 1e-10);
+        crystal.spaceGroupHall = x.crystal->hallSymbol;
     }
     if (x.scan) {
         c.experimentScan = ParseContext::ExperimentScan{x.scan->firstImage, x.scan->lastImage,

@@ -97,7 +97,7 @@ std::vector<NamedFile> inputFiles(const RunRequest& cl) {
     const std::pair<const char*, const std::string*> named[] = {
         {structureFactorOption(cl), &cl.hkl},   {"-mat", &cl.mat}, {"-sourcefile", &cl.sourceFile},
         {"-stol", &cl.stol}, {"-img", &cl.img}, {"-mask", &cl.mask},
-        {"-experiment", &cl.experimentFile}, {"-measured", &cl.measured}};
+        {"-experiment", &cl.experimentFile}, {"-measured", &cl.measured}, {"-spots", &cl.spots}};
     for (const auto& [role, path] : named)
         if (!path->empty())
             files.push_back({role, *path, ""});

@@ -951,6 +951,11 @@ std::vector<Flag> buildTable() {
                  "residual and the spot RMSD, as JSON",
                  "", G::Braggview,
                  [](ParseContext& c, const FlagValues& v) { c.request.fitReport = v.text(0); }));
+    add(makeFlag({"-spots"}, 1, "<file.refl>",
+                 "with -compare or -refine: DIALS's observed spots (strong.refl, indexed.refl) "
+                 "against the simulated spot centroids, their RMSD per experiment id and panel",
+                 "", G::Braggview,
+                 [](ParseContext& c, const FlagValues& v) { c.request.spots = v.text(0); }));
     add(makeFlag({"-device"}, 1, "<index>|cpu|all|<list>",
                  "Vulkan device: an index into the driver's list, or cpu (lavapipe); a -series "
                  "or --job also takes all (every GPU) or a comma list (0,1), one renderer per "
@@ -1118,6 +1123,7 @@ const Writer kWriters[] = {
     {"-measured_frame",
      [](const RunRequest& r) { return numberIf(r.measuredFrame > 0, r.measuredFrame); }, nullptr},
     {"-compare", [](const RunRequest& r) { return switchedOn(r.compare); }, nullptr},
+    {"-spots", [](const RunRequest& r) { return fileIfNamed(r.spots); }, nullptr},
     {"-mask", [](const RunRequest& r) { return fileIfNamed(r.mask); }, nullptr},
     // the laboratory frame
     {"-mosflm", [](const RunRequest& r) { return conventionIs(r, Convention::Mosflm); }, nullptr},

@@ -123,6 +123,7 @@ struct RunRequest {
     bool refineAllPixels = false;       // -refine_pixels all (else the spot regions)
     std::string refinedExperiment;      // -refined_experiment: the .expt written after it
     std::string fitReport;              // -fit_report: the fit as JSON
+    std::string spots;                  // -spots: DIALS's observed spots (.refl) for -compare, -refine
 
     // The options given, by the table's first name ("-floatfile" also for "-floatimage"):
     // those of every parse that made this request (a request parsed on top of another keeps

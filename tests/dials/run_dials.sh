@@ -5,7 +5,7 @@
 # the one DIALS finds for the reference program's own frames of this series, within 0.05%
 # on every edge and 0.05 degrees on every angle.
 #
-#   run_dials.sh smv|cbf|nexus|panels|pilatus|smv_origin|experiment HEADLESS...
+#   run_dials.sh smv|cbf|nexus|panels|pilatus|smv_origin|experiment|spots HEADLESS...
 #
 # nexus: one -nexusfile of all 20 frames (NeXus/NXmx, dxtbx's FormatNXmx), whose counts are
 # the CBF's, so spots need 50 counts there too; dials.show must report for it the beam
@@ -89,6 +89,39 @@ if not (r > 0.95 and abs(k - 1) < 0.05):
     print("the measured frame 3 and its simulation: correlation %g, scale %g" % (r, k)); sys.exit(1)
 PY
   exit $status
+fi
+
+if [[ $format == spots ]]; then
+  # -spots with DIALS's own spot finding: one frame written as CBF (as
+  # tests/data/dials/strong.refl was made, its README), dials.import and dials.find_spots;
+  # -experiment imported.expt -frame 1 with the crystal's options, -compare -spots
+  # strong.refl must match every spot DIALS found within 5 pixels, at under 0.5 pixel rms
+  # (0.37 when written: DIALS's centroids of the pixels over its threshold against the
+  # simulated spots' whole centroids), all of them on image 1 of the scan.
+  crystal=(-cell 50 60 70 90 90 90 -misset 10 20 30 -N 10 -default_F 100)
+  "${headless[@]}" "${crystal[@]}" -lambda 1.0 -distance 100 -detpixels 256 -pixel 0.2 -phi 0 \
+      -osc 1 -phisteps 4 -seed 1 -noprogress -nopgm -cbffile sim_00001.cbf > render.log 2>&1 ||
+      { cat render.log; exit 1; }
+  dials.import sim_00001.cbf > import.log 2>&1 || { tail -20 import.log; exit 1; }
+  dials.find_spots imported.expt nproc=2 spotfinder.threshold.dispersion.global_threshold=50 \
+      output.shoeboxes=False > find.log 2>&1 || { tail -20 find.log; exit 1; }
+  grep -E "^Saved .* reflections" find.log
+  "${headless[@]}" -experiment imported.expt -frame 1 "${crystal[@]}" -polar 0 -phisteps 4 \
+      -precision fast -noprogress -nopgm -nonoise -floatfile compare.bin -compare \
+      -spots strong.refl > compare.log 2>&1 || { cat compare.log; exit 1; }
+  sed -n '/^observed spots/,$p' compare.log
+  python3 - compare.log find.log <<'PY'
+import re, sys
+text, found = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+saved = int(re.search(r"Saved (\d+) reflections", found).group(1))
+head = re.search(r"observed spots \(strong.refl: (\d+) of (\d+) rows, those of image 1\)", text)
+m = re.search(r"id 0 panel 0 +(\d+) of (\d+) matched within 5 pixels, RMSD ([0-9.]+) pixels", text)
+if not head or not m or int(head.group(1)) != saved or int(m.group(1)) != saved:
+    print("not every one of DIALS's %d spots matched on image 1" % saved); sys.exit(1)
+if float(m.group(3)) > 0.5:
+    print("RMSD %s pixels, over 0.5" % m.group(3)); sys.exit(1)
+PY
+  exit 0
 fi
 
 if [[ $format == pilatus ]]; then

@@ -7,14 +7,121 @@
 # case). The truth's own values come from a run that starts at the truth (its fit report's
 # start column), not from this script's arithmetic.
 #
-#   run_refine.sh geometry|mosaic HEADLESS...
+# tetragonal: the cell under its space group's constraint: a tetragonal crystal (P 4 2 2,
+# tests/data/dials/tetragonal.expt) perturbed (a and b by +0.3 %, c by -0.3 %) and refined
+# with -refine cell: only cell_a and cell_c are fitted, they come back within 0.1 %, and the
+# refined crystal has a = b and right angles exactly (to 1e-9).
+# spots: -spots, DIALS's observed spots (tests/data/dials/strong.refl, dials.find_spots on
+# this very frame): at the truth, -compare matches every spot within 0.5 pixel rms; a
+# perturbed distance and orientation start about a pixel off and -refine brings the
+# observed spots' RMSD in the fit report back under 0.5 pixel.
+#
+#   run_refine.sh geometry|mosaic|tetragonal|spots HEADLESS...
 set -euo pipefail
 case=$1
 shift
 headless=("$@")
+here=$(cd "$(dirname "$0")" && pwd)
+data=$here/../data/dials
 work=$(mktemp -d "${TMPDIR:-/tmp}/braggview-refine.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cd "$work"
+
+run() { # run LOG COMMAND...
+  local log=$1; shift
+  if ! "$@" > "$log" 2>&1; then echo "failed: $*"; tail -30 "$log"; exit 1; fi
+}
+
+if [[ $case == tetragonal ]]; then
+  common=(-default_F 100 -N 10 -phisteps 2 -oversample 1 -precision fast -noprogress -fluence 1e30)
+  # the measured frame: the truth's photon counts (a NeXus file: the .expt's detector is panels)
+  run truth.log "${headless[@]}" -experiment "$data/tetragonal.expt" "${common[@]}" -seed 3 \
+      -nopgm -floatfile truth.bin -nexusfile truth.h5
+  run start.log "${headless[@]}" -experiment "$data/tetragonal.expt" "${common[@]}" \
+      -measured truth.h5 -refine cell -fit_report truth.json
+  python3 - "$data/tetragonal.expt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = d["crystal"][0]
+for k, f in (("real_space_a", 1.003), ("real_space_b", 1.003), ("real_space_c", 0.997)):
+    c[k] = [x * f for x in c[k]]
+json.dump(d, open("perturbed.expt", "w"), indent=1)
+PY
+  run refine.log "${headless[@]}" -experiment perturbed.expt "${common[@]}" -measured truth.h5 \
+      -refine cell -fit_report refined.json
+  sed -n '/^the cell:/,$p' refine.log
+  python3 - truth.json refined.json <<'PY'
+import json, math, sys
+truth, refined = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+start = {p["name"]: p["start"] for p in truth["parameters"]}
+value = {p["name"]: p["value"] for p in refined["parameters"]}
+bad = []
+names = sorted(n for n in value if n.startswith("cell_"))
+print("fitted: " + ", ".join(names) + " (" + refined.get("cell_constraint", "no cell_constraint") + ")")
+if not refined.get("cell_constraint", "").startswith("tetragonal"):
+    bad.append("the fit report names no tetragonal constraint")
+if names != ["cell_a", "cell_c"]:
+    bad.append("the fitted cell parameters are %s, not cell_a and cell_c" % names)
+for n in ("cell_a", "cell_c"):
+    error = abs(value[n] - start[n]) / start[n]
+    print("%s truth %.6f refined %.6f error %.4f %% (bar 0.1 %%)" % (n, start[n], value[n], 100 * error))
+    if error > 0.001:
+        bad.append(n)
+v = refined["crystal_angstrom_lab_frame"]["refined"]
+length = {k: math.sqrt(sum(x * x for x in v[k])) for k in "abc"}
+def angle(p, q):
+    return math.degrees(math.acos(sum(x * y for x, y in zip(v[p], v[q])) / (length[p] * length[q])))
+print("refined |a| %.12f |b| %.12f; angles %.10f %.10f %.10f" %
+      (length["a"], length["b"], angle("b", "c"), angle("a", "c"), angle("a", "b")))
+if abs(length["a"] - length["b"]) > 1e-9 * length["a"]:
+    bad.append("a != b")
+for p, q in (("b", "c"), ("a", "c"), ("a", "b")):
+    if abs(angle(p, q) - 90) > 1e-9:
+        bad.append("angle %s%s" % (p, q))
+if bad:
+    print("outside the bars: " + ", ".join(bad)); sys.exit(1)
+print("refined back to the truth, the tetragonal constraint exact")
+PY
+  exit 0
+fi
+
+if [[ $case == spots ]]; then
+  # the frame of tests/data/dials/strong.refl (its README); its sub-pixels as there (-oversample
+  # 1 moves the simulated centroids by a few tenths of a pixel), the fits in fast precision
+  frame=(-lambda 1.0 -N 10 -default_F 100 -detpixels 256 -pixel 0.2 -phi 0 -osc 1 -phisteps 4
+         -noprogress)
+  truth=(-cell 50 60 70 90 90 90 -misset 10 20 30 -distance 100)
+  run truth.log "${headless[@]}" "${truth[@]}" "${frame[@]}" -seed 1 -nopgm -cbffile sim_00001.cbf
+  run compare.log "${headless[@]}" "${truth[@]}" "${frame[@]}" -precision fast -nopgm -nonoise \
+      -floatfile compare.bin -measured sim_00001.cbf -compare -spots "$data/strong.refl"
+  sed -n '/^observed spots/,$p' compare.log
+  run refine.log "${headless[@]}" -cell 50 60 70 90 90 90 -misset 10.15 19.9 30 -distance 100.8 \
+      "${frame[@]}" -precision fast -measured sim_00001.cbf -refine distance,orientation \
+      -spots "$data/strong.refl" -fit_report fit.json
+  sed -n '/^observed spots/,$p' refine.log
+  python3 - compare.log fit.json <<'PY'
+import json, re, sys
+bad = []
+m = re.search(r"id 0 panel 0 +(\d+) of (\d+) matched within 5 pixels, RMSD ([0-9.]+) pixels",
+              open(sys.argv[1]).read())
+if not m or int(m.group(1)) != 226 or int(m.group(2)) != 226 or float(m.group(3)) > 0.5:
+    bad.append("-compare at the truth: every one of the 226 spots within 0.5 pixel rms")
+spots = json.load(open(sys.argv[2]))["observed_spots"]
+start, end = spots["all"]["start"], spots["all"]["end"]
+print("fit report: %d rows; RMSD %.3f (%d matched) -> %.3f (%d matched)" %
+      (spots["rows"], start["rmsd_pixels"], start["matched"], end["rmsd_pixels"], end["matched"]))
+if spots["rows"] != 226:
+    bad.append("rows")
+if start["rmsd_pixels"] < 0.7:
+    bad.append("the perturbed start is not a pixel off")
+if end["rmsd_pixels"] > 0.5 or end["matched"] < 215:
+    bad.append("after the fit: under 0.5 pixel, 215 of 226 matched")
+if bad:
+    print("outside the bars: " + "; ".join(bad)); sys.exit(1)
+print("observed spots back on the simulated ones")
+PY
+  exit 0
+fi
 
 common=(-default_F 100 -lambda 1 -detpixels 192 -pixel 0.2 -phi 0 -osc 0.5 -phisteps 2
         -oversample 1 -precision fast -noprogress)
@@ -28,13 +135,8 @@ case $case in
     truth=(-cell 50 60 70 90 90 90 -misset 10 20 30 -N 8 -mosaic 0.4 -mosaic_dom 12 -distance 80)
     perturbed=(-cell 50 60 70 90 90 90 -misset 10 20 30 -N 6 -mosaic 0.25 -mosaic_dom 12 -distance 80)
     groups=mosaic,ncells ;;
-  *) echo "usage: run_refine.sh geometry|mosaic HEADLESS..."; exit 2 ;;
+  *) echo "usage: run_refine.sh geometry|mosaic|tetragonal|spots HEADLESS..."; exit 2 ;;
 esac
-
-run() { # run LOG COMMAND...
-  local log=$1; shift
-  if ! "$@" > "$log" 2>&1; then echo "failed: $*"; tail -30 "$log"; exit 1; fi
-}
 # the measured frame: the truth with Poisson noise, photons counted
 run truth.log "${headless[@]}" "${truth[@]}" "${common[@]}" -fluence 1e30 -seed 3 -nopgm -nonoise \
     -floatfile truth.bin -intfile truth.img -cbffile truth.cbf

@@ -18,29 +18,16 @@ using bv::testing::writeTemp;
 
 constexpr double kDegree = 3.14159265358979323846 / 180.0;
 
-// One experiment (two when `second`): a 10 x 10 pixel detector, a beam of 1.5 A polarized
+// tests/data/dials/two-experiments.expt (tst_experimentfile reads it too), with `replace`
+// replaced by `with`. Experiment 0: a 10 x 10 pixel detector, a beam of 1.5 A polarized
 // with normal (0, 1, 0) and fraction 0.9, a goniometer about dxtbx's x whose setting
 // rotation is a quarter turn about z (x -> y, y -> -x), a 10 x 20 x 30 A orthorhombic crystal
 // along x, y, z, a scan of images 3 to 12 from 10 degrees in steps of 0.5.
 QByteArray wholeExperiment(const QByteArray& replace = "", const QByteArray& with = "") {
-    QByteArray text = R"({"__id__": "ExperimentList",
-  "experiment": [{"beam": 0, "detector": 0, "goniometer": 0, "scan": 0, "crystal": 0},
-                 {"beam": 1, "detector": 0, "crystal": 1}],
-  "beam": [{"direction": [0, 0, 1], "wavelength": 1.5, "polarization_normal": [0, 1, 0],
-            "polarization_fraction": 0.9},
-           {"direction": [0, 0, 1], "wavelength": 0.8}],
-  "detector": [{"panels": [{"name": "a", "type": "SENSOR_PAD", "fast_axis": [1, 0, 0],
-                "slow_axis": [0, -1, 0], "pixel_size": [1.0, 1.0], "image_size": [10, 10],
-                "origin": [-5, 5, -100]}]}],
-  "goniometer": [{"rotation_axis": [1, 0, 0],
-                  "fixed_rotation": [1, 0, 0, 0, 1, 0, 0, 0, 1],
-                  "setting_rotation": [0, -1, 0, 1, 0, 0, 0, 0, 1]}],
-  "scan": [{"image_range": [3, 12], "oscillation": [10.0, 0.5]}],
-  "crystal": [{"__id__": "crystal", "real_space_a": [10, 0, 0], "real_space_b": [0, 20, 0],
-               "real_space_c": [0, 0, 30], "space_group_hall_symbol": " P 2 2",
-               "ML_half_mosaicity_deg": 0.05, "ML_domain_size_ang": 1000.0},
-              {"__id__": "crystal", "real_space_a": [0, 40, 0], "real_space_b": [40, 0, 0],
-               "real_space_c": [0, 0, -40], "mosaicity": 0.2}]})";
+    QFile file(QString::fromStdString(std::string(BV_TEST_DATA) + "/dials/two-experiments.expt"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(file.fileName()));
+    QByteArray text = file.readAll();
     if (!replace.isEmpty())
         text.replace(replace, with);
     return text;

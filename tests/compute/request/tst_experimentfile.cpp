@@ -1,6 +1,6 @@
-// -experiment FILE.expt as a user writes it: a hand-made DIALS experiment list (the one
-// tst_dialsmodels reads model by model) sets the beam, the detector, the crystal, the
-// goniometer axis and the scan's phi; options after it override; -frame picks the image and
+// -experiment FILE.expt as a user writes it: a hand-made DIALS experiment list
+// (tests/data/dials/two-experiments.expt, which tst_dialsmodels reads model by model) sets
+// the beam, the detector, the crystal, the goniometer axis and the scan's phi; options after it override; -frame picks the image and
 // -experiment_id the experiment; what it cannot use is refused with the option named.
 
 #include "compute/cli/CommandLine.h"
@@ -10,8 +10,6 @@
 #include "compute/random/ReferenceRandom.h"
 #include "compute/request/Parameters.h"
 
-#include <QFile>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <glm/geometric.hpp>
@@ -21,24 +19,11 @@
 
 namespace {
 
-// experiment 0: 1.5 A, polarization normal (0, 1, 0) with fraction 0.9, a goniometer axis
+// tests/data/dials/two-experiments.expt (tst_dialsmodels reads it model by model).
+// Experiment 0: 1.5 A, polarization normal (0, 1, 0) with fraction 0.9, a goniometer axis
 // turned by its setting rotation to dxtbx's y, a 10 x 20 x 30 A crystal, images 3 to 12 of
 // 0.5 degrees from 10 degrees; experiment 1: a still of a 40 A cube at 0.8 A
-const char* kExperiment = R"({"__id__": "ExperimentList",
-  "experiment": [{"beam": 0, "detector": 0, "goniometer": 0, "scan": 0, "crystal": 0},
-                 {"beam": 1, "detector": 0, "crystal": 1}],
-  "beam": [{"direction": [0, 0, 1], "wavelength": 1.5, "polarization_normal": [0, 1, 0],
-            "polarization_fraction": 0.9},
-           {"direction": [0, 0, 1], "wavelength": 0.8}],
-  "detector": [{"panels": [{"name": "a", "type": "SENSOR_PAD", "fast_axis": [1, 0, 0],
-                "slow_axis": [0, -1, 0], "pixel_size": [0.1, 0.1], "image_size": [100, 100],
-                "origin": [-5, 5, -100]}]}],
-  "goniometer": [{"rotation_axis": [1, 0, 0],
-                  "setting_rotation": [0, -1, 0, 1, 0, 0, 0, 0, 1]}],
-  "scan": [{"image_range": [3, 12], "oscillation": [10.0, 0.5]}],
-  "crystal": [{"real_space_a": [10, 0, 0], "real_space_b": [0, 20, 0], "real_space_c": [0, 0, 30],
-               "ML_half_mosaicity_deg": 0.05, "ML_domain_size_ang": 1000.0},
-              {"real_space_a": [0, 40, 0], "real_space_b": [40, 0, 0], "real_space_c": [0, 0, -40]}]})";
+const std::string kExperiment = std::string(BV_TEST_DATA) + "/dials/two-experiments.expt";
 
 bool near(const glm::dvec3& a, const glm::dvec3& b, double tolerance = 1e-12) {
     return glm::length(a - b) <= tolerance;
@@ -54,8 +39,7 @@ double degrees(double radians) { return bv::units::degreesFromRadians(radians); 
 class TestExperimentFile : public QObject {
     Q_OBJECT
 
-    QTemporaryDir m_dir;
-    std::string m_path;
+    const std::string m_path = kExperiment;
 
     bv::RunRequest parse(std::vector<std::string> args) {
         return bv::cli::parseCommandLine(args);
@@ -77,13 +61,6 @@ class TestExperimentFile : public QObject {
     }
 
   private slots:
-    void initTestCase() {
-        m_path = m_dir.filePath("refined.expt").toStdString();
-        QFile f(QString::fromStdString(m_path));
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(kExperiment);
-    }
-
     void setsEveryModel() {
         const bv::RunRequest r = parse({"-experiment", m_path, "-default_F", "1"});
         const bv::Experiment& e = r.experiment;
