@@ -73,6 +73,7 @@ void fit(const char* name, headless::RenderPath path, const RunRequest& perturbe
     const ResolvedExperiment resolved = run::resolveQuietly(perturbed.experiment);
     const Experiment start = refine::canonicalStart(perturbed.experiment, resolved);
     run::RenderTimes t;
+    const int pipelines = simulator.pipelineCount(), records = simulator.recordCount();
     const auto begin = std::chrono::steady_clock::now();
     const refine::FitReport report =
         headless::refineOnDevice(perturbed, measured, simulator, start, path, &t);
@@ -94,6 +95,8 @@ void fit(const char* name, headless::RenderPath path, const RunRequest& perturbe
     std::printf("[%s]   run (submit and wait)          %10.1f ms\n", name, t.run);
     std::printf("[%s]   read-back                      %10.1f ms\n", name, t.readBack);
     std::printf("[%s] fit on the host (the rest)       %10.1f ms\n", name, wall - t.total());
+    std::printf("[%s] pipelines built, recordings      %10d, %d\n", name,
+                simulator.pipelineCount() - pipelines, simulator.recordCount() - records);
     std::printf("[%s] spot RMSD                        %10.4f -> %.4f pixels\n", name,
                 report.startSpotRmsd, report.endSpotRmsd);
     for (const refine::FittedValue& v : report.values) {
