@@ -44,8 +44,9 @@ using namespace bv;
 std::string caseWords(int size, bool perturbed) {
     const double centre = 0.1 * size / 2; // mm: the beam's place on the truth's detector
     std::ostringstream w;
-    w << (perturbed ? "-cell 60.1 60.1 60.1 90 90 90 -misset 10.05 20 30 -distance 150.3 -mosaic 0.15"
-                    : "-cell 60 60 60 90 90 90 -misset 10 20 30 -distance 150 -mosaic 0.2")
+    w << (perturbed
+              ? "-cell 60.1 60.1 60.1 90 90 90 -misset 10.05 20 30 -distance 150.3 -mosaic 0.15"
+              : "-cell 60 60 60 90 90 90 -misset 10 20 30 -distance 150 -mosaic 0.2")
       << " -N 12 -default_F 100 -lambda 1 -detpixels " << size
       << " -pixel 0.1 -phi 0 -osc 0.5 -phisteps 2 -mosaic_dom 8 -oversample 1 -fluence 1e30";
     if (perturbed)
@@ -127,7 +128,8 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--precision" && i + 1 < argc)
-            precision = std::strcmp(argv[++i], "precise") == 0 ? Precision::Precise : Precision::Fast;
+            precision =
+                std::strcmp(argv[++i], "precise") == 0 ? Precision::Precise : Precision::Fast;
         else if (a == "--whole-frame")
             fitted = false, whole = true;
         else if (a == "--both")

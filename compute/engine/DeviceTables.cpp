@@ -323,8 +323,7 @@ void DeviceTables::remember(const plan::Plan& p, unsigned parts) {
 }
 
 unsigned DeviceTables::upload(const plan::Plan& p, const ReferenceLoop& loop,
-                              std::uint64_t workPerSlice, vk::PhaseTimer& timer,
-                              bool sameInputs) {
+                              std::uint64_t workPerSlice, vk::PhaseTimer& timer, bool sameInputs) {
     const bool orderedChanged = orderOrientations(p, loop);
     unsigned parts = changedParts(p, sameInputs);
     if (!m_havePlan || orderedChanged)

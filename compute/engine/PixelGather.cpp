@@ -27,9 +27,9 @@ void PixelGather::setPixels(const std::vector<std::uint32_t>& pixels) {
         return;
     const std::size_t bytes = pixels.size() * sizeof(std::uint32_t);
     if (m_indices.size() < bytes)
-        m_indices = vk::Buffer(m_device, bytes,
-                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                               vk::MemoryUse::DeviceLocal, "the fitted pixels' indices");
+        m_indices = vk::Buffer(
+            m_device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+            vk::MemoryUse::DeviceLocal, "the fitted pixels' indices");
     if (m_indices.isMappable()) {
         m_indices.write(pixels.data(), bytes);
     } else {
@@ -41,9 +41,9 @@ void PixelGather::setPixels(const std::vector<std::uint32_t>& pixels) {
         m_copyPending = true;
     }
     if (m_values.size() < pixels.size() * sizeof(float))
-        m_values = vk::Buffer(m_device, pixels.size() * sizeof(float),
-                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::Readback,
-                              "the fitted pixels' values");
+        m_values =
+            vk::Buffer(m_device, pixels.size() * sizeof(float), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                       vk::MemoryUse::Readback, "the fitted pixels' values");
 }
 
 std::vector<float> PixelGather::values(VkBuffer image) {

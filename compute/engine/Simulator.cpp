@@ -188,8 +188,8 @@ void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop, PlanInpu
         throw Error("a new plan was set while the simulation runs (internal error)");
     m_planTimer.clear();
     checkPlan(p);
-    const unsigned parts = m_tables.upload(p, loop, m_options.workPerSlice, m_planTimer,
-                                           inputs == PlanInputs::Same);
+    const unsigned parts =
+        m_tables.upload(p, loop, m_options.workPerSlice, m_planTimer, inputs == PlanInputs::Same);
     if (m_tables.imageGeneration() != m_recordedImage) {
         m_runner.resetTimer(m_options.maxSlices); // the timestamps of the last size mean nothing
         m_recordedImage = m_tables.imageGeneration();

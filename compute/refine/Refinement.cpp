@@ -172,8 +172,9 @@ PixelModel pixelModelOf(ForwardModel render, std::size_t imagePixels) {
         masked.mask = *mask;
         const std::vector<float> image = render(masked);
         if (image.size() != mask->size())
-            throw Error("refinement: the forward model's image has " + std::to_string(image.size()) +
-                        " pixels, the measured one " + std::to_string(mask->size()));
+            throw Error("refinement: the forward model's image has " +
+                        std::to_string(image.size()) + " pixels, the measured one " +
+                        std::to_string(mask->size()));
         std::vector<float> values;
         values.reserve(chosen->size());
         for (std::size_t i : *chosen)

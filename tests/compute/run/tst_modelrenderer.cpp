@@ -85,7 +85,8 @@ class TestModelRenderer : public QObject {
 
         // the detector moved, then the crystal (cell, mosaic spread, size): the second and
         // third take the mask and structure factors as the last plan's without looking
-        const std::string moves[] = {" -distance 60.3", " -distance 60.3 -cell 60.1 60.1 60.1 90 90 90",
+        const std::string moves[] = {" -distance 60.3",
+                                     " -distance 60.3 -cell 60.1 60.1 60.1 90 90 90",
                                      " -cell 59.9 59.9 59.9 90 90 90 -mosaic 0.4 -N 7"};
         for (const std::string& move : moves) {
             const bv::Experiment moved = experimentOf(std::string(kStart) + move);
