@@ -153,6 +153,9 @@ int main(int argc, char** argv) {
         std::printf("perturbed %s\n", caseWords(size, true).c_str());
         std::printf("refined   distance,beam,orientation,cell,mosaic (8 parameters) + scale, "
                     "background\n");
+        std::printf("fit wall time: the whole fit, from its first rendering to the report (not "
+                    "the device, the Simulator or the truth frame); GPU time: the renderings' "
+                    "dispatches\n");
 
         // the measured frame: the truth's image, Poisson noise (counter generator, seed 3)
         const RunRequest truthRequest = benchRequest(caseWords(size, false), precision);
