@@ -22,7 +22,6 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
     refine::ParameterSet set(start, resolved, request.refine);
     const refine::PixelChoice choice =
         request.refineAllPixels ? refine::PixelChoice::All : refine::PixelChoice::Spots;
-    run::ModelRenderer renderer(simulator);
     refine::FitReport report;
     if (path == RenderPath::WholeFrame) {
         // every rendering a whole preparation and the frame's read-back (as before the
@@ -55,6 +54,7 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
         return report;
     }
     // the forward model: the same plan with new parameter values, the fitted pixels only
+    run::ModelRenderer renderer(simulator);
     refine::PixelModel model;
     model.image = [&](const Experiment& e) { return renderer.image(e); };
     model.setPixels = [&](const std::vector<std::size_t>& pixels) { renderer.setPixels(pixels); };
