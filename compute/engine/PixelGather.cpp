@@ -16,9 +16,10 @@ constexpr std::uint32_t kMaxGroupsX = 65535; // the smallest maxComputeWorkGroup
 
 } // namespace
 
-PixelGather::PixelGather(const vk::Device& device)
+PixelGather::PixelGather(const vk::Device& device, bool stagedUpload)
     : m_device(device),
-      m_pass(device, pixel_gather_comp_spv, pixel_gather_comp_spv_size, 3, sizeof(std::uint32_t)) {}
+      m_pass(device, pixel_gather_comp_spv, pixel_gather_comp_spv_size, 3, sizeof(std::uint32_t)),
+      m_stagedUpload(stagedUpload) {}
 
 void PixelGather::setPixels(const std::vector<std::uint32_t>& pixels) {
     m_count = pixels.size();
@@ -30,7 +31,7 @@ void PixelGather::setPixels(const std::vector<std::uint32_t>& pixels) {
         m_indices = vk::Buffer(
             m_device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
             vk::MemoryUse::DeviceLocal, "the fitted pixels' indices");
-    if (m_indices.isMappable()) {
+    if (m_indices.isMappable() && !m_stagedUpload) {
         m_indices.write(pixels.data(), bytes);
     } else {
         // read at every pass: kept in the GPU's own memory, copied there once

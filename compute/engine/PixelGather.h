@@ -28,7 +28,9 @@ namespace bv::engine {
 
 class PixelGather {
   public:
-    explicit PixelGather(const vk::Device& device);
+    // stagedUpload: copy the indices through a staging buffer even where the device's own
+    // memory is mappable (as a discrete GPU's usually is not): lets lavapipe test that path.
+    explicit PixelGather(const vk::Device& device, bool stagedUpload = false);
     PixelGather(const PixelGather&) = delete;
     PixelGather& operator=(const PixelGather&) = delete;
 
@@ -44,6 +46,7 @@ class PixelGather {
     const vk::Device& m_device;
     vk::ComputePass m_pass;
     vk::Buffer m_indices, m_staging, m_values;
+    bool m_stagedUpload = false;
     std::size_t m_count = 0;
     bool m_copyPending = false; // the staging buffer holds indices not yet copied
 };
