@@ -297,14 +297,9 @@ FitReport Refinement::run(int maxIterations) {
     }
     report.termination = summary.message;
 
-    // the residuals of the start and of the fit, with the final weights
+    // the residuals of the fit and (last: it renders the start again) of the start, with the
+    // final weights
     std::vector<double> residuals(pixels.size());
-    {
-        const double startKb[2] = {k0, b0};
-        const double* blocks[] = {start.data(), startKb};
-        cost->Evaluate(blocks, residuals.data(), nullptr);
-        report.startResidual = rms(residuals);
-    }
     {
         const double* blocks[] = {x.data(), kb};
         cost->Evaluate(blocks, residuals.data(), nullptr);
@@ -325,6 +320,12 @@ FitReport Refinement::run(int maxIterations) {
     const double dof = std::max<double>(1.0, double(pixels.size()) - double(x.size() + 2));
     const double chi2 = 2.0 * summary.final_cost / dof;
     const std::vector<double> sigma = standardErrors(cost->normalMatrix(x, kb[0]), chi2);
+    {
+        const double startKb[2] = {k0, b0};
+        const double* blocks[] = {start.data(), startKb};
+        cost->Evaluate(blocks, residuals.data(), nullptr);
+        report.startResidual = rms(residuals);
+    }
     for (std::size_t j = 0; j < x.size(); ++j) {
         const Parameter& p = m_set.parameters()[j];
         report.values.push_back({p.name, p.unit, p.start, x[j], sigma[j]});
