@@ -52,29 +52,31 @@ class PixelResiduals : public ceres::CostFunction {
             }
         if (jacobians[0]) {
             const std::vector<double>& slopes = slopesAt(x);
-            for (std::size_t r = 0; r < m_pixels.size(); ++r)
+            const std::size_t n = m_pixels.size();
+            for (std::size_t r = 0; r < n; ++r)
                 for (std::size_t j = 0; j < p; ++j)
-                    jacobians[0][r * p + j] = -m_weights[r] * k * slopes[r * p + j];
+                    jacobians[0][r * p + j] = -m_weights[r] * k * slopes[j * n + r];
         }
         return true;
     }
 
-    // The image's derivatives by the parameters at x, pixel-major (forward differences, one
-    // rendering per parameter); kept for the covariance at the minimum, where Ceres has just
-    // asked for them.
+    // The image's derivatives by the parameters at x, parameter-major (forward differences, one
+    // rendering per parameter, each written in one sweep); kept for the covariance at the
+    // minimum, where Ceres has just asked for them.
     const std::vector<double>& slopesAt(const std::vector<double>& x) const {
         if (x == m_slopesX && !m_slopes.empty())
             return m_slopes;
         const std::size_t p = x.size(), n = m_pixels.size();
         const std::vector<float> here = imageAt(x);
-        m_slopes.assign(n * p, 0.0);
+        m_slopes.resize(n * p);
         for (std::size_t j = 0; j < p; ++j) {
             std::vector<double> moved = x;
             const double h = m_set.parameters()[j].step;
             moved[j] += h;
             const std::vector<float> there = render(moved);
+            double* column = m_slopes.data() + j * n;
             for (std::size_t r = 0; r < n; ++r)
-                m_slopes[r * p + j] = (double(there[r]) - double(here[r])) / h;
+                column[r] = (double(there[r]) - double(here[r])) / h;
         }
         m_slopesX = x;
         return m_slopes;
@@ -90,7 +92,7 @@ class PixelResiduals : public ceres::CostFunction {
         for (std::size_t r = 0; r < n; ++r) {
             const double w = m_weights[r];
             for (std::size_t j = 0; j < p; ++j)
-                row[j] = -w * k * slopes[r * p + j];
+                row[j] = -w * k * slopes[j * n + r];
             row[p] = -w * s[r];
             row[p + 1] = -w;
             for (std::size_t a = 0; a < q; ++a)
