@@ -275,7 +275,7 @@ bool DeviceTables::orderOrientations(const plan::Plan& p, const ReferenceLoop& l
     return changed;
 }
 
-unsigned DeviceTables::changedParts(const plan::Plan& p) {
+unsigned DeviceTables::changedParts(const plan::Plan& p, bool sameInputs) {
     unsigned parts =
         m_havePlan ? plan::changedParts(m_lastPlan, p)
                    : (plan::FrameChanged | plan::SourcesChanged | plan::OrientationsChanged |
@@ -284,6 +284,8 @@ unsigned DeviceTables::changedParts(const plan::Plan& p) {
     // was uploaded last (an object changed in place keeps its address); the orientation table
     // uploaded is the ordered one (the caller adds OrientationsChanged)
     parts &= ~(plan::StructureFactorsChanged | plan::MaskChanged | plan::OrientationsChanged);
+    if (sameInputs && m_havePlan && m_fast == p.fastPixels && m_slow == p.slowPixels)
+        return parts; // the caller's word: the last plan's tables, unchanged (megabytes each)
     const StructureFactors* f = p.structureFactors;
     const bool table = f && f->hasTable();
     const bool sameTable =
@@ -321,9 +323,9 @@ void DeviceTables::remember(const plan::Plan& p, unsigned parts) {
 }
 
 unsigned DeviceTables::upload(const plan::Plan& p, const ReferenceLoop& loop,
-                              std::uint64_t workPerSlice, vk::PhaseTimer& timer) {
+                              std::uint64_t workPerSlice, vk::PhaseTimer& timer, bool sameInputs) {
     const bool orderedChanged = orderOrientations(p, loop);
-    unsigned parts = changedParts(p);
+    unsigned parts = changedParts(p, sameInputs);
     if (!m_havePlan || orderedChanged)
         parts |= plan::OrientationsChanged;
     timer.mark("plan order and diff");

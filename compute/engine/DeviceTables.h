@@ -50,8 +50,10 @@ class DeviceTables {
 
     // Writes the plan's tables that changed (returns their plan::PlanPart bits) and the slice
     // table, cut at workPerSlice pixel-steps per dispatch. Marks its phases on timer.
+    // sameInputs: the structure factors and mask the plan borrows are those of the last plan,
+    // unchanged (Simulator::PlanInputs::Same): their contents are not compared.
     unsigned upload(const plan::Plan& plan, const ReferenceLoop& loop, std::uint64_t workPerSlice,
-                    vk::PhaseTimer& timer);
+                    vk::PhaseTimer& timer, bool sameInputs = false);
     // Counted events that make recorded command buffers stale: the image made anew for a new
     // detector size, and the set pointed at any new buffer (a new size included).
     std::uint64_t imageGeneration() const { return m_imageGeneration; }
@@ -99,7 +101,7 @@ class DeviceTables {
     // the orientation table as the reference's loop meets it; returns whether it changed
     bool orderOrientations(const plan::Plan& plan, const ReferenceLoop& loop);
     // which tables differ from the last plan's
-    unsigned changedParts(const plan::Plan& plan);
+    unsigned changedParts(const plan::Plan& plan, bool sameInputs);
     void remember(const plan::Plan& plan, unsigned parts);
 
     const vk::Device& m_device;

@@ -183,12 +183,13 @@ PipelineVariants::Mode Simulator::modeFor(const plan::Plan& p) const {
                                       : PipelineVariants::Mode::Generic;
 }
 
-void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop) {
+void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop, PlanInputs inputs) {
     if (m_runner.isRunning())
         throw Error("a new plan was set while the simulation runs (internal error)");
     m_planTimer.clear();
     checkPlan(p);
-    const unsigned parts = m_tables.upload(p, loop, m_options.workPerSlice, m_planTimer);
+    const unsigned parts =
+        m_tables.upload(p, loop, m_options.workPerSlice, m_planTimer, inputs == PlanInputs::Same);
     if (m_tables.imageGeneration() != m_recordedImage) {
         m_runner.resetTimer(m_options.maxSlices); // the timestamps of the last size mean nothing
         m_recordedImage = m_tables.imageGeneration();
@@ -240,6 +241,8 @@ std::vector<VkCommandBuffer> Simulator::parts(int first, int end) {
     std::vector<VkCommandBuffer> buffers;
     const int slices = m_tables.activeSlices();
     for (int i = first; i < end; ++i) {
+        if (i >= slices && !m_imageReadback)
+            continue; // the copy: not wanted (setImageReadback)
         const int part = i < slices ? i : m_options.maxSlices;
         buffers.push_back(current->parts[static_cast<std::size_t>(part)].handle());
     }
@@ -273,7 +276,7 @@ void Simulator::finish() {
 
 void Simulator::readGridExit() {
     m_lastGridExit.reset();
-    if (!m_variants.current() || !m_currentKey.searchesGridExit())
+    if (!m_variants.current() || !m_currentKey.searchesGridExit() || !m_imageReadback)
         return;
     const void* head = m_tables.gridExitReadback()->map();
     const int fast = m_tables.fastPixels();

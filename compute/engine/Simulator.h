@@ -162,7 +162,13 @@ class Simulator {
     // that does not fit the device. The plan's borrowed tables are read here, not kept.
     // `loop` switches on the reference's phi carry-over (SerialOrder.h); by default the plan's
     // orientations are used exactly as they are.
-    void setPlan(const plan::Plan& plan, const ReferenceLoop& loop = {});
+    // `inputs`: Same is the caller's word that the structure factors and the mask the plan
+    // borrows are the very ones of the last setPlan, unchanged, and the detector's size too (a
+    // fit renders one experiment again and again with new parameter values): their contents,
+    // megabytes each, are then not compared. Compared looks.
+    enum class PlanInputs { Compared, Same };
+    void setPlan(const plan::Plan& plan, const ReferenceLoop& loop = {},
+                 PlanInputs inputs = PlanInputs::Compared);
     // Pixel-steps per dispatch for the plans set from now on (SimulatorOptions::workPerSlice,
     // at least 1): the viewer cuts runs finer while values move, so that a new value can stop
     // one soon. The image is the same however a run is cut.
@@ -208,6 +214,12 @@ class Simulator {
     // The image of the last run: photons per pixel, fast index fastest, 0 outside the ROI
     // and on masked pixels.
     std::vector<float> image() const;
+    // Whether a run ends with the copy of the whole image (and the grid exit) to the host, for
+    // image() and gridExit(); on by default. A caller that reads the image on the device
+    // (engine::PixelGather: a fit's pixels) turns it off and spares the frame's copy; image()
+    // then still holds the last run's that had it, and gridExit() is nullopt.
+    void setImageReadback(bool on) { m_imageReadback = on; }
+    bool imageReadback() const { return m_imageReadback; }
 
     int fastPixels() const { return m_tables.fastPixels(); }
     int slowPixels() const { return m_tables.slowPixels(); }
@@ -307,6 +319,7 @@ class Simulator {
     VariantKey m_currentKey; // the current plan's shape (whichever pipeline runs it)
     std::optional<GridExit> m_lastGridExit;
     unsigned m_lastUploaded = 0;
+    bool m_imageReadback = true;
     std::vector<vk::PhaseTime> m_constructionTimes;
 };
 

@@ -7,10 +7,13 @@
 #include "compute/io/DialsReflections.h"
 #include "compute/io/RefinedExperiment.h"
 #include "compute/refine/Refinement.h"
+#include "compute/run/ModelRenderer.h"
 #include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 
 #include <glm/matrix.hpp>
+
+#include <chrono>
 
 namespace bv::headless {
 
@@ -51,6 +54,56 @@ void printObservedSpots(std::ostream& out, const refine::ObservedSpots& spots,
     refine::printSpotMatch(out, spots, matchImage(spots, image, measured, resolved), nullptr);
 }
 
+refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredImage& measured,
+                                 engine::Simulator& simulator, const Experiment& start,
+                                 RenderPath path, run::RenderTimes* times) {
+    const ResolvedExperiment resolved = run::resolveQuietly(request.experiment);
+    refine::ParameterSet set(start, resolved, request.refine);
+    const refine::PixelChoice choice =
+        request.refineAllPixels ? refine::PixelChoice::All : refine::PixelChoice::Spots;
+    refine::FitReport report;
+    if (path == RenderPath::WholeFrame) {
+        // every rendering a whole preparation and the frame's read-back (as before the
+        // ModelRenderer; braggview-bench-refine --whole-frame compares the two)
+        run::RenderTimes whole;
+        const refine::ForwardModel render = [&](const Experiment& e) {
+            using Clock = std::chrono::steady_clock;
+            const Clock::time_point t0 = Clock::now();
+            const run::PreparedRun prepared = run::prepareQuietly(e);
+            const Clock::time_point t1 = Clock::now();
+            run::setPlan(simulator, prepared);
+            const Clock::time_point t2 = Clock::now();
+            simulator.run();
+            const Clock::time_point t3 = Clock::now();
+            std::vector<float> image = simulator.image();
+            const auto ms = [](Clock::time_point a, Clock::time_point b) {
+                return std::chrono::duration<double, std::milli>(b - a).count();
+            };
+            whole.plan += ms(t0, t1);
+            whole.setPlan += ms(t1, t2);
+            whole.run += ms(t2, t3);
+            whole.readBack += ms(t3, Clock::now());
+            whole.gpu += simulator.gpuMilliseconds();
+            ++whole.renderings;
+            return image;
+        };
+        report = refine::Refinement(set, measured, render, choice).run();
+        if (times)
+            *times = whole;
+        return report;
+    }
+    // the forward model: the same plan with new parameter values, the fitted pixels only
+    run::ModelRenderer renderer(simulator);
+    refine::PixelModel model;
+    model.image = [&](const Experiment& e) { return renderer.image(e); };
+    model.setPixels = [&](const std::vector<std::size_t>& pixels) { renderer.setPixels(pixels); };
+    model.pixels = [&](const Experiment& e) { return renderer.pixels(e); };
+    report = refine::Refinement(set, measured, model, choice).run();
+    if (times)
+        *times = renderer.times();
+    return report;
+}
+
 void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
                    const refine::ObservedSpots* spots, std::ostream& out, std::ostream& err) {
     if (!request.refinedExperiment.empty() && request.experimentFile.empty())
@@ -58,7 +111,7 @@ void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
                     ": needs the -experiment the fit starts from (its models are written back)");
     const ResolvedExperiment resolved = run::resolveQuietly(request.experiment);
     const Experiment start = refine::canonicalStart(request.experiment, resolved);
-    refine::ParameterSet set(start, resolved, request.refine);
+    const refine::ParameterSet set(start, resolved, request.refine);
 
     vk::DeviceOptions deviceOptions;
     deviceOptions.deviceOverride = request.device;
@@ -70,22 +123,18 @@ void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
         << engine::precisionName(simulator.precision()) << " precision\n";
     if (!set.cellConstraint().empty())
         out << "the cell: " << set.cellConstraint() << "\n";
-    // the forward model: one GPU rendering per call
-    const refine::ForwardModel render = [&](const Experiment& e) {
-        const run::PreparedRun prepared = run::prepareQuietly(e);
-        run::setPlan(simulator, prepared);
-        simulator.run();
-        return simulator.image();
-    };
-    refine::Refinement fit(set, measured, render,
-                           request.refineAllPixels ? refine::PixelChoice::All
-                                                   : refine::PixelChoice::Spots);
-    refine::FitReport report = fit.run();
+    refine::FitReport report = refineOnDevice(request, measured, simulator, start);
     report.cellConstraint = set.cellConstraint();
-    if (spots) // the whole images at the start and after, every spot in them
+    if (spots) { // the whole images at the start and after, every spot in them
+        const auto render = [&](const Experiment& e) {
+            run::setPlan(simulator, run::prepareQuietly(e));
+            simulator.run();
+            return simulator.image();
+        };
         report.observed = refine::FitReport::Observed{
             *spots, matchImage(*spots, render(set.experimentAt(set.startValues())), measured, resolved),
             matchImage(*spots, render(report.refined), measured, resolved)};
+    }
     refine::printFitReport(out, report);
 
     if (!request.fitReport.empty()) {

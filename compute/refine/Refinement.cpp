@@ -3,6 +3,7 @@
 #include "compute/core/Error.h"
 #include "compute/refine/SpotCentroids.h"
 
+#include <Eigen/Dense>
 #include <ceres/ceres.h>
 #include <glm/matrix.hpp>
 #include <nlohmann/json.hpp>
@@ -18,14 +19,15 @@ namespace bv::refine {
 namespace {
 
 // The residuals of the chosen pixels and their derivatives; the rendering at the last x is
-// kept, since Ceres asks for the Jacobian at a point it has just evaluated.
+// kept, since Ceres asks for the Jacobian at a point it has just evaluated. Renderings hold
+// the chosen pixels only, in their order (PixelModel::pixels).
 class PixelResiduals : public ceres::CostFunction {
   public:
     PixelResiduals(const ParameterSet& set, const io::MeasuredImage& measured,
-                   const ForwardModel& render, std::vector<std::size_t> pixels,
-                   std::vector<double> weights, std::vector<std::uint16_t> mask, int& renders)
-        : m_set(set), m_measured(measured), m_render(render), m_pixels(std::move(pixels)),
-          m_weights(std::move(weights)), m_mask(std::move(mask)), m_renders(renders) {
+                   const PixelModel& model, std::vector<std::size_t> pixels,
+                   std::vector<double> weights, int& renders)
+        : m_set(set), m_measured(measured), m_model(model), m_pixels(std::move(pixels)),
+          m_weights(std::move(weights)), m_renders(renders) {
         set_num_residuals(static_cast<int>(m_pixels.size()));
         mutable_parameter_block_sizes()->push_back(static_cast<int>(set.parameters().size()));
         mutable_parameter_block_sizes()->push_back(2); // scale, background
@@ -39,42 +41,83 @@ class PixelResiduals : public ceres::CostFunction {
         const std::vector<float>& s = imageAt(x);
         for (std::size_t r = 0; r < m_pixels.size(); ++r) {
             const std::size_t i = m_pixels[r];
-            residuals[r] = m_weights[r] * (m_measured.pixels[i] - k * s[i] - b);
+            residuals[r] = m_weights[r] * (m_measured.pixels[i] - k * s[r] - b);
         }
         if (!jacobians)
             return true;
         if (jacobians[1])
             for (std::size_t r = 0; r < m_pixels.size(); ++r) {
-                jacobians[1][2 * r] = -m_weights[r] * s[m_pixels[r]];
+                jacobians[1][2 * r] = -m_weights[r] * s[r];
                 jacobians[1][2 * r + 1] = -m_weights[r];
             }
         if (jacobians[0]) {
-            const std::vector<float>& here = s; // render() below keeps it
-            for (std::size_t j = 0; j < p; ++j) {
-                std::vector<double> moved = x;
-                const double h = m_set.parameters()[j].step;
-                moved[j] += h;
-                const std::vector<float> there = render(moved);
-                for (std::size_t r = 0; r < m_pixels.size(); ++r) {
-                    const std::size_t i = m_pixels[r];
-                    jacobians[0][r * p + j] =
-                        -m_weights[r] * k * (double(there[i]) - double(here[i])) / h;
-                }
-            }
+            const std::vector<double>& slopes = slopesAt(x);
+            const std::size_t n = m_pixels.size();
+            for (std::size_t r = 0; r < n; ++r)
+                for (std::size_t j = 0; j < p; ++j)
+                    jacobians[0][r * p + j] = -m_weights[r] * k * slopes[j * n + r];
         }
         return true;
     }
 
+    // The image's derivatives by the parameters at x, parameter-major (forward differences, one
+    // rendering per parameter, each written in one sweep); kept for the covariance at the
+    // minimum, where Ceres has just asked for them.
+    const std::vector<double>& slopesAt(const std::vector<double>& x) const {
+        if (x == m_slopesX && !m_slopes.empty())
+            return m_slopes;
+        const std::size_t p = x.size(), n = m_pixels.size();
+        const std::vector<float> here = imageAt(x);
+        m_slopes.resize(n * p);
+        for (std::size_t j = 0; j < p; ++j) {
+            std::vector<double> moved = x;
+            const double h = m_set.parameters()[j].step;
+            moved[j] += h;
+            const std::vector<float> there = render(moved);
+            double* column = m_slopes.data() + j * n;
+            for (std::size_t r = 0; r < n; ++r)
+                column[r] = (double(there[r]) - double(here[r])) / h;
+        }
+        m_slopesX = x;
+        return m_slopes;
+    }
+
+    // J^T J of the residuals at (x, k, b), parameters then scale and background: the inverse
+    // of the covariance before the reduced chi-square.
+    std::vector<double> normalMatrix(const std::vector<double>& x, double k) const {
+        const std::size_t p = x.size(), q = p + 2, n = m_pixels.size();
+        const std::vector<double>& slopes = slopesAt(x);
+        const std::vector<float>& s = imageAt(x);
+        std::vector<double> normal(q * q, 0.0), row(q);
+        for (std::size_t r = 0; r < n; ++r) {
+            const double w = m_weights[r];
+            for (std::size_t j = 0; j < p; ++j)
+                row[j] = -w * k * slopes[j * n + r];
+            row[p] = -w * s[r];
+            row[p + 1] = -w;
+            for (std::size_t a = 0; a < q; ++a)
+                for (std::size_t c = a; c < q; ++c)
+                    normal[a * q + c] += row[a] * row[c];
+        }
+        for (std::size_t a = 0; a < q; ++a)
+            for (std::size_t c = 0; c < a; ++c)
+                normal[a * q + c] = normal[c * q + a];
+        return normal;
+    }
+
     std::vector<float> render(const std::vector<double>& x) const {
         ++m_renders;
-        Experiment e = m_set.experimentAt(x);
-        if (!m_mask.empty())
-            e.mask = m_mask; // only the fitted pixels are rendered
-        std::vector<float> image = m_render(e);
-        if (image.size() != m_measured.pixels.size())
-            throw Error("refinement: the forward model's image has " + std::to_string(image.size()) +
-                        " pixels, the measured one " + std::to_string(m_measured.pixels.size()));
-        return image;
+        std::vector<float> values = m_model.pixels(m_set.experimentAt(x));
+        if (values.size() != m_pixels.size())
+            throw Error("refinement: the forward model gave " + std::to_string(values.size()) +
+                        " pixels' values, the fit asked for " + std::to_string(m_pixels.size()));
+        return values;
+    }
+
+    // Takes over another cost's last rendering (the next stage starts where this one ended).
+    void keepRendering(const PixelResiduals& other) {
+        m_lastX = other.m_lastX;
+        m_lastImage = other.m_lastImage;
     }
 
     const std::vector<float>& imageAt(const std::vector<double>& x) const {
@@ -88,12 +131,12 @@ class PixelResiduals : public ceres::CostFunction {
   private:
     const ParameterSet& m_set;
     const io::MeasuredImage& m_measured;
-    const ForwardModel& m_render;
+    const PixelModel& m_model;
     std::vector<std::size_t> m_pixels;
     std::vector<double> m_weights;
-    std::vector<std::uint16_t> m_mask;
     int& m_renders;
     mutable std::vector<double> m_lastX;
+    mutable std::vector<double> m_slopesX, m_slopes; // slopesAt's last
     mutable std::vector<float> m_lastImage;
 };
 
@@ -113,6 +156,60 @@ std::pair<double, double> linearFit(const std::vector<float>& s, const io::Measu
     return {k, (m1 - k * s1) / n};
 }
 
+// A whole-image model as a PixelModel: its image masked to the chosen pixels (only those are
+// rendered), the chosen ones picked from it.
+PixelModel pixelModelOf(ForwardModel render, std::size_t imagePixels) {
+    auto chosen = std::make_shared<std::vector<std::size_t>>();
+    auto mask = std::make_shared<std::vector<std::uint16_t>>();
+    PixelModel model;
+    model.image = render;
+    model.setPixels = [chosen, mask, imagePixels](const std::vector<std::size_t>& pixels) {
+        *chosen = pixels;
+        mask->assign(imagePixels, 0);
+        for (std::size_t i : pixels)
+            (*mask)[i] = 1;
+    };
+    model.pixels = [render, chosen, mask](const Experiment& e) {
+        Experiment masked = e;
+        masked.mask = *mask;
+        const std::vector<float> image = render(masked);
+        if (image.size() != mask->size())
+            throw Error("refinement: the forward model's image has " +
+                        std::to_string(image.size()) + " pixels, the measured one " +
+                        std::to_string(mask->size()));
+        std::vector<float> values;
+        values.reserve(chosen->size());
+        for (std::size_t i : *chosen)
+            values.push_back(image[i]);
+        return values;
+    };
+    return model;
+}
+
+// The square roots of the diagonal of (J^T J)^+ times chi2, J^T J being `normal` (q x q): the
+// pseudo-inverse from its eigenvectors, directions whose eigenvalue is below 1e-15 of the
+// largest (as far as double resolves the normal matrix) left out, as a singular value
+// decomposition of J with a null space would. From the q x q matrix, not from J itself: an
+// SVD of J (Ceres's Covariance) costs a second per million fitted pixels.
+std::vector<double> standardErrors(const std::vector<double>& normal, double chi2) {
+    const auto q = static_cast<Eigen::Index>(std::sqrt(double(normal.size())) + 0.5);
+    const Eigen::Map<const Eigen::MatrixXd> n(normal.data(), q, q);
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(n);
+    std::vector<double> sigma(static_cast<std::size_t>(q), 0.0);
+    if (eigen.info() != Eigen::Success)
+        return sigma;
+    const Eigen::VectorXd& values = eigen.eigenvalues(); // ascending
+    const double largest = values(q - 1);
+    for (Eigen::Index i = 0; i < q; ++i) {
+        double variance = 0.0;
+        for (Eigen::Index e = 0; e < q; ++e)
+            if (values(e) > 1e-15 * largest)
+                variance += eigen.eigenvectors()(i, e) * eigen.eigenvectors()(i, e) / values(e);
+        sigma[static_cast<std::size_t>(i)] = std::sqrt(std::max(0.0, variance * chi2));
+    }
+    return sigma;
+}
+
 double rms(const std::vector<double>& r) {
     double sum = 0;
     for (double v : r)
@@ -124,12 +221,17 @@ double rms(const std::vector<double>& r) {
 
 Refinement::Refinement(ParameterSet set, const io::MeasuredImage& measured, ForwardModel render,
                        PixelChoice pixels)
-    : m_set(std::move(set)), m_measured(measured), m_render(std::move(render)), m_choice(pixels) {}
+    : m_set(std::move(set)), m_measured(measured),
+      m_model(pixelModelOf(std::move(render), measured.pixels.size())), m_choice(pixels) {}
+
+Refinement::Refinement(ParameterSet set, const io::MeasuredImage& measured, PixelModel model,
+                       PixelChoice pixels)
+    : m_set(std::move(set)), m_measured(measured), m_model(std::move(model)), m_choice(pixels) {}
 
 FitReport Refinement::run(int maxIterations) {
     FitReport report;
     const std::vector<double> start = m_set.startValues();
-    const std::vector<float> first = m_render(m_set.experimentAt(start));
+    const std::vector<float> first = m_model.image(m_set.experimentAt(start));
     ++report.renders;
     if (first.size() != m_measured.pixels.size())
         throw Error("refinement: the simulated image has " + std::to_string(first.size()) +
@@ -151,20 +253,20 @@ FitReport Refinement::run(int maxIterations) {
 
     std::vector<double> x = start;
     double kb[2] = {k0, b0};
-    std::vector<std::uint16_t> mask;
-    if (m_choice == PixelChoice::Spots) {
-        mask.assign(first.size(), 0);
-        for (std::size_t i : pixels)
-            mask[i] = 1;
-    }
+    m_model.setPixels(pixels); // only these are rendered from now on
     ceres::Solver::Options options;
     options.max_num_iterations = maxIterations;
-    options.linear_solver_type = ceres::DENSE_QR;
+    options.linear_solver_type = ceres::DENSE_NORMAL_CHOLESKY;
     options.logging_type = ceres::SILENT;
     // a fit to the noise of counted photons: a millionth of the cost or of the values is far
     // below what the counts determine
     options.function_tolerance = 1e-6;
     options.parameter_tolerance = 1e-6;
+    // With bounds, Ceres follows each trust-region step with a projected Armijo line search
+    // that evaluates the Jacobian (a rendering per parameter) at its trial points: in a fit
+    // whose bounds are far from the answer, more than half the renderings went there
+    // (docs/refinement.md, "Speed"). Without it the step is still kept inside the bounds.
+    options.max_num_line_search_step_size_iterations = 0;
 
     // Two stages: weights from the measured counts (quick to get near), then from the fitted
     // model, Poisson's variance being the mean: the measured count as the variance pulls the
@@ -174,12 +276,16 @@ FitReport Refinement::run(int maxIterations) {
     ceres::Solver::Summary summary;
     for (int stage = 0; stage < 2; ++stage) {
         if (stage == 1) {
-            const std::vector<float> fitted = cost->render(x);
+            const std::vector<float> fitted = cost->imageAt(x);
             for (std::size_t r = 0; r < pixels.size(); ++r)
-                weights[r] = 1.0 / std::sqrt(std::max(kb[0] * fitted[pixels[r]] + kb[1], 1.0));
+                weights[r] = 1.0 / std::sqrt(std::max(kb[0] * fitted[r] + kb[1], 1.0));
         }
-        problem = std::make_unique<ceres::Problem>();
-        cost = new PixelResiduals(m_set, m_measured, m_render, pixels, weights, mask, report.renders);
+        auto next = std::make_unique<PixelResiduals>(m_set, m_measured, m_model, pixels, weights,
+                                                     report.renders);
+        if (cost)
+            next->keepRendering(*cost);
+        problem = std::make_unique<ceres::Problem>(); // owns the last stage's cost: it goes here
+        cost = next.release();
         problem->AddResidualBlock(cost, nullptr, x.data(), kb);
         for (std::size_t j = 0; j < x.size(); ++j) {
             const Parameter& p = m_set.parameters()[j];
@@ -193,41 +299,34 @@ FitReport Refinement::run(int maxIterations) {
     }
     report.termination = summary.message;
 
-    // the residuals of the start and of the fit, with the final weights
+    // the residuals of the fit and (last: it renders the start again) of the start, with the
+    // final weights
     std::vector<double> residuals(pixels.size());
-    {
-        const double startKb[2] = {k0, b0};
-        const double* blocks[] = {start.data(), startKb};
-        cost->Evaluate(blocks, residuals.data(), nullptr);
-        report.startResidual = rms(residuals);
-    }
     {
         const double* blocks[] = {x.data(), kb};
         cost->Evaluate(blocks, residuals.data(), nullptr);
         report.endResidual = rms(residuals);
     }
     report.startSpotRmsd = spotRmsd(regions, first, m_measured, b0, m_measured.width, &report.spots);
-    const std::vector<float> last = cost->render(x);
+    // the fit's image: the fitted pixels (the rendering at x is usually the last one made)
+    std::vector<float> last(first.size(), 0.0f);
+    {
+        const std::vector<float>& values = cost->imageAt(x);
+        for (std::size_t r = 0; r < pixels.size(); ++r)
+            last[pixels[r]] = values[r];
+    }
     report.endSpotRmsd = spotRmsd(regions, last, m_measured, kb[1], m_measured.width, nullptr);
     report.pixels = pixels.size();
 
     // uncertainties: the covariance at the minimum, times the reduced chi-square
-    std::vector<double> sigma(x.size() + 2, 0.0);
-    ceres::Covariance::Options covOptions;
-    covOptions.algorithm_type = ceres::DENSE_SVD;
-    covOptions.null_space_rank = -1;
-    ceres::Covariance covariance(covOptions);
-    std::vector<std::pair<const double*, const double*>> blocks = {{x.data(), x.data()}, {kb, kb}};
     const double dof = std::max<double>(1.0, double(pixels.size()) - double(x.size() + 2));
     const double chi2 = 2.0 * summary.final_cost / dof;
-    if (covariance.Compute(blocks, problem.get())) {
-        std::vector<double> cxx(x.size() * x.size()), ckb(4);
-        covariance.GetCovarianceBlock(x.data(), x.data(), cxx.data());
-        covariance.GetCovarianceBlock(kb, kb, ckb.data());
-        for (std::size_t j = 0; j < x.size(); ++j)
-            sigma[j] = std::sqrt(std::max(0.0, cxx[j * x.size() + j] * chi2));
-        sigma[x.size()] = std::sqrt(std::max(0.0, ckb[0] * chi2));
-        sigma[x.size() + 1] = std::sqrt(std::max(0.0, ckb[3] * chi2));
+    const std::vector<double> sigma = standardErrors(cost->normalMatrix(x, kb[0]), chi2);
+    {
+        const double startKb[2] = {k0, b0};
+        const double* blocks[] = {start.data(), startKb};
+        cost->Evaluate(blocks, residuals.data(), nullptr);
+        report.startResidual = rms(residuals);
     }
     for (std::size_t j = 0; j < x.size(); ++j) {
         const Parameter& p = m_set.parameters()[j];

@@ -31,6 +31,17 @@ namespace bv::refine {
 // The image of an experiment, fast-major, the measured image's size.
 using ForwardModel = std::function<std::vector<float>(const Experiment&)>;
 
+// A forward model that renders only the fitted pixels (the GPU's: run::ModelRenderer), which
+// is most of a fit's speed: image() makes the whole image of the start (its spot regions);
+// setPixels() is then called once with the fitted pixels (fast-major indices, ascending), and
+// pixels() returns an experiment's image at those pixels, in that order. A ForwardModel is
+// used as one (its image masked to the fitted pixels, which are then picked on the host).
+struct PixelModel {
+    ForwardModel image;
+    std::function<void(const std::vector<std::size_t>&)> setPixels;
+    ForwardModel pixels;
+};
+
 enum class PixelChoice { Spots, All };
 
 struct FittedValue {
@@ -65,12 +76,14 @@ class Refinement {
   public:
     Refinement(ParameterSet set, const io::MeasuredImage& measured, ForwardModel render,
                PixelChoice pixels = PixelChoice::Spots);
+    Refinement(ParameterSet set, const io::MeasuredImage& measured, PixelModel model,
+               PixelChoice pixels = PixelChoice::Spots);
     FitReport run(int maxIterations = 30);
 
   private:
     ParameterSet m_set;
     const io::MeasuredImage& m_measured;
-    ForwardModel m_render;
+    PixelModel m_model;
     PixelChoice m_choice;
 };
 

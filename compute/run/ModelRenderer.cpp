@@ -1,0 +1,90 @@
+#include "compute/run/ModelRenderer.h"
+
+#include "compute/core/Error.h"
+#include "compute/plan/Plan.h"
+#include "compute/random/ReferenceRandom.h"
+#include "compute/run/PreparedRun.h"
+
+#include <chrono>
+#include <sstream>
+
+namespace bv::run {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double millisecondsSince(Clock::time_point& mark) {
+    const Clock::time_point now = Clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - mark).count();
+    mark = now;
+    return ms;
+}
+
+} // namespace
+
+ModelRenderer::ModelRenderer(engine::Simulator& simulator)
+    : m_simulator(simulator), m_gather(simulator.device()) {}
+
+void ModelRenderer::render(const Experiment& e, const std::vector<std::uint16_t>& mask,
+                           engine::Simulator::PlanInputs inputs) {
+    Clock::time_point mark = Clock::now();
+    random::ReferenceRandom rng; // as prepareQuietly: the run's own generator, warnings dropped
+    std::ostringstream quiet;
+    const ResolvedExperiment resolved = resolve(e, rng, quiet);
+    m_times.resolve += millisecondsSince(mark);
+    const plan::Plan plan = plan::makePlan(resolved, mask);
+    m_times.plan += millisecondsSince(mark);
+    m_simulator.setPlan(plan, referenceLoop(resolved), inputs);
+    m_times.setPlan += millisecondsSince(mark);
+    m_simulator.run();
+    m_times.run += millisecondsSince(mark);
+    m_times.gpu += m_simulator.gpuMilliseconds();
+    ++m_times.renderings;
+}
+
+std::vector<float> ModelRenderer::image(const Experiment& e) {
+    m_simulator.setImageReadback(true);
+    render(e, e.mask, engine::Simulator::PlanInputs::Compared);
+    m_maskUploaded = false;
+    Clock::time_point mark = Clock::now();
+    std::vector<float> image = m_simulator.image();
+    m_imagePixels = image.size();
+    m_times.readBack += millisecondsSince(mark);
+    return image;
+}
+
+void ModelRenderer::setPixels(const std::vector<std::size_t>& pixels) {
+    if (m_imagePixels == 0)
+        throw Error("the pixels of a fit were chosen before its first image (internal error)");
+    m_mask.assign(m_imagePixels, 0);
+    std::vector<std::uint32_t> indices;
+    indices.reserve(pixels.size());
+    for (std::size_t i : pixels) {
+        if (i >= m_imagePixels)
+            throw Error("a fitted pixel lies outside the image (internal error)");
+        m_mask[i] = 1;
+        indices.push_back(static_cast<std::uint32_t>(i));
+    }
+    m_gather.setPixels(indices);
+    m_maskUploaded = false;
+}
+
+std::vector<float> ModelRenderer::pixels(const Experiment& e) {
+    if (m_mask.empty())
+        throw Error("a fit's pixels were rendered before they were chosen (internal error)");
+    m_simulator.setImageReadback(false);
+    // the first rendering with the chosen pixels' mask compares and uploads it; the next ones
+    // have the same mask and structure factors (the class's contract)
+    render(e, m_mask,
+           m_maskUploaded ? engine::Simulator::PlanInputs::Same
+                          : engine::Simulator::PlanInputs::Compared);
+    m_maskUploaded = true;
+    Clock::time_point mark = Clock::now();
+    std::vector<float> values = m_gather.values(m_simulator.imageBuffer());
+    m_times.readBack += millisecondsSince(mark);
+    m_simulator.setImageReadback(true);
+    return values;
+}
+
+} // namespace bv::run

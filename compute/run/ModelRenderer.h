@@ -1,0 +1,73 @@
+#pragma once
+// ModelRenderer: one experiment rendered again and again with new parameter values on one
+// Simulator, as a fit's forward model wants it (compute/refine; docs/refinement.md, "Speed").
+// "Same plan, new parameters": the experiments it is given differ from the first only in what
+// a fit moves (the detector's place, the crystal's orientation, cell, mosaic spread and size
+// in cells); their structure factors, mask, detector size and loop counts are the first's.
+// So each rendering resolves and plans the new values (microseconds for a few mosaic domains)
+// and the Simulator uploads only the tables that changed (the parameter block, the panels, the
+// orientations), without comparing the structure factors and the mask again; the pipeline
+// and its recorded commands stay. After setPixels only the chosen pixels are rendered (the
+// others masked) and read back, gathered on the device (engine::PixelGather), not the frame.
+//
+//     run::ModelRenderer renderer(simulator);
+//     std::vector<float> whole = renderer.image(start);   // the whole image, start's own mask
+//     renderer.setPixels(spotPixels);                      // fast-major indices
+//     std::vector<float> v = renderer.pixels(moved);       // moved's image at spotPixels
+//
+// Borrows the Simulator (which must outlive it, and which it alone drives meanwhile); owns the
+// mask of the chosen pixels and the gather. Not thread-safe.
+
+#include "compute/engine/PixelGather.h"
+#include "compute/engine/Simulator.h"
+#include "compute/model/Experiment.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace bv::run {
+
+// Where the renderings' time went, summed over all of them (wall ms unless named GPU).
+struct RenderTimes {
+    int renderings = 0;
+    double resolve = 0.0;  // resolve(): the geometry, mosaic domains, ...
+    double plan = 0.0;     // plan::makePlan
+    double setPlan = 0.0;  // Simulator::setPlan: the diff, the uploads, a pipeline if new
+    double run = 0.0;      // Simulator::run: the submissions and the wait
+    double readBack = 0.0; // the image or the chosen pixels to the host
+    double gpu = 0.0;      // the dispatches, from the timestamp queries (0 without them)
+    double total() const { return resolve + plan + setPlan + run + readBack; }
+};
+
+class ModelRenderer {
+  public:
+    explicit ModelRenderer(engine::Simulator& simulator);
+    ModelRenderer(const ModelRenderer&) = delete;
+    ModelRenderer& operator=(const ModelRenderer&) = delete;
+
+    // The whole image of `e` with its own mask, as run::prepare, setPlan and run make it.
+    std::vector<float> image(const Experiment& e);
+    // From now on pixels() renders only these pixels (fast-major indices into the image, each
+    // below its pixel count) and returns their values in this order.
+    void setPixels(const std::vector<std::size_t>& pixels);
+    // The image of `e` at the chosen pixels (the same numbers image() has there, bit for bit:
+    // a pixel's value depends on its own loop alone). `e` is the first experiment with new
+    // parameter values (the class's comment): its own mask is not used.
+    std::vector<float> pixels(const Experiment& e);
+
+    const RenderTimes& times() const { return m_times; }
+
+  private:
+    void render(const Experiment& e, const std::vector<std::uint16_t>& mask,
+                engine::Simulator::PlanInputs inputs);
+
+    engine::Simulator& m_simulator;
+    engine::PixelGather m_gather;
+    std::vector<std::uint16_t> m_mask; // 1 on the chosen pixels
+    std::size_t m_imagePixels = 0;
+    bool m_maskUploaded = false; // the Simulator's last plan had m_mask
+    RenderTimes m_times;
+};
+
+} // namespace bv::run
