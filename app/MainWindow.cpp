@@ -54,6 +54,11 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
                     .arg(fit->residual, 0, 'g', 4));
         else if (!m_compare->problem().isEmpty())
             statusBar()->showMessage(tr("Cannot compare: %1").arg(m_compare->problem()));
+        // the profiles' second curve and the readout's second value follow the fit
+        const auto& fit = m_compare->fit();
+        m_plots->setMeasured(fit ? m_compare->measured() : nullptr, fit ? fit->scale : 1.0,
+                             fit ? fit->background : 0.0);
+        updateReadout();
     });
     m_imageWindow->setOverlayPainter([this](QPainter& painter, const render::ViewTransform& view) {
         m_overlays.paint(painter, view, QSizeF(m_imageWindow->framebufferSize()));
@@ -328,6 +333,13 @@ void MainWindow::showReadoutAt(QPointF imagePoint) {
     if (r.intensity && !skipped.empty())
         r.skipped = skipped[static_cast<std::size_t>(s) * static_cast<std::size_t>(m_controller->fastPixels()) +
                             static_cast<std::size_t>(f)] != 0;
+    if (m_compare->hasMeasured()) { // the measured frame's count beside the simulated one
+        r.hasMeasuredFrame = true;
+        r.measured = pixel ? m_compare->measuredAt(f, s) : std::nullopt;
+        if (r.measured && r.intensity && m_compare->fit())
+            r.difference = static_cast<float>(*r.measured - m_compare->fit()->scale * *r.intensity -
+                                              m_compare->fit()->background);
+    }
     m_readout->show(r, m_pinned.has_value());
 }
 
