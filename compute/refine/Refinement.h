@@ -50,10 +50,23 @@ struct FitReport {
     glm::dmat3 startCell{0.0}, refinedCell{0.0}; // columns a, b, c
 };
 
+// Where a fit is after a step Ceres accepted (and at each stage's start): for a caller that
+// shows the fit as it runs (the viewer's Refine panel). Called on the thread of run().
+struct FitProgress {
+    int stage = 0;              // 0: weights from the measured counts; 1: from the model
+    int iteration = 0;          // Ceres's, within the stage
+    std::vector<double> values; // the ParameterSet's, then scale and background
+    double residual = 0.0;      // rms of the weighted residuals (the stage's weights)
+    Experiment experiment;      // the values' experiment
+};
+// Answers whether to go on; false ends the fit at this step, and run() reports it.
+using ProgressCallback = std::function<bool(const FitProgress&)>;
+
 class Refinement {
   public:
     Refinement(ParameterSet set, const io::MeasuredImage& measured, ForwardModel render,
                PixelChoice pixels = PixelChoice::Spots);
+    void setProgress(ProgressCallback progress) { m_progress = std::move(progress); }
     FitReport run(int maxIterations = 30);
 
   private:
@@ -61,6 +74,7 @@ class Refinement {
     const io::MeasuredImage& m_measured;
     ForwardModel m_render;
     PixelChoice m_choice;
+    ProgressCallback m_progress;
 };
 
 void printFitReport(std::ostream& out, const FitReport& report);
