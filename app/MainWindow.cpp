@@ -7,6 +7,7 @@
 #include "app/PlotPanel.h"
 #include "app/ReadoutPanel.h"
 #include "app/ReciprocalDock.h"
+#include "app/RefinePanel.h"
 #include "app/SimulationController.h"
 #include "app/TracePanel.h"
 #include "compute/core/Error.h"
@@ -215,6 +216,14 @@ void MainWindow::buildDocks() {
     m_traceDock->setWidget(m_tracePanel);
     addDockWidget(Qt::LeftDockWidgetArea, m_traceDock);
     m_traceDock->hide();
+
+    // the fit to the measured frame: beside the parameters, shown from the View menu
+    m_refine = new RefinePanel(*m_document, *m_controller, *m_compare, *m_imageWindow, this);
+    m_refineDock = new QDockWidget(tr("Refine"), this);
+    m_refineDock->setObjectName(QStringLiteral("refineDock"));
+    m_refineDock->setWidget(m_refine);
+    addDockWidget(Qt::LeftDockWidgetArea, m_refineDock);
+    m_refineDock->hide();
 
     m_display->setAutoContrastOnNewImage(true);
     m_imageWindow->setDisplaySettings(m_display->settings());
