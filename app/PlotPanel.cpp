@@ -31,6 +31,7 @@ QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
     plot->graph(1)->setName(QObject::tr("measured"));
     plot->legend->setVisible(false);
     plot->legend->setFont(QFont(plot->font().family(), 8));
+    plot->legend->setBrush(QColor(255, 255, 255, 200)); // the curves show through
     plot->setProperty("photonsLabel", y);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     return plot;
@@ -148,7 +149,10 @@ void PlotPanel::showCurves(QCustomPlot* plot, const std::vector<double>& x,
             fitted[i] = m_scale * y[i] + m_background;
         plot->graph(0)->setData(toVector(x), toVector(fitted), true);
         plot->graph(1)->setData(toVector(measured->x), toVector(measured->y), true);
-        plot->graph(0)->setName(tr("simulated × %1 + %2").arg(m_scale, 0, 'g', 4).arg(m_background, 0, 'g', 4));
+        plot->graph(0)->setName(tr("simulated × %1 %2 %3")
+                                    .arg(m_scale, 0, 'g', 4)
+                                    .arg(m_background < 0.0 ? QStringLiteral("−") : QStringLiteral("+"))
+                                    .arg(std::fabs(m_background), 0, 'g', 4));
         plot->graph(1)->setName(tr("measured"));
     } else {
         plot->graph(0)->setData(toVector(x), toVector(y), true);

@@ -95,6 +95,8 @@ RefinePanel::RefinePanel(ExperimentDocument& document, SimulationController& con
     m_table->setHorizontalHeaderLabels({tr("parameter"), tr("start"), tr("current"), tr("change"), tr("σ")});
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::ResizeToContents);
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setMinimumHeight(150);
     layout->addWidget(m_table, 1);
