@@ -83,23 +83,13 @@ class TestRefinePanel : public QObject {
         QVERIFY(v.open(test::words(kTruth)));
         QVERIFY(std::fabs(shownDistanceMm(v) - kTruthDistanceMm) < 1e-9);
         // the measured frame: the truth's photons with Poisson noise, as counts
-        std::mt19937 generator(11);
-        std::vector<std::int32_t> counts;
         double brightest = 0.0;
-        for (float photons : v.image()) {
-            std::poisson_distribution<int> poisson(std::max(1e-9, static_cast<double>(photons)));
-            counts.push_back(poisson(generator));
+        for (float photons : v.image())
             brightest = std::max(brightest, static_cast<double>(photons));
-        }
         QVERIFY2(brightest > 20.0, qPrintable(QString::number(brightest))); // spots to fit
-        io::CbfHeader h;
-        h.fastPixels = v.fast();
-        h.slowPixels = v.slow();
-        h.pixelSizeM = 0.2e-3;
-        h.wavelengthA = 1.0;
         QTemporaryDir dir;
         const QString frame = dir.path() + QStringLiteral("/truth.cbf");
-        io::writeCbf(frame.toStdString(), h, counts);
+        writeNoisyFrame(v, frame, 11);
         v.window->openMeasuredImage(frame);
         QVERIFY(v.window->compareView().fit().has_value());
 
@@ -220,6 +210,35 @@ class TestRefinePanel : public QObject {
         QVERIFY(v.waitImage());
         QVERIFY2(std::fabs(shownDistanceMm(v) - refined) < 1e-3,
                  qPrintable(QStringLiteral("%1 against %2").arg(shownDistanceMm(v)).arg(refined)));
+    }
+
+    void stopEndsTheFitAtItsNextStep() {
+        // Stop before the fit has reached its first step (the worker waits for the GUI
+        // thread's first image, which needs the event loop): the fit ends at its start, in one
+        // iteration of the first stage, and reports it; the table and Apply work as after a
+        // whole fit
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kTruth)));
+        QTemporaryDir dir;
+        const QString frame = dir.path() + QStringLiteral("/truth.cbf");
+        writeNoisyFrame(v, frame, 7);
+        v.window->openMeasuredImage(frame);
+        v.document().edit([](Experiment& e) { e.detector.distance = kStartDistanceMm * 1e-3; });
+        QVERIFY(v.waitImage());
+        app::RefinePanel& panel = v.window->refinePanel();
+        v.window->refineDock()->show();
+        panel.setGroups({"distance"});
+        QSignalSpy finished(&panel, &app::RefinePanel::finished);
+        QVERIFY2(panel.run(), qPrintable(panel.message()));
+        panel.stop();
+        QVERIFY(finished.wait(600000));
+        QVERIFY2(panel.report().has_value(), qPrintable(panel.message()));
+        QCOMPARE(panel.report()->iterations, 1);
+        QCOMPARE(panel.report()->values.front().value, kStartDistanceMm);
+        QCOMPARE(panel.table()->item(0, 2)->text(), QStringLiteral("80.4"));
+        QTest::mouseClick(panel.findChild<QPushButton*>(QStringLiteral("refineApply")), Qt::LeftButton);
+        QVERIFY(v.waitImage());
+        QVERIFY(std::fabs(v.document().experiment().detector.distance * 1e3 - kStartDistanceMm) < 1e-9);
     }
 
     void refusesWithoutAMeasuredFrame() {
