@@ -22,6 +22,8 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
+
 namespace bv::app {
 
 namespace {
@@ -144,6 +146,10 @@ std::vector<std::string> RefinePanel::groups() const {
 }
 
 void RefinePanel::setGroups(const std::vector<std::string>& groups) {
+    for (const std::string& g : groups)
+        if (g != "scale" && m_groups.count(g) == 0)
+            throw Error("-refine: no parameter group \"" + g + "\" (the groups: " +
+                        refine::ParameterSet::knownGroups() + ")");
     for (const auto& [name, box] : m_groups)
         box->setChecked(std::find(groups.begin(), groups.end(), name) != groups.end());
 }

@@ -48,6 +48,7 @@ class RefinePanel : public QWidget {
     ~RefinePanel() override;
 
     // -refine's group names ("distance", ..., "ncells") checked; setGroups() checks those named
+    // (and "scale", always fitted, is taken), and throws bv::Error for any other name
     std::vector<std::string> groups() const;
     void setGroups(const std::vector<std::string>& groups);
     void setAllPixels(bool all);

@@ -240,10 +240,14 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
                 window.resizeDocks({window.refineDock()}, {window.height() * 3 / 5}, Qt::Vertical);
                 QObject::connect(
                     &window.controller(), &SimulationController::imageReady, &window.refinePanel(),
-                    [&window] {
-                        if (!window.refinePanel().run())
-                            std::cerr << "braggview: the fit did not start: "
-                                      << window.refinePanel().message().toStdString() << "\n";
+                    [&window, screenshot] {
+                        if (window.refinePanel().run())
+                            return;
+                        std::cerr << "braggview: " << (screenshot ? "error: " : "")
+                                  << "the fit did not start: "
+                                  << window.refinePanel().message().toStdString() << "\n";
+                        if (screenshot) // no PNG of a fit that was asked for and not made
+                            QCoreApplication::exit(1);
                     },
                     Qt::SingleShotConnection);
             }

@@ -13,7 +13,9 @@
 
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QImage>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -239,6 +241,39 @@ class TestRefinePanel : public QObject {
         QTest::mouseClick(panel.findChild<QPushButton*>(QStringLiteral("refineApply")), Qt::LeftButton);
         QVERIFY(v.waitImage());
         QVERIFY(std::fabs(v.document().experiment().detector.distance * 1e3 - kStartDistanceMm) < 1e-9);
+    }
+
+    void screenshotModeRunsTheFitFirst() {
+        // braggview --screenshot ... -measured FRAME -refine distance: the dock's fit runs
+        // and the PNG is written after it; a group the fit does not know: an error, no PNG
+        QTemporaryDir dir;
+        {
+            ViewerHarness v;
+            QVERIFY(v.open(test::words(kTruth)));
+            writeNoisyFrame(v, dir.path() + QStringLiteral("/truth.cbf"), 3);
+        }
+        const QStringList words = kTruth.split(QLatin1Char(' ')) +
+                                  QStringList{QStringLiteral("-distance"), QStringLiteral("80.4"),
+                                              QStringLiteral("-measured"),
+                                              dir.path() + QStringLiteral("/truth.cbf")};
+        const QString png = dir.path() + QStringLiteral("/refine.png");
+        QProcess process;
+        process.start(QStringLiteral(BRAGGVIEW_BINARY),
+                      QStringList{QStringLiteral("--screenshot"), png} + words +
+                          QStringList{QStringLiteral("-refine"), QStringLiteral("distance")});
+        QVERIFY(process.waitForFinished(600000));
+        QVERIFY2(process.exitCode() == 0, process.readAllStandardError().constData());
+        QVERIFY(!QImage(png).isNull());
+
+        const QString bad = dir.path() + QStringLiteral("/bad.png");
+        process.start(QStringLiteral(BRAGGVIEW_BINARY),
+                      QStringList{QStringLiteral("--screenshot"), bad} + words +
+                          QStringList{QStringLiteral("-refine"), QStringLiteral("wavelength")});
+        QVERIFY(process.waitForFinished(600000));
+        QVERIFY(process.exitCode() != 0);
+        const QByteArray said = process.readAllStandardError();
+        QVERIFY2(said.contains("wavelength"), said.constData());
+        QVERIFY(!QFileInfo::exists(bad));
     }
 
     void refusesWithoutAMeasuredFrame() {
