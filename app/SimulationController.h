@@ -95,8 +95,9 @@ class SimulationController : public QObject {
 
     bool hasDevice() const { return m_simulator != nullptr; }
     bool isBusy() const { return m_scheduler.isInFlight(); }
-    // The image shown is the document's current state, exact: nothing in flight, nothing
-    // pending, not a preview, and the last attempt did not fail.
+    // The image shown is the document's current state (or the experiment shown in its place,
+    // setShownExperiment()), exact: nothing in flight, nothing pending, not a preview, and the
+    // last attempt did not fail.
     bool isComplete() const;
     // The last complete image is a preview (a lighter sampling, computed while values moved);
     // the exact image follows. previewDescription() says what it left out ("oversample 1 of
