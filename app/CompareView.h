@@ -44,6 +44,7 @@ class CompareView : public QObject {
     void setMeasured(io::MeasuredImage measured, const QString& name);
     void clearMeasured();
     bool hasMeasured() const { return m_measured.has_value(); }
+    const io::MeasuredImage* measured() const { return m_measured ? &*m_measured : nullptr; }
     const QString& measuredName() const { return m_name; }
     void setMode(Mode mode);
     Mode mode() const { return m_mode; }

@@ -7,6 +7,7 @@
 #include "app/PlotPanel.h"
 #include "app/ReadoutPanel.h"
 #include "app/ReciprocalDock.h"
+#include "app/RefinePanel.h"
 #include "app/SimulationController.h"
 #include "app/TracePanel.h"
 #include "compute/core/Error.h"
@@ -54,6 +55,11 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
                     .arg(fit->residual, 0, 'g', 4));
         else if (!m_compare->problem().isEmpty())
             statusBar()->showMessage(tr("Cannot compare: %1").arg(m_compare->problem()));
+        // the profiles' second curve and the readout's second value follow the fit
+        const auto& fit = m_compare->fit();
+        m_plots->setMeasured(fit ? m_compare->measured() : nullptr, fit ? fit->scale : 1.0,
+                             fit ? fit->background : 0.0);
+        updateReadout();
     });
     m_imageWindow->setOverlayPainter([this](QPainter& painter, const render::ViewTransform& view) {
         m_overlays.paint(painter, view, QSizeF(m_imageWindow->framebufferSize()));
@@ -211,6 +217,14 @@ void MainWindow::buildDocks() {
     addDockWidget(Qt::LeftDockWidgetArea, m_traceDock);
     m_traceDock->hide();
 
+    // the fit to the measured frame: beside the parameters, shown from the View menu
+    m_refine = new RefinePanel(*m_document, *m_controller, *m_compare, *m_imageWindow, this);
+    m_refineDock = new QDockWidget(tr("Refine"), this);
+    m_refineDock->setObjectName(QStringLiteral("refineDock"));
+    m_refineDock->setWidget(m_refine);
+    addDockWidget(Qt::LeftDockWidgetArea, m_refineDock);
+    m_refineDock->hide();
+
     m_display->setAutoContrastOnNewImage(true);
     m_imageWindow->setDisplaySettings(m_display->settings());
     m_overlays.setSettings(m_display->overlays());
@@ -328,6 +342,13 @@ void MainWindow::showReadoutAt(QPointF imagePoint) {
     if (r.intensity && !skipped.empty())
         r.skipped = skipped[static_cast<std::size_t>(s) * static_cast<std::size_t>(m_controller->fastPixels()) +
                             static_cast<std::size_t>(f)] != 0;
+    if (m_compare->hasMeasured()) { // the measured frame's count beside the simulated one
+        r.hasMeasuredFrame = true;
+        r.measured = pixel ? m_compare->measuredAt(f, s) : std::nullopt;
+        if (r.measured && r.intensity && m_compare->fit())
+            r.difference = static_cast<float>(*r.measured - m_compare->fit()->scale * *r.intensity -
+                                              m_compare->fit()->background);
+    }
     m_readout->show(r, m_pinned.has_value());
 }
 

@@ -50,6 +50,7 @@ class ParameterPanel;
 class PlotPanel;
 class ReciprocalDock;
 class ReadoutPanel;
+class RefinePanel;
 class SimulationController;
 class TracePanel;
 
@@ -118,6 +119,11 @@ class MainWindow : public QMainWindow {
     // simulation (app/CompareView.h); View > Compare picks the view. Reported as above.
     void openMeasuredImage(const QString& path, int frame = 0);
     CompareView& compareView() { return *m_compare; }
+    // View > Refine: the fit to the measured frame, the image following it (app/RefinePanel.h)
+    RefinePanel& refinePanel() { return *m_refine; }
+    QDockWidget* refineDock() const { return m_refineDock; }
+    // File > Save refined experiment; reported as openExperiment reports
+    void saveRefinedExperiment(const QString& path);
 
     // Waits for the image of the current parameters, then writes it; throws bv::Error.
     void exportImage(ExportFormat format, const QString& path);
@@ -170,6 +176,8 @@ class MainWindow : public QMainWindow {
     ReadoutPanel* m_readout = nullptr;
     TracePanel* m_tracePanel = nullptr; // in m_traceDock, shown while a pixel is pinned
     QDockWidget* m_traceDock = nullptr;
+    RefinePanel* m_refine = nullptr;
+    QDockWidget* m_refineDock = nullptr;
     PlotPanel* m_plots = nullptr;
     LessonController* m_lessons = nullptr;
     ReciprocalDock* m_reciprocal = nullptr;

@@ -2,6 +2,8 @@
 // throwing bv::Error naming the file (the menus show it).
 #include "app/MainWindow.h"
 
+#include "app/RefinePanel.h"
+
 #include "app/CompareView.h"
 #include "compute/io/MeasuredImage.h"
 
@@ -86,6 +88,11 @@ void MainWindow::openMeasuredImage(const QString& path, int frame) {
         if (m_compare->mode() == CompareView::Simulated)
             m_compareModes->actions().at(CompareView::Measured)->trigger();
     });
+}
+
+void MainWindow::saveRefinedExperiment(const QString& path) {
+    runGuarded(tr("Cannot save the refined experiment"),
+               [&] { m_refine->saveRefinedExperiment(path); });
 }
 
 QImage MainWindow::exportedPng() {

@@ -88,6 +88,12 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty())
             openMeasuredImage(path);
     });
+    file->addAction(tr("Save &refined experiment (.expt)…"), this, [this] {
+        const QString path = askSavePath(tr("Save refined experiment"),
+                                         tr("DIALS experiment lists (*.expt)"), QStringLiteral("expt"));
+        if (!path.isEmpty())
+            saveRefinedExperiment(path);
+    });
     file->addSeparator();
     QMenu* exports = file->addMenu(tr("&Export image"));
     const struct {

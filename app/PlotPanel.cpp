@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace bv::app {
@@ -23,6 +24,15 @@ QCustomPlot* makePlot(QWidget* parent, const QString& x, const QString& y) {
     plot->yAxis->setLabel(y);
     plot->addGraph();
     plot->graph(0)->setPen(QPen(QColor(20, 90, 200), 1.5));
+    plot->graph(0)->setName(QObject::tr("simulated"));
+    // the measured frame's curve, beside a measured frame (PlotPanel::setMeasured)
+    plot->addGraph();
+    plot->graph(1)->setPen(QPen(QColor(215, 95, 0), 1.5));
+    plot->graph(1)->setName(QObject::tr("measured"));
+    plot->legend->setVisible(false);
+    plot->legend->setFont(QFont(plot->font().family(), 8));
+    plot->legend->setBrush(QColor(255, 255, 255, 200)); // the curves show through
+    plot->setProperty("photonsLabel", y);
     plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     return plot;
 }
@@ -102,34 +112,86 @@ void PlotPanel::refresh() {
         refreshRadial();
 }
 
+void PlotPanel::setMeasured(const io::MeasuredImage* measured, double scale, double background) {
+    m_measured = measured;
+    m_scale = scale;
+    m_background = background;
+    m_measuredImage.clear();
+    if (measured) {
+        m_measuredImage.assign(measured->pixels.size(), std::numeric_limits<float>::quiet_NaN());
+        for (std::size_t i = 0; i < measured->pixels.size(); ++i)
+            if (measured->hasData[i])
+                m_measuredImage[i] = measured->pixels[i];
+    }
+    m_radialMeasured = m_lineMeasured = {};
+    m_comparedSkipped.clear();
+    m_radialStale = m_lineStale = true;
+    refresh();
+}
+
+bool PlotPanel::comparing() const {
+    return m_measured && m_image && m_measuredImage.size() == m_image->size();
+}
+
+const std::vector<std::uint8_t>& PlotPanel::comparedSkipped() {
+    m_comparedSkipped.assign(m_image->size(), 0);
+    const bool haveSkipped = m_skipped && m_skipped->size() == m_image->size();
+    for (std::size_t i = 0; i < m_image->size(); ++i)
+        m_comparedSkipped[i] = (haveSkipped && (*m_skipped)[i]) || !m_measured->hasData[i];
+    return m_comparedSkipped;
+}
+
+void PlotPanel::showCurves(QCustomPlot* plot, const std::vector<double>& x,
+                           const std::vector<double>& y, const Profile* measured) {
+    if (measured) { // both in counts: the simulation as the fit maps it
+        std::vector<double> fitted(y.size());
+        for (std::size_t i = 0; i < y.size(); ++i)
+            fitted[i] = m_scale * y[i] + m_background;
+        plot->graph(0)->setData(toVector(x), toVector(fitted), true);
+        plot->graph(1)->setData(toVector(measured->x), toVector(measured->y), true);
+        plot->graph(0)->setName(tr("simulated × %1 %2 %3")
+                                    .arg(m_scale, 0, 'g', 4)
+                                    .arg(m_background < 0.0 ? QStringLiteral("−") : QStringLiteral("+"))
+                                    .arg(std::fabs(m_background), 0, 'g', 4));
+        plot->graph(1)->setName(tr("measured"));
+    } else {
+        plot->graph(0)->setData(toVector(x), toVector(y), true);
+        plot->graph(1)->data()->clear();
+    }
+    plot->legend->setVisible(measured != nullptr);
+    plot->yAxis->setLabel(measured ? tr("counts") : plot->property("photonsLabel").toString());
+}
+
 void PlotPanel::refreshRadial() {
     m_radialStale = false;
     if (!m_geometry)
         return;
-    m_radialData = radialProfile(*m_image, *m_skipped, *m_geometry, 300);
-    std::vector<double> x = m_radialData.x;
+    const bool compare = comparing();
+    const std::vector<std::uint8_t>& skipped = compare ? comparedSkipped() : *m_skipped;
+    m_radialData = radialProfile(*m_image, skipped, *m_geometry, 300);
+    m_radialMeasured = compare ? radialProfile(m_measuredImage, skipped, *m_geometry, 300) : Profile{};
     const bool againstD = m_radialAxis->currentIndex() == 1;
-    if (againstD) {
+    // the keys as the axis shows them: 2θ, or d ascending without the innermost bins, whose
+    // d runs off to infinity
+    const auto onAxis = [&](const Profile& p) {
+        if (!againstD)
+            return p;
         const double lambda = m_geometry->wavelength();
-        for (double& t : x)
-            t = lambda / (2.0 * std::sin(t * M_PI / 360.0));
-        // d falls as 2θ rises: reverse so the keys ascend
-        std::reverse(x.begin(), x.end());
-        std::vector<double> y(m_radialData.y.rbegin(), m_radialData.y.rend());
-        // leave out the innermost bins, whose d runs off to infinity
         const double dCap = 20.0 * m_geometry->finestResolution();
-        std::vector<double> xs, ys;
-        for (std::size_t i = 0; i < x.size(); ++i)
-            if (x[i] < dCap) {
-                xs.push_back(x[i]);
-                ys.push_back(y[i]);
+        Profile out;
+        for (std::size_t i = p.x.size(); i-- > 0;) { // d falls as 2θ rises
+            const double d = lambda / (2.0 * std::sin(p.x[i] * M_PI / 360.0));
+            if (d < dCap) {
+                out.x.push_back(d);
+                out.y.push_back(p.y[i]);
             }
-        m_radial->graph(0)->setData(toVector(xs), toVector(ys), true);
-        m_radial->xAxis->setLabel(tr("d (Å)"));
-    } else {
-        m_radial->graph(0)->setData(toVector(x), toVector(m_radialData.y), true);
-        m_radial->xAxis->setLabel(tr("2θ (°)"));
-    }
+        }
+        return out;
+    };
+    const Profile simulated = onAxis(m_radialData);
+    const Profile measured = onAxis(m_radialMeasured);
+    showCurves(m_radial, simulated.x, simulated.y, compare ? &measured : nullptr);
+    m_radial->xAxis->setLabel(againstD ? tr("d (Å)") : tr("2θ (°)"));
     m_radial->rescaleAxes();
     if (m_radial->yAxis->range().lower <= 0.0)
         m_radial->yAxis->setRangeLower(1e-3);
@@ -139,14 +201,20 @@ void PlotPanel::refreshRadial() {
 void PlotPanel::refreshLine() {
     m_lineStale = false;
     if (!m_lineSegment) {
-        m_lineData = {};
+        m_lineData = m_lineMeasured = {};
         m_line->graph(0)->data()->clear();
+        m_line->graph(1)->data()->clear();
+        m_line->legend->setVisible(false);
         m_line->replot();
         return;
     }
-    m_lineData = lineProfile(*m_image, m_fast, m_slow, m_lineSegment->p1(), m_lineSegment->p2(),
-                             m_geometry ? &*m_geometry : nullptr);
-    m_line->graph(0)->setData(toVector(m_lineData.x), toVector(m_lineData.y), true);
+    const PixelGeometry* geometry = m_geometry ? &*m_geometry : nullptr;
+    m_lineData = lineProfile(*m_image, m_fast, m_slow, m_lineSegment->p1(), m_lineSegment->p2(), geometry);
+    const bool compare = comparing();
+    m_lineMeasured = compare ? lineProfile(m_measuredImage, m_fast, m_slow, m_lineSegment->p1(),
+                                           m_lineSegment->p2(), geometry)
+                             : Profile{};
+    showCurves(m_line, m_lineData.x, m_lineData.y, compare ? &m_lineMeasured : nullptr);
     m_line->rescaleAxes();
     m_line->replot();
 }

@@ -26,14 +26,23 @@ ReadoutPanel::ReadoutPanel(QWidget* parent) : QWidget(parent) {
     m_title = new QLabel(tr("Under the cursor"), this);
     layout->addWidget(m_title);
     auto* form = new QFormLayout;
+    m_form = form;
     m_pixel = value(this, QStringLiteral("pixel"));
     m_intensity = value(this, QStringLiteral("intensity"));
+    m_measured = value(this, QStringLiteral("measured"));
+    m_difference = value(this, QStringLiteral("difference"));
     m_twoTheta = value(this, QStringLiteral("twoTheta"));
     m_d = value(this, QStringLiteral("d"));
     m_q = value(this, QStringLiteral("q"));
     m_hkl = value(this, QStringLiteral("hkl"));
     form->addRow(tr("Pixel (fast, slow)"), m_pixel);
     form->addRow(tr("Intensity"), m_intensity);
+    form->addRow(tr("Measured"), m_measured);
+    form->addRow(tr("Measured − fit"), m_difference);
+    m_difference->setToolTip(tr("measured − k × simulated − b, k and b the fit of the whole "
+                                "frame (the Difference view's value)"));
+    form->setRowVisible(m_measured, false);
+    form->setRowVisible(m_difference, false);
     form->addRow(tr("2θ"), m_twoTheta);
     form->addRow(tr("Resolution d"), m_d);
     form->addRow(tr("|q| = 4π sin θ/λ"), m_q);
@@ -56,8 +65,11 @@ QString ReadoutPanel::formatIntensity(float photons) {
 void ReadoutPanel::show(const std::optional<Readout>& readout, bool pinned) {
     m_title->setText(pinned ? tr("Pinned pixel") : tr("Under the cursor"));
     const QString none = QStringLiteral("–");
+    const bool measuredRows = readout && readout->hasMeasuredFrame;
+    m_form->setRowVisible(m_measured, measuredRows);
+    m_form->setRowVisible(m_difference, measuredRows);
     if (!readout) {
-        for (QLabel* l : {m_pixel, m_intensity, m_twoTheta, m_d, m_q, m_hkl})
+        for (QLabel* l : {m_pixel, m_intensity, m_measured, m_difference, m_twoTheta, m_d, m_q, m_hkl})
             l->setText(none);
         return;
     }
@@ -77,6 +89,16 @@ void ReadoutPanel::show(const std::optional<Readout>& readout, bool pinned) {
         m_intensity->setText(tr("not simulated (mask or ROI)"));
     else
         m_intensity->setText(formatIntensity(*readout->intensity));
+    if (measuredRows) {
+        m_measured->setText(readout->measured
+                                ? QString::number(static_cast<double>(*readout->measured), 'g', 7) +
+                                      tr(" counts")
+                                : tr("no data"));
+        m_difference->setText(readout->difference
+                                  ? QString::number(static_cast<double>(*readout->difference), 'g', 5) +
+                                        tr(" counts")
+                                  : none);
+    }
     m_twoTheta->setText(QString::number(units::degreesFromRadians(p.twoTheta), 'f', 4) +
                         QStringLiteral("°"));
     m_d->setText(std::isfinite(p.dSpacing) ? QString::number(p.dSpacing, 'f', 4) + QStringLiteral(" Å")

@@ -1,6 +1,7 @@
 #pragma once
 // ReadoutPanel: what the pixel under the cursor (or the pinned pixel) means: its indices,
-// the simulated intensity (the host copy of the image the GPU computed), and, from
+// the simulated intensity (the host copy of the image the GPU computed), beside a measured
+// frame its count and the difference from the fitted simulation, and, from
 // PixelGeometry at the pixel's centre, 2θ, the resolution d, |q| and the fractional h k l.
 
 #include "app/PixelGeometry.h"
@@ -9,6 +10,7 @@
 
 #include <optional>
 
+class QFormLayout;
 class QLabel;
 
 namespace bv::app {
@@ -17,6 +19,11 @@ struct Readout {
     PixelInfo info;
     std::optional<float> intensity; // nullopt: outside the image
     bool skipped = false;           // masked or outside the region of interest
+    // with a measured frame beside the simulation (app/CompareView.h): its count here (nullopt:
+    // no data at this pixel) and measured - k simulated - b of the fit
+    bool hasMeasuredFrame = false;
+    std::optional<float> measured;
+    std::optional<float> difference;
 };
 
 class ReadoutPanel : public QWidget {
@@ -26,7 +33,9 @@ class ReadoutPanel : public QWidget {
     explicit ReadoutPanel(QWidget* parent = nullptr);
 
     void show(const std::optional<Readout>& readout, bool pinned);
-    // The text shown for one quantity ("pixel", "intensity", "twoTheta", "d", "q", "hkl").
+    // The text shown for one quantity ("pixel", "intensity", "measured", "difference",
+    // "twoTheta", "d", "q", "hkl"); the measured and difference rows show only beside a
+    // measured frame.
     QString text(const QString& key) const;
 
     static QString formatIntensity(float photons);
@@ -35,6 +44,9 @@ class ReadoutPanel : public QWidget {
     QLabel* m_title = nullptr;
     QLabel* m_pixel = nullptr;
     QLabel* m_intensity = nullptr;
+    QLabel* m_measured = nullptr;
+    QLabel* m_difference = nullptr;
+    QFormLayout* m_form = nullptr;
     QLabel* m_twoTheta = nullptr;
     QLabel* m_d = nullptr;
     QLabel* m_q = nullptr;

@@ -191,6 +191,11 @@ void SimulationController::onDocumentChanged() {
     act(m_scheduler.valueChanged(sinceLast, canRun()));
 }
 
+void SimulationController::setShownExperiment(std::optional<Experiment> experiment) {
+    m_shown = std::move(experiment);
+    onDocumentChanged();
+}
+
 void SimulationController::schedule() {
     act(m_scheduler.stateNeeded(canRun()));
 }
@@ -238,7 +243,7 @@ void SimulationController::stopEngine(const QString& message) {
 void SimulationController::startRun() {
     m_scheduler.beginRun();
     m_failedState = false;
-    const Experiment& experiment = m_document.experiment();
+    const Experiment& experiment = m_shown ? *m_shown : m_document.experiment();
     std::ostringstream log;
     try {
         random::ReferenceRandom rng;

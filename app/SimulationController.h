@@ -95,8 +95,9 @@ class SimulationController : public QObject {
 
     bool hasDevice() const { return m_simulator != nullptr; }
     bool isBusy() const { return m_scheduler.isInFlight(); }
-    // The image shown is the document's current state, exact: nothing in flight, nothing
-    // pending, not a preview, and the last attempt did not fail.
+    // The image shown is the document's current state (or the experiment shown in its place,
+    // setShownExperiment()), exact: nothing in flight, nothing pending, not a preview, and the
+    // last attempt did not fail.
     bool isComplete() const;
     // The last complete image is a preview (a lighter sampling, computed while values moved);
     // the exact image follows. previewDescription() says what it left out ("oversample 1 of
@@ -137,6 +138,11 @@ class SimulationController : public QObject {
         std::function<render::ImageWindow::ImageSource(const render::ImageWindow::ImageSource&)>;
     void setSourceFilter(SourceFilter filter) { m_sourceFilter = std::move(filter); }
     void showSource();
+    // An experiment shown in place of the document's (the Refine panel's fit as it runs, then
+    // its result until applied or discarded); nullopt: the document's again. Either way the
+    // image is computed anew, as for a change of the document.
+    void setShownExperiment(std::optional<Experiment> experiment);
+    bool showsOtherExperiment() const { return m_shown.has_value(); }
     // the device the window and the Simulator share (nullptr before it exists)
     const vk::Device* device() const { return m_device.get(); }
     // Said before the run in flight or last started (compute/run/RunNotices.h): values that
@@ -231,6 +237,7 @@ class SimulationController : public QObject {
     bool canRun() const { return m_simulator && !m_engineStopped; }
 
     ExperimentDocument& m_document;
+    std::optional<Experiment> m_shown; // setShownExperiment()
     render::ImageWindow& m_window;
     std::unique_ptr<vk::Device> m_device;
     SourceFilter m_sourceFilter;

@@ -8,6 +8,7 @@
 #include "compute/request/ExperimentFile.h"
 #include "app/PresentationMode.h"
 #include "app/ReciprocalDock.h"
+#include "app/RefinePanel.h"
 #include "app/SimulationController.h"
 #include "compute/request/Inputs.h"
 #include "compute/request/RunRequest.h"
@@ -15,6 +16,7 @@
 #include "render/ReciprocalWindow.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QElapsedTimer>
 #include <QMessageBox>
 #include <QPainter>
@@ -50,6 +52,10 @@ class ScreenshotTaker : public QObject {
           m_size(size) {
         connect(&m_window.controller(), &SimulationController::failed, this,
                 [this](const QString& message) { finish(1, message); });
+        connect(&m_window.refinePanel(), &RefinePanel::finished, this, [this] {
+            if (!m_window.refinePanel().report())
+                finish(1, m_window.refinePanel().message());
+        });
         connect(&m_timer, &QTimer::timeout, this, &ScreenshotTaker::check);
         m_timer.start(20);
         m_clock.start();
@@ -67,7 +73,8 @@ class ScreenshotTaker : public QObject {
                                            "driver with surface support installed?)"));
             return;
         }
-        if (!controller.isComplete()) {
+        // a fit the words asked for (-refine) ends first: the image is then its result
+        if (!controller.isComplete() || m_window.refinePanel().isRunning()) {
             m_framesAtComplete = -1;
             return;
         }
@@ -224,6 +231,26 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
             window.openMeasuredImage(QString::fromStdString(m.path), static_cast<int>(m.frame));
             if (r.compare && window.compareView().hasMeasured())
                 window.compareView().setMode(CompareView::Difference);
+            // -refine GROUPS: the Refine dock with them, its fit started on the first image
+            // (the device is there then); the screenshot waits for the fit's end
+            if (!r.refine.empty() && window.compareView().hasMeasured()) {
+                window.refinePanel().setGroups(r.refine);
+                window.refinePanel().setAllPixels(r.refineAllPixels);
+                window.refineDock()->show();
+                window.resizeDocks({window.refineDock()}, {window.height() * 3 / 5}, Qt::Vertical);
+                QObject::connect(
+                    &window.controller(), &SimulationController::imageReady, &window.refinePanel(),
+                    [&window, screenshot] {
+                        if (window.refinePanel().run())
+                            return;
+                        std::cerr << "braggview: " << (screenshot ? "error: " : "")
+                                  << "the fit did not start: "
+                                  << window.refinePanel().message().toStdString() << "\n";
+                        if (screenshot) // no PNG of a fit that was asked for and not made
+                            QCoreApplication::exit(1);
+                    },
+                    Qt::SingleShotConnection);
+            }
         }
     } catch (const request::UsageError& e) {
         std::cerr << "braggview: " << e.reason() << "\n";

@@ -144,19 +144,10 @@ void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
         out << "fit report written to " << request.fitReport << "\n";
     }
     if (!request.refinedExperiment.empty()) {
-        const Experiment& r = report.refined;
-        io::RefinedModels models;
-        models.detectorShift = r.detector.panels.at(0).origin - start.detector.panels.at(0).origin;
-        const glm::dmat3 reciprocal = *r.crystal.mosflmMatrix / (r.beam.wavelength * 1e10);
-        const glm::dmat3 direct = glm::transpose(glm::inverse(reciprocal));
-        models.a = direct[0];
-        models.b = direct[1];
-        models.c = direct[2];
-        models.mosaicSpread = r.crystal.mosaicSpread;
-        models.cells = r.crystal.cells;
         io::writeRefinedExperiment(request.experimentFile,
                                    static_cast<std::size_t>(request.experimentId),
-                                   request.refinedExperiment, models);
+                                   request.refinedExperiment,
+                                   refine::refinedModels(start, report.refined));
         out << "refined experiment written to " << request.refinedExperiment << "\n";
     }
     (void)err;

@@ -366,4 +366,16 @@ Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
     return e;
 }
 
+io::RefinedModels refinedModels(const Experiment& start, const Experiment& r) {
+    io::RefinedModels models;
+    models.detectorShift = r.detector.panels.at(0).origin - start.detector.panels.at(0).origin;
+    const glm::dmat3 direct = directFromReciprocal(*r.crystal.mosflmMatrix / (r.beam.wavelength * 1e10));
+    models.a = direct[0];
+    models.b = direct[1];
+    models.c = direct[2];
+    models.mosaicSpread = r.crystal.mosaicSpread;
+    models.cells = r.crystal.cells;
+    return models;
+}
+
 } // namespace bv::refine

@@ -24,6 +24,7 @@
 // detector becomes its one panel, placed where nanoBragg's options put it) and the crystal as
 // a matrix of reciprocal vectors, so that every parameter acts on the same few numbers.
 
+#include "compute/io/RefinedExperiment.h"
 #include "compute/model/Experiment.h"
 #include "compute/model/Resolve.h"
 
@@ -86,5 +87,10 @@ glm::dmat3 cellInStandardFrame(const double cell[6]);
 // The experiment with its detector as panels and its crystal as a matrix (the start the
 // parameters act on), with the same image up to rounding: `resolved` is the experiment's own.
 Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment& resolved);
+
+// What -refined_experiment writes back into the experiment list of the start: the refined
+// experiment's detector shift from `start` (both canonical), its cell vectors, mosaic spread
+// and size in cells (the headless -refine and the viewer's File > Save refined experiment).
+io::RefinedModels refinedModels(const Experiment& start, const Experiment& refined);
 
 } // namespace bv::refine

@@ -140,6 +140,42 @@ class PixelResiduals : public ceres::CostFunction {
     mutable std::vector<float> m_lastImage;
 };
 
+// Ceres's iteration hook -> the caller's FitProgress, after accepted steps only.
+class ProgressReporter : public ceres::IterationCallback {
+  public:
+    ProgressReporter(const ProgressCallback& progress, const ParameterSet& set,
+                     const std::vector<double>& x, const double* kb, std::size_t residuals,
+                     int stage, bool& stopped)
+        : m_progress(progress), m_set(set), m_x(x), m_kb(kb), m_residuals(residuals),
+          m_stage(stage), m_stopped(stopped) {}
+
+    ceres::CallbackReturnType operator()(const ceres::IterationSummary& summary) override {
+        if (summary.iteration > 0 && !summary.step_is_successful)
+            return ceres::SOLVER_CONTINUE; // the state is that of the step before
+        FitProgress p;
+        p.stage = m_stage;
+        p.iteration = summary.iteration;
+        p.values = m_x; // Solver::Options::update_state_every_iteration
+        p.values.push_back(m_kb[0]);
+        p.values.push_back(m_kb[1]);
+        p.residual = std::sqrt(2.0 * summary.cost / static_cast<double>(std::max<std::size_t>(m_residuals, 1)));
+        p.experiment = m_set.experimentAt(m_x);
+        if (m_progress(p))
+            return ceres::SOLVER_CONTINUE;
+        m_stopped = true;
+        return ceres::SOLVER_TERMINATE_SUCCESSFULLY;
+    }
+
+  private:
+    const ProgressCallback& m_progress;
+    const ParameterSet& m_set;
+    const std::vector<double>& m_x;
+    const double* m_kb;
+    std::size_t m_residuals;
+    int m_stage;
+    bool& m_stopped;
+};
+
 // The linear fit m = k s + b over the chosen pixels (the start of k and b).
 std::pair<double, double> linearFit(const std::vector<float>& s, const io::MeasuredImage& m,
                                     const std::vector<std::size_t>& pixels) {
@@ -274,7 +310,11 @@ FitReport Refinement::run(int maxIterations) {
     std::unique_ptr<ceres::Problem> problem;
     PixelResiduals* cost = nullptr;
     ceres::Solver::Summary summary;
-    for (int stage = 0; stage < 2; ++stage) {
+    bool stopped = false; // the caller's progress said so
+    std::unique_ptr<ProgressReporter> reporter;
+    if (m_progress)
+        options.update_state_every_iteration = true; // the reporter reads x and kb
+    for (int stage = 0; stage < 2 && !stopped; ++stage) {
         if (stage == 1) {
             const std::vector<float> fitted = cost->imageAt(x);
             for (std::size_t r = 0; r < pixels.size(); ++r)
@@ -293,6 +333,11 @@ FitReport Refinement::run(int maxIterations) {
                 problem->SetParameterLowerBound(x.data(), static_cast<int>(j), p.lower);
             if (p.upper < 1e300)
                 problem->SetParameterUpperBound(x.data(), static_cast<int>(j), p.upper);
+        }
+        if (m_progress) {
+            reporter = std::make_unique<ProgressReporter>(m_progress, m_set, x, kb, pixels.size(),
+                                                          stage, stopped);
+            options.callbacks = {reporter.get()};
         }
         ceres::Solve(options, problem.get(), &summary);
         report.iterations += static_cast<int>(summary.iterations.size());

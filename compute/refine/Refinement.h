@@ -72,12 +72,25 @@ struct FitReport {
     std::string cellConstraint;
 };
 
+// Where a fit is after a step Ceres accepted (and at each stage's start): for a caller that
+// shows the fit as it runs (the viewer's Refine panel). Called on the thread of run().
+struct FitProgress {
+    int stage = 0;              // 0: weights from the measured counts; 1: from the model
+    int iteration = 0;          // Ceres's, within the stage
+    std::vector<double> values; // the ParameterSet's, then scale and background
+    double residual = 0.0;      // rms of the weighted residuals (the stage's weights)
+    Experiment experiment;      // the values' experiment
+};
+// Answers whether to go on; false ends the fit at this step, and run() reports it.
+using ProgressCallback = std::function<bool(const FitProgress&)>;
+
 class Refinement {
   public:
     Refinement(ParameterSet set, const io::MeasuredImage& measured, ForwardModel render,
                PixelChoice pixels = PixelChoice::Spots);
     Refinement(ParameterSet set, const io::MeasuredImage& measured, PixelModel model,
                PixelChoice pixels = PixelChoice::Spots);
+    void setProgress(ProgressCallback progress) { m_progress = std::move(progress); }
     FitReport run(int maxIterations = 30);
 
   private:
@@ -85,6 +98,7 @@ class Refinement {
     const io::MeasuredImage& m_measured;
     PixelModel m_model;
     PixelChoice m_choice;
+    ProgressCallback m_progress;
 };
 
 void printFitReport(std::ostream& out, const FitReport& report);

@@ -12,11 +12,14 @@
 #include "app/DetectorChooser.h"
 #include "app/HeadlessCommand.h"
 #include "app/ParameterPanels.h"
+#include "app/PlotPanel.h"
 #include "app/ReadoutPanel.h"
 #include "compute/headless/Headless.h"
 #include "compute/io/CbfImage.h"
 #include "compute/io/FloatImageFile.h"
 #include "compute/model/PanelPlacement.h"
+
+#include <qcustomplot.h>
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -355,6 +358,42 @@ class TestDetectors : public QObject {
                  v.controller().simulator()->imageBuffer());
         QCOMPARE(compare.measuredAt(3, 2).value_or(-1.0f), static_cast<float>(counts[2 * v.fast() + 3]));
 
+        // the readout: the measured count beside the simulated intensity, and what is left of
+        // it after the fit (the rounding to whole counts alone)
+        v.window->showReadoutAt(QPointF(3.5, 2.5));
+        const QString measuredText = v.window->readout().text(QStringLiteral("measured"));
+        QVERIFY2(measuredText.startsWith(QString::number(counts[2 * v.fast() + 3]) + QLatin1Char(' ')),
+                 qPrintable(measuredText));
+        QVERIFY(v.window->readout().findChild<QLabel*>(QStringLiteral("measured"))->isVisibleTo(
+            &v.window->readout()));
+        const double left = v.window->readout().text(QStringLiteral("difference")).section(' ', 0, 0).toDouble();
+        QVERIFY2(std::fabs(left) < 0.6, qPrintable(v.window->readout().text(QStringLiteral("difference"))));
+
+        // the profiles: a second curve, the measured one, in counts; the simulation's mapped by
+        // the fit lies on it: the radial means of 2 x photons + 5 rounded are within half a
+        // count of 2 x the simulation's means + 5
+        app::PlotPanel& plots = v.window->plots();
+        plots.tabs()->setCurrentIndex(0);
+        const app::Profile& radial = plots.radialData();
+        const app::Profile& radialMeasured = plots.radialMeasured();
+        QVERIFY(radial.x.size() > 10);
+        QCOMPARE(radialMeasured.x.size(), radial.x.size());
+        for (std::size_t i = 0; i < radial.x.size(); ++i) {
+            QCOMPARE(radialMeasured.x[i], radial.x[i]);
+            QVERIFY2(std::fabs(radialMeasured.y[i] - (2.0 * radial.y[i] + 5.0)) < 0.51,
+                     qPrintable(QStringLiteral("bin %1: %2 against %3").arg(i).arg(radialMeasured.y[i]).arg(radial.y[i])));
+        }
+        QCOMPARE(plots.radialPlot()->graph(1)->dataCount(), static_cast<int>(radial.x.size()));
+        QVERIFY(plots.radialPlot()->legend->visible());
+        v.window->setProfileLine(QPointF(0.5, 0.5), QPointF(v.fast() - 0.5, v.slow() - 0.5));
+        const app::Profile& line = plots.lineData();
+        const app::Profile& lineMeasured = plots.lineMeasured();
+        QVERIFY(line.x.size() > 10);
+        QCOMPARE(lineMeasured.y.size(), line.y.size());
+        for (std::size_t i = 0; i < line.y.size(); ++i)
+            QVERIFY(std::fabs(lineMeasured.y[i] - std::lround(2.0 * line.y[i] + 5.0)) < 1e-3);
+        QCOMPARE(plots.linePlot()->graph(1)->dataCount(), static_cast<int>(line.y.size()));
+
         // a frame of another size is read, and the fit says why there is none
         bv::io::CbfHeader small = h;
         small.fastPixels = 8;
@@ -363,6 +402,8 @@ class TestDetectors : public QObject {
         bv::io::writeCbf(other.toStdString(), small, std::vector<std::int32_t>(64, 1));
         v.window->openMeasuredImage(other);
         QVERIFY(!compare.fit().has_value());
+        QVERIFY(plots.lineMeasured().y.empty()); // no fit: no second curve
+        QCOMPARE(plots.linePlot()->graph(1)->dataCount(), 0);
         QVERIFY2(compare.problem().contains("8 x 8 pixels"), qPrintable(compare.problem()));
         // a file that is no image: an error, the frame before kept
         v.window->openMeasuredImage(dir.path() + QStringLiteral("/missing.cbf"));

@@ -1,0 +1,211 @@
+#include "app/RefineRunner.h"
+
+#include "compute/core/Error.h"
+#include "compute/run/PreparedRun.h"
+#include "compute/vk/Device.h"
+#include "render/ImageWindow.h"
+
+#include <QVulkanInstance>
+
+namespace bv::app {
+
+namespace {
+constexpr int kPollMilliseconds = 5;
+} // namespace
+
+RefineRunner::RefineRunner(render::ImageWindow& window, QObject* parent)
+    : QObject(parent), m_window(window) {
+    m_poll.setInterval(kPollMilliseconds);
+    connect(&m_poll, &QTimer::timeout, this, &RefineRunner::poll);
+    // the Simulator lives on the window's device: it goes before the device does, and a fit
+    // waiting for an image cannot have it
+    connect(&m_window, &render::ImageWindow::deviceReleasing, this, [this] {
+        abort("the GPU device was released (engine restart)");
+        releaseEngine();
+    });
+}
+
+RefineRunner::~RefineRunner() {
+    abort("the viewer closed");
+    join();
+    releaseEngine();
+}
+
+void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& measured,
+                         const std::vector<std::string>& groups, refine::PixelChoice pixels,
+                         engine::Precision precision) {
+    if (isRunning())
+        throw Error("refinement: a fit is running already");
+    if (m_window.device() == VK_NULL_HANDLE)
+        throw Error("refinement: the GPU device is not ready yet");
+    const ResolvedExperiment resolved = run::resolveQuietly(experiment);
+    auto set = std::make_unique<refine::ParameterSet>(refine::canonicalStart(experiment, resolved),
+                                                      resolved, groups);
+    if (!m_simulator || precision != m_precision) {
+        releaseEngine();
+        vk::BorrowedDevice borrowed;
+        borrowed.instance = m_window.vulkanInstance()->vkInstance();
+        borrowed.physicalDevice = m_window.physicalDevice();
+        borrowed.device = m_window.device();
+        borrowed.queueFamily = m_window.graphicsQueueFamilyIndex();
+        borrowed.queue = m_window.graphicsQueue();
+        borrowed.float64Enabled = m_window.float64Enabled();
+        m_device = std::make_unique<vk::Device>(borrowed);
+        engine::SimulatorOptions options;
+        options.precision = precision;
+        options.specialisation = engine::interactiveSpecialisation(*m_device);
+        m_simulator = std::make_unique<engine::Simulator>(*m_device, options);
+        m_precision = precision;
+    }
+    m_set = std::move(set);
+    m_measured = measured;
+    m_report.reset();
+    m_renders = 0;
+    m_stop = false;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_aborted = false;
+        m_request.reset();
+        m_promise.reset();
+    }
+    m_worker = std::thread([this, pixels] {
+        try {
+            refine::Refinement fit(*m_set, m_measured,
+                                   [this](const Experiment& e) { return renderOnGuiThread(e); },
+                                   pixels);
+            fit.setProgress([this](const refine::FitProgress& progress) {
+                QMetaObject::invokeMethod(
+                    this, [this, progress] { emit progressed(progress); }, Qt::QueuedConnection);
+                return !m_stop.load();
+            });
+            refine::FitReport report = fit.run();
+            QMetaObject::invokeMethod(
+                this,
+                [this, report = std::move(report)]() mutable {
+                    join();
+                    m_report = std::move(report);
+                    emit finished();
+                },
+                Qt::QueuedConnection);
+        } catch (const std::exception& e) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, message = QString::fromStdString(e.what())] {
+                    join();
+                    emit failed(message);
+                },
+                Qt::QueuedConnection);
+        }
+    });
+}
+
+void RefineRunner::stop() {
+    m_stop = true;
+}
+
+std::vector<float> RefineRunner::renderOnGuiThread(const Experiment& e) {
+    std::future<std::vector<float>> image;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (m_aborted)
+            throw Error("refinement stopped: the fit was aborted");
+        m_request = e;
+        m_promise.emplace();
+        image = m_promise->get_future();
+    }
+    QMetaObject::invokeMethod(this, [this] { beginRender(); }, Qt::QueuedConnection);
+    return image.get(); // what the GUI thread computed, or its error
+}
+
+void RefineRunner::beginRender() {
+    Experiment e;
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (!m_request || !m_promise)
+            return; // aborted meanwhile
+        e = std::move(*m_request);
+        m_request.reset();
+    }
+    if (!m_simulator) {
+        fail("refinement: no GPU engine");
+        return;
+    }
+    try {
+        const run::PreparedRun prepared = run::prepareQuietly(e);
+        run::setPlan(*m_simulator, prepared);
+        m_simulator->start();
+        m_rendering = true;
+        m_poll.start();
+    } catch (const std::exception& error) {
+        fail(error.what());
+    }
+}
+
+void RefineRunner::poll() {
+    if (!m_rendering || !m_simulator) {
+        m_poll.stop();
+        return;
+    }
+    try {
+        if (!m_simulator->isFinished())
+            return;
+        m_poll.stop();
+        m_rendering = false;
+        m_simulator->finish();
+        ++m_renders;
+        fulfil(m_simulator->image());
+    } catch (const std::exception& error) {
+        m_poll.stop();
+        m_rendering = false;
+        fail(error.what());
+    }
+}
+
+void RefineRunner::fulfil(std::vector<float> image) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_promise) {
+        m_promise->set_value(std::move(image));
+        m_promise.reset();
+    }
+}
+
+void RefineRunner::fail(const std::string& message) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    if (m_promise) {
+        m_promise->set_exception(std::make_exception_ptr(Error(message)));
+        m_promise.reset();
+    }
+}
+
+void RefineRunner::abort(const std::string& message) {
+    std::lock_guard<std::mutex> lock(m_mutex);
+    m_aborted = true;
+    m_stop = true;
+    m_request.reset();
+    if (m_promise) {
+        m_promise->set_exception(std::make_exception_ptr(Error("refinement stopped: " + message)));
+        m_promise.reset();
+    }
+}
+
+void RefineRunner::join() {
+    if (m_worker.joinable())
+        m_worker.join();
+}
+
+void RefineRunner::releaseEngine() {
+    m_poll.stop();
+    if (m_simulator) {
+        try {
+            if (m_rendering)
+                m_simulator->cancel(); // waits for the dispatch on the GPU
+        } catch (const Error&) {
+            // a lost device: the destructor below still releases what it can
+        }
+    }
+    m_rendering = false;
+    m_simulator.reset();
+    m_device.reset();
+}
+
+} // namespace bv::app
