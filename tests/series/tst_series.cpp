@@ -305,7 +305,7 @@ class TestSeries : public QObject {
 
     // -response_* per frame: a frame's noise image is noisify's chain's exactly when its own
     // options say so, the single run of its command line; the frames without it, and every
-    // int image (noiseless), are what they are without the response
+    // int image (noiseless), are what they are without the response; -background likewise
     void theDetectorResponseIsPerFrame() {
         const QByteArray base = "{\n  \"base\": \"-cell 50 60 70 90 90 90 -misset 10 20 30 "
                                 "-lambda 1.0 -N 3 -default_F 100 -distance 60 -detpixels 48 "
@@ -327,6 +327,20 @@ class TestSeries : public QObject {
             with(kSmall, "-seed 4 -noisefile one.img -nopgm -response_gain 3 -response_readout 5"));
         QVERIFY2(single.status == 0, single.err.c_str());
         QCOMPARE(bytes("r_2.img"), bytes("one.img"));
+        // -background per frame, likewise: frame 2's float image alone holds the layer
+        writeText("water.json", base + "-floatfile w_#.bin\",\n"
+                                       "  \"frames\": [{}, {\"-background\": \"water\", "
+                                       "\"-background_thickness\": 0.01}]\n}");
+        writeText("dry.json", base + "-floatfile d_#.bin\",\n  \"frames\": [{}, {}]\n}");
+        QCOMPARE(batch({"--job", "water.json"}, &log).rendered, 2);
+        QCOMPARE(batch({"--job", "dry.json"}, &log).rendered, 2);
+        QCOMPARE(bytes("w_1.bin"), bytes("d_1.bin"));
+        QVERIFY(bytes("w_2.bin") != bytes("d_2.bin"));
+        const Run wet = headless(with(kSmall, "-seed 4 -floatfile one.bin -nopgm -nonoise "
+                                              "-background water -background_thickness 0.01"));
+        QVERIFY2(wet.status == 0, wet.err.c_str());
+        QCOMPARE(bytes("w_2.bin"), bytes("one.bin"));
+
         // a series: each frame with the response is the single run at its angle and seed
         const auto report = batch(with(kSmall, "-phi 0 -osc 1 -series 2 -seed 11 -nopgm "
                                                "-noisefile s_#.img -response_psf gauss "
