@@ -53,7 +53,7 @@ void addBackground(ParameterPanel* p) {
 void addResponse(ParameterPanel* p) {
     p->addHeading(QObject::tr("Detector response"));
     ExperimentDocument* doc = &p->document();
-    p->addSwitch(QStringLiteral("response"), QObject::tr("Detector response"),
+    p->addSwitch(QStringLiteral("response"), QObject::tr("On"),
                  QObject::tr("noisify's chain for the noise image (braggview -response_*): "
                              "flicker, calibration, Poisson, point spread, gain, readout. The "
                              "image shown is the photons spread by the point spread function; "

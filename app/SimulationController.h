@@ -131,6 +131,8 @@ class SimulationController : public QObject {
     const std::vector<float>& floatImage() const {
         return m_floatImage.empty() ? m_image : m_floatImage;
     }
+    // what adds the background and the PSF (tests: how many layers it computed)
+    const DetectorSignal* detectorSignal() const { return m_signal.get(); }
     int fastPixels() const { return m_fast; }
     int slowPixels() const { return m_slow; }
     const ResolvedExperiment* resolved() const { return m_resolved ? &*m_resolved : nullptr; }

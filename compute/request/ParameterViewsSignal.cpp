@@ -31,6 +31,7 @@ std::string noPsf(const Experiment& e) {
 
 FieldView when(FieldView f, std::string (*why)(const Experiment&)) {
     f.unavailableWhy = why;
+    f.showWhenUnused = true;
     return f;
 }
 
@@ -182,10 +183,10 @@ std::vector<Views> signalViews() {
                      [](Experiment& e, double x) { e.response.psfRadius = toCount(x); }),
                noPsf)}});
     v.push_back({"-response_gain", std::nullopt,
-                 {responseField("gain", "Gain", "ADU/photon",
+                 {logarithmic(responseField("gain", "Gain", "ADU/photon",
                                 "Counts of the noise image per photon (braggview -response_gain, "
                                 "noisify's -gain).",
-                                0.01, 100.0, 2, 0.1, 1.0, &ResponseRequest::gain)}});
+                                0.01, 100.0, 2, 0.1, 1.0, &ResponseRequest::gain))}});
     v.push_back({"-response_readout", std::nullopt,
                  {responseField("readout", "Readout noise", "ADU",
                                 "Gaussian readout noise of every pixel of the noise image "

@@ -7,6 +7,7 @@
 #include "GuiTestMain.h"
 #include "HeadlessImage.h"
 #include "ViewerHarness.h"
+#include "app/Exporter.h"
 #include "app/ParameterPanels.h"
 #include "app/PixelGeometry.h"
 #include "app/Profiles.h"
@@ -14,6 +15,8 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFile>
+#include <QTemporaryDir>
 
 #include <cmath>
 
@@ -60,9 +63,11 @@ class TestDetectorSignal : public QObject {
         material->setCurrentIndex(material->findText(QStringLiteral("water")));
         QVERIFY(v.waitImage());
         QCOMPARE(v.document().experiment().background.material, std::string("water"));
-        thickness->spinBox()->setValue(50.0); // um
+        // 10 nm: thin enough that the spots still show in float beside the layer (a layer of
+        // microns outshines this 0.02 um crystal by 1e7)
+        thickness->spinBox()->setValue(0.01); // um
         QVERIFY(v.waitImage());
-        QCOMPARE(v.document().experiment().background.thickness, 0.05e-3);
+        QCOMPARE(v.document().experiment().background.thickness, 0.01e-6);
 
         // the headless run of "Copy headless command" (-background water ...), to the float
         const std::vector<float> headless = headlessImage(v);
@@ -86,7 +91,28 @@ class TestDetectorSignal : public QObject {
         for (std::size_t i = 0; i < after.y.size(); ++i)
             QVERIFY(after.y[i] > before.y[i]);
 
+        // the crystal turns: the layer is the one computed before (it depends on the
+        // detector, beam and sources alone), and the image is still the headless one
+        const int layers = v.controller().detectorSignal()->backgroundsComputed();
+        const glm::dvec3 misset = v.document().experiment().crystal.missetAngles;
+        const double distance = v.document().experiment().detector.distance;
+        v.document().edit([](Experiment& e) { e.crystal.missetAngles.x += 0.01; });
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.controller().detectorSignal()->backgroundsComputed(), layers);
+        QVERIFY(v.image() != headless);
+        const std::vector<float> turned = headlessImage(v);
+        for (std::size_t i = 0; i < turned.size(); ++i)
+            QVERIFY(std::fabs(v.image()[i] - turned[i]) <= 1e-6f * std::fabs(turned[i]));
+        // the distance moves: a new layer
+        v.document().edit([](Experiment& e) { e.detector.distance *= 1.1; });
+        QVERIFY(v.waitImage());
+        QCOMPARE(v.controller().detectorSignal()->backgroundsComputed(), layers + 1);
+
         // none again: the Bragg image, bit for bit
+        v.document().edit([&](Experiment& e) {
+            e.crystal.missetAngles = misset;
+            e.detector.distance = distance;
+        });
         material->setCurrentIndex(0);
         QVERIFY(v.waitImage());
         QCOMPARE(v.image(), bragg);
@@ -141,6 +167,35 @@ class TestDetectorSignal : public QObject {
         editor<QCheckBox>(v, "response")->setChecked(false);
         QVERIFY(v.waitImage());
         QCOMPARE(v.image(), bragg);
+    }
+
+    // the exports: the float image with its layer and before the PSF, the noise image through
+    // the response's chain, the headless run's files of "Copy headless command" byte for byte
+    void exportsAreTheHeadlessFiles() {
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kSpots + QStringLiteral(
+            " -background water -background_thickness 0.00001 -response_psf gauss "
+            "-response_psf_fwhm 400 -response_readout 2 -response_gain 3"))));
+        QVERIFY(v.controller().floatImage() != v.image()); // the PSF is shown
+        QTemporaryDir dir;
+        const QString d = dir.path();
+        v.window->exportImage(app::ExportFormat::Float, d + QStringLiteral("/v.bin"));
+        v.window->exportImage(app::ExportFormat::NoiseImage, d + QStringLiteral("/v_noise.img"));
+        std::vector<std::string> args =
+            app::headlessArguments(v.document().commandLine(), v.document().precision());
+        for (const char* word : {"-floatfile", "/h.bin", "-noisefile", "/h_noise.img"})
+            args.push_back(word[0] == '/' ? (d + QLatin1String(word)).toStdString() : word);
+        args.insert(args.end(), {"-nopgm", "-noprogress", "-intfile",
+                                 (d + QStringLiteral("/h.img")).toStdString()});
+        QCOMPARE(test::runHeadless(args), 0);
+        const auto bytes = [&](const char* name) {
+            QFile f(d + QLatin1String(name));
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+        };
+        QVERIFY(!bytes("/v.bin").isEmpty());
+        QVERIFY(bytes("/v.bin") == bytes("/h.bin"));
+        QVERIFY(!bytes("/v_noise.img").isEmpty());
+        QVERIFY(bytes("/v_noise.img") == bytes("/h_noise.img"));
     }
 };
 
