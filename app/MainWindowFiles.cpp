@@ -111,7 +111,9 @@ void MainWindow::exportImage(ExportFormat format, const QString& path) {
                          ? std::string()
                          : ": " + m_controller->lastError().toStdString()));
     const ResolvedExperiment* r = m_controller->resolved();
-    const ExportSource source{m_document->commandLine(), *r, m_controller->image(),
+    // the float image of the headless run (background added, before the PSF, which the noise
+    // image's response applies itself); the PNG is what the window shows
+    const ExportSource source{m_document->commandLine(), *r, m_controller->floatImage(),
                               m_controller->generator()};
     if (format == ExportFormat::Png)
         exportPng(path, exportedPng());

@@ -163,6 +163,8 @@ void ParameterField::refresh(const ResolvedExperiment* resolved) {
         else if (resolved && m_binding.automaticValue)
             if (const std::optional<double> inUseValue = m_binding.automaticValue(*resolved))
                 showValue(*inUseValue);
+    } else if (value && m_binding.showWhenUnused) {
+        showValue(*value); // its own value, greyed, while another setting leaves it unused
     }
     m_refreshing = false;
 }

@@ -51,6 +51,8 @@ struct FieldBinding {
     // why the field does not apply now (a beam centre, with a detector of several panels): it
     // is disabled and its tooltip gives the reason; unset or empty: it applies
     std::function<QString(const Experiment&)> unavailableWhy;
+    // while unused, the field still shows its value (greyed); else it keeps what it showed
+    bool showWhenUnused = false;
 };
 
 class ParameterField : public QWidget {

@@ -46,6 +46,7 @@ FieldBinding bindingOf(const request::FieldView& v) {
     b.automaticValue = v.automaticValue;
     b.setAutomatic = v.setAutomatic;
     b.enabledWhen = v.enabledWhen;
+    b.showWhenUnused = v.showWhenUnused;
     if (v.unavailableWhy)
         b.unavailableWhy = [why = v.unavailableWhy](const Experiment& e) {
             return QString::fromStdString(why(e));

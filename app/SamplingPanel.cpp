@@ -1,10 +1,87 @@
-// The Sampling panel: arithmetic, sub-pixels, sensor, limits and background.
+// The Sampling panel: arithmetic, sub-pixels, sensor, limits and background; then braggview's
+// own amorphous background and detector response (-background, -response_*).
 #include "app/ParameterPanels.h"
 
 #include "app/ExperimentDocument.h"
+#include "compute/amorphous/Materials.h"
+
+#include <QComboBox>
 
 namespace bv::app {
 
+namespace {
+
+// -background: its material as a choice (the built-in ones; a .stol file named on the
+// command line or in a session is the last item), and its numbers from the table
+void addBackground(ParameterPanel* p) {
+    const std::vector<std::string> materials = amorphous::materialNames();
+    QStringList items{QObject::tr("none")};
+    for (const std::string& m : materials)
+        items << QString::fromStdString(m);
+    items << QObject::tr("a .stol file");
+    const int fileItem = static_cast<int>(items.size()) - 1;
+    p->addHeading(QObject::tr("Background"));
+    ExperimentDocument* doc = &p->document();
+    p->addChoice(
+        QStringLiteral("backgroundMaterial"), QObject::tr("Material"),
+        QObject::tr("An amorphous layer in the beam (braggview -background): its scattering, "
+                    "by nonBragg's physics, is added to the image, as it is to the headless "
+                    "run's files. A .stol file is named on the command line."),
+        items,
+        [materials, fileItem](const Experiment& e) {
+            if (e.background.material.empty())
+                return 0;
+            for (std::size_t i = 0; i < materials.size(); ++i)
+                if (e.background.material == materials[i])
+                    return static_cast<int>(i) + 1;
+            return fileItem;
+        },
+        [doc, materials, fileItem](int index) {
+            if (index == fileItem)
+                return; // a file comes from the command line or a session
+            doc->edit([&](Experiment& e) {
+                e.background.material =
+                    index == 0 ? std::string() : materials[static_cast<std::size_t>(index) - 1];
+            });
+        });
+    p->addField("backgroundThickness");
+    p->addField("backgroundDensity");
+    p->addField("backgroundMW");
+}
+
+// -response_*: on or off, the point spread function's shape, and the table's numbers
+void addResponse(ParameterPanel* p) {
+    p->addHeading(QObject::tr("Detector response"));
+    ExperimentDocument* doc = &p->document();
+    p->addSwitch(QStringLiteral("response"), QObject::tr("On"),
+                 QObject::tr("noisify's chain for the noise image (braggview -response_*): "
+                             "flicker, calibration, Poisson, point spread, gain, readout. The "
+                             "image shown is the photons spread by the point spread function; "
+                             "the noise terms and the gain are in the exported noise image."),
+                 [](const Experiment& e) { return e.response.enabled; },
+                 [](Experiment& e, bool on) { e.response.enabled = on; });
+    QComboBox* psf = p->addChoice(
+        QStringLiteral("psf"), QObject::tr("Point spread"),
+        QObject::tr("The detector's point spread function (braggview -response_psf): a "
+                    "Gaussian, or a fibre-optic taper's long-tailed spot."),
+        {QObject::tr("none"), QObject::tr("gauss"), QObject::tr("fiber")},
+        [](const Experiment& e) {
+            return e.response.psf == "gauss" ? 1 : e.response.psf == "fiber" ? 2 : 0;
+        },
+        [doc](int index) {
+            doc->edit([&](Experiment& e) {
+                e.response.psf = index == 1 ? "gauss" : index == 2 ? "fiber" : "";
+            });
+        });
+    p->disableWhen(psf, [](const Experiment& e) {
+        return e.response.enabled ? QString()
+                                  : QObject::tr("Not used: the detector response is off.");
+    });
+    for (const char* key : {"psfFwhm", "psfRadius", "gain", "readout", "flicker", "calibration"})
+        p->addField(key);
+}
+
+} // namespace
 
 ParameterPanel* makeSamplingPanel(ExperimentDocument& document, QWidget* parent) {
     auto* p = new ParameterPanel(document, QObject::tr("Sampling"), parent);
@@ -58,6 +135,8 @@ ParameterPanel* makeSamplingPanel(ExperimentDocument& document, QWidget* parent)
             .arg(r->oversample)
             .arg(r->thickness.steps);
     });
+    addBackground(p);
+    addResponse(p);
     p->finish(request::FlagGroup::Sampling);
     return p;
 }

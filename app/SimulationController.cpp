@@ -146,6 +146,7 @@ void SimulationController::buildSimulator() {
         fail(QString::fromStdString(e.what()));
     }
     if (m_simulator) {
+        m_signal = std::make_unique<DetectorSignal>(*m_device);
         try {
             m_histogramCounter = std::make_unique<render::GpuHistogram>(*m_device);
         } catch (const std::exception& e) {
@@ -173,6 +174,8 @@ void SimulationController::destroySimulator() {
     }
     const bool had = m_simulator != nullptr;
     m_histogramCounter.reset();
+    m_signal.reset(); // after the wait above: no frame reads its buffer any more
+    m_signalShown = false;
     m_simulator.reset();
     m_scheduler.engineGone();
     m_waitingForFrame = false;
@@ -268,6 +271,8 @@ void SimulationController::startRun() {
             skippedPixels(exact.resolved, experiment.mask, plan.fastPixels, plan.slowPixels);
         m_running = std::move(exact.resolved);
         m_runningGenerator = {rng, experiment.seed};
+        m_runningSignal.background = experiment.background;
+        m_runningSignal.response = experiment.response;
         m_runningLog = log.str();
     } catch (const request::UsageError& e) {
         fail(QString::fromStdString(e.reason()));
@@ -412,10 +417,35 @@ bool SimulationController::finishRun() {
     m_scheduler.runEnded();
     try {
         m_simulator->finish();
-        m_image = m_simulator->image();
+        std::vector<float> image = m_simulator->image();
+        // the background and the response's PSF (DetectorSignal.h): a problem of theirs (a
+        // bad .stol file, a PSF wider than the image) is the value's, not the engine's, and
+        // the last good image stays
+        std::optional<DetectorSignal::Images> signal;
+        if (DetectorSignal::changesImage(m_runningSignal)) {
+            try {
+                signal = m_signal->make(std::move(image), *m_running, m_simulator->fastPixels(),
+                                        m_simulator->slowPixels(), m_runningSignal,
+                                        m_simulator->precision() == engine::Precision::Fast);
+            } catch (const Error& e) {
+                m_running.reset();
+                m_window.setRenderHeld(false);
+                fail(QString::fromStdString(e.what()));
+                return false;
+            }
+            m_device->waitIdle(); // no frame still reads the buffer written below
+            m_signal->upload(signal->shown);
+            m_image = std::move(signal->shown);
+            m_floatImage = signal->photons == m_image ? std::vector<float>{}
+                                                      : std::move(signal->photons);
+        } else {
+            m_image = std::move(image);
+            m_floatImage.clear();
+        }
+        m_signalShown = signal.has_value();
         // the histogram for auto-contrast, counted where the image is
         m_histogram = m_histogramCounter
-                          ? m_histogramCounter->compute(m_simulator->imageBuffer(), m_image.size(),
+                          ? m_histogramCounter->compute(shownBuffer(), m_image.size(),
                                                         m_runningSkipped)
                           : render::ImageHistogram{};
     } catch (const Error& e) { // a lost device
@@ -437,7 +467,7 @@ bool SimulationController::finishRun() {
     m_resolveLog = m_runningLog;
     m_skipped = m_runningSkipped;
     m_window.setSkipped(m_runningSkipped);
-    m_window.setImageSource(filtered(imageSourceOf(m_simulator->imageBuffer(), m_fast, m_slow, resolved())));
+    m_window.setImageSource(filtered(imageSourceOf(shownBuffer(), m_fast, m_slow, resolved())));
     m_window.setRenderHeld(false);
     m_window.scheduleRender();
     return true;
@@ -451,8 +481,12 @@ SimulationController::filtered(const render::ImageWindow::ImageSource& source) c
 void SimulationController::showSource() {
     if (!m_simulator || m_image.empty())
         return;
-    m_window.setImageSource(filtered(imageSourceOf(m_simulator->imageBuffer(), m_fast, m_slow, resolved())));
+    m_window.setImageSource(filtered(imageSourceOf(shownBuffer(), m_fast, m_slow, resolved())));
     m_window.scheduleRender();
+}
+
+VkBuffer SimulationController::shownBuffer() const {
+    return m_signalShown && m_signal ? m_signal->buffer() : m_simulator->imageBuffer();
 }
 
 } // namespace bv::app

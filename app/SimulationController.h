@@ -53,6 +53,7 @@
 // rate) is decided by RunScheduler (app/RunScheduler.h, Qt-free, tested without a window);
 // this class carries its answers out with the engine, the window, timers and signals.
 
+#include "app/DetectorSignal.h"
 #include "app/ExperimentDocument.h"
 #include "app/RunScheduler.h"
 #include "compute/engine/Simulator.h"
@@ -121,8 +122,18 @@ class SimulationController : public QObject {
     // Processes events until isComplete() or a failure; false on failure or timeout.
     bool waitForComplete(int timeoutMs);
 
-    // The last complete image (photons per pixel, fast-major) and what it was computed from.
+    // The last complete image (photons per pixel, fast-major) as shown, and what it was
+    // computed from: with a -background its layer added, with a response's point spread
+    // function spread by it (app/DetectorSignal.h); the readout, plots and compare views read it.
     const std::vector<float>& image() const { return m_image; }
+    // The same image before the point spread function: the headless run's float image, which
+    // the exports write (the noise image's response applies the PSF itself). image() when no
+    // PSF is set.
+    const std::vector<float>& floatImage() const {
+        return m_floatImage.empty() ? m_image : m_floatImage;
+    }
+    // what adds the background and the PSF (tests: how many layers it computed)
+    const DetectorSignal* detectorSignal() const { return m_signal.get(); }
     int fastPixels() const { return m_fast; }
     int slowPixels() const { return m_slow; }
     const ResolvedExperiment* resolved() const { return m_resolved ? &*m_resolved : nullptr; }
@@ -244,6 +255,11 @@ class SimulationController : public QObject {
     render::ImageWindow::ImageSource filtered(const render::ImageWindow::ImageSource& source) const;
     std::unique_ptr<engine::Simulator> m_simulator;
     std::unique_ptr<render::GpuHistogram> m_histogramCounter;
+    // the background and response of the image shown, and its buffer (none: the simulator's)
+    std::unique_ptr<DetectorSignal> m_signal;
+    bool m_signalShown = false;
+    VkBuffer shownBuffer() const;
+    Experiment m_runningSignal; // the run's background and response (its other fields unused)
     QTimer m_poll;
     QElapsedTimer m_runClock;
 
@@ -263,6 +279,7 @@ class SimulationController : public QObject {
     bool m_simulateLoss = false;
 
     std::vector<float> m_image;
+    std::vector<float> m_floatImage; // before the PSF, when one is shown
     int m_fast = 0, m_slow = 0;
     std::optional<ResolvedExperiment> m_resolved;
     products::GeneratorState m_generator;

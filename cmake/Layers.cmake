@@ -32,9 +32,11 @@ set(BV_LAYER_USES_compute/engine compute/core compute/random compute/model compu
 # One run's preparation (resolve, plan, the Simulator's plan), used by every front end.
 set(BV_LAYER_USES_compute/run
   compute/core compute/random compute/model compute/plan compute/vk compute/engine)
-# products take a request, never words: no cli.
+# products take a request, never words: no cli. The noise image of a run with -response_* is
+# noisify's chain (compute/detector_response, on the CPU), made where every noise image is.
 set(BV_LAYER_USES_compute/products
-  compute/core compute/random compute/model compute/io compute/request compute/plan)
+  compute/core compute/random compute/model compute/io compute/request compute/plan
+  compute/detector_response)
 # nonBragg's amorphous background and noisify's detector response: CPU physics and the two
 # programs' command lines, on io and the reference's generator only.
 set(BV_LAYER_USES_compute/amorphous compute/core compute/random compute/model compute/io

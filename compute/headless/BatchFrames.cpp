@@ -392,10 +392,13 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
                               (!frame.files.noiseFile.empty() || !frame.files.cbfFile.empty() ||
                                ((w->nexus || !frame.files.nexusFile.empty()) &&
                                 cl.outputs.countPhotons));
-            w->background = cl.background;
-            if (cl.response.enabled)
-                throw Error(frameName(i) + ": -response_* options are for a single image for "
-                            "now; a series or job writes its noise images without them");
+            w->background = cl.experiment.background;
+            // -response_*: the frame's noise image is noisify's chain's, made by the products
+            // step from the frame's image and noise seed, as a single run's
+            if (cl.experiment.response.enabled && w->counterNoise)
+                throw Error(frameName(i) + ": -response_* with -noise_generator counter: the "
+                            "detector response draws from the reference generator (noisify's); "
+                            "use it");
             if (!w->background.material.empty() && w->counterNoise)
                 throw Error(frameName(i) + ": -background with -noise_generator counter: the "
                             "counter noise is drawn from the Bragg image on the device, before "

@@ -3,7 +3,6 @@
 #include "compute/amorphous/Background.h"
 #include "compute/amorphous/NonBragg.h"
 #include "compute/cli/CommandLine.h"
-#include "compute/detector_response/DetectorResponse.h"
 #include "compute/detector_response/Noisify.h"
 #include "compute/request/Inputs.h"
 #include "compute/core/Error.h"
@@ -120,33 +119,6 @@ void printPixelTrace(std::ostream& out, std::ostream& err, const engine::Simulat
         << engine::formatTrace(tracer.trace(fast, slow));
 }
 
-// -response_*: the noise image through noisify's chain (docs/detector-response.md), with a
-// generator of its own seeded by -seed, as noisify would make it from the float image with
-// the same -seed; nanoBragg's SMV header.
-void writeResponseNoise(std::ostream& out, const RunRequest& cl, const ResolvedExperiment& r,
-                        const std::vector<float>& image, int width, int height) {
-    const ResponseRequest& q = cl.response;
-    detector::ResponseSettings settings;
-    settings.flicker = q.flicker;
-    settings.calibration = q.calibration;
-    settings.readout = q.readout;
-    settings.gain = q.gain;
-    settings.adcOffset = cl.outputs.adcOffset;
-    const double pixel = r.panels.front().pixelSize;
-    if (!q.psf.empty())
-        settings.psf = detector::PsfSettings{q.psf == "fiber" ? detector::PsfShape::Fiber
-                                                               : detector::PsfShape::Gauss,
-                                             q.psfFwhm / pixel, q.psfRadius};
-    random::ReferenceRandom generator;
-    long seed = cl.experiment.seed, calibSeed = q.calibSeed;
-    const detector::NoisyImage noisy =
-        detector::respond(image, width, height, settings, generator, seed, calibSeed, out);
-    out << io::formatFixed(noisy.photons, 0) << " photons on noise image (" << noisy.overloads16
-        << " overloads)\n";
-    out << "writing " << cl.outputs.noiseFile << " as 2-byte integers\n";
-    io::writeSmv(cl.outputs.noiseFile, products::smvHeader(cl, r), noisy.counts16);
-}
-
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,
         Timing& timing) {
     vk::PhaseTimer& times = timing.timer;
@@ -226,8 +198,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     std::future<double> omegaSumLater =
         std::async(std::launch::async, [&plan] { return engine::solidAngleSum(plan); });
 
-    const bool background = !cl.background.material.empty();
-    if (cl.response.enabled && cl.outputs.noiseGenerator == NoiseGenerator::Counter)
+    const bool background = !cl.experiment.background.material.empty();
+    if (cl.experiment.response.enabled && cl.outputs.noiseGenerator == NoiseGenerator::Counter)
         throw Error("-response_* with -noise_generator counter: the detector response draws "
                     "from the reference generator (noisify's); use it");
     if (background && cl.outputs.noiseGenerator == NoiseGenerator::Counter)
@@ -283,8 +255,8 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
         times.mark("readback");
         if (background) { // nonBragg's amorphous term, before any noise (docs/amorphous.md)
             amorphous::addBackground(image, prepared.resolved,
-                                     {cl.background.material, cl.background.thickness,
-                                      cl.background.density, cl.background.molecularWeight},
+                                     {cl.experiment.background.material, cl.experiment.background.thickness,
+                                      cl.experiment.background.density, cl.experiment.background.molecularWeight},
                                      plan.fastPixels, plan.slowPixels, &device,
                                      cl.precision == Precision::Fast);
             times.mark("background");
@@ -332,19 +304,12 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
                                     times.restart();
                                 },
                                 [&](const std::string& phase) { times.mark(phase); }};
-    // -response_*: the noise image is noisify's chain's, made after the other files
-    RunRequest productsRequest = cl;
-    const bool response = cl.response.enabled && cl.outputs.writeNoise;
-    if (response)
-        productsRequest.outputs.writeNoise = false;
-    products::ImageSource source{productsRequest, prepared.resolved, image,
-                                 {rng, cl.experiment.seed}, products::runStartSeconds()};
+    // -response_*: the noise image is noisify's chain's (products::writeProducts)
+    products::ImageSource source{cl, prepared.resolved, image, {rng, cl.experiment.seed},
+                                 products::runStartSeconds()};
     if (!counterDeviates.empty())
         source.counterDeviates = &counterDeviates;
-    products::writeProducts(source, products::OutputFiles::ofSingleRun(productsRequest.outputs),
-                            hooks);
-    if (response)
-        writeResponseNoise(out, cl, prepared.resolved, image, plan.fastPixels, plan.slowPixels);
+    products::writeProducts(source, products::OutputFiles::ofSingleRun(cl.outputs), hooks);
     if (measured)
         products::printComparison(out, measuredSource->path, *measured, measuredSource->frame,
                                   products::compareImages(*measured, image, prepared.resolved));

@@ -4,6 +4,7 @@
 // it by the reference's rules (detector position, cell vectors, sources, steps) is computed
 // by resolve() in Resolve.h, never stored here twice.
 
+#include "compute/model/BackgroundAndResponse.h"
 #include "compute/model/Beam.h"
 #include "compute/model/Convention.h"
 #include "compute/model/Crystal.h"
@@ -37,6 +38,8 @@ struct Experiment {
     Sampling sampling;
     StructureFactors structureFactors;
     double waterThickness = 0.0; // m of water around the crystal (background)
+    BackgroundRequest background; // -background: an amorphous layer (braggview's own)
+    ResponseRequest response;     // -response_*: the detector's response (braggview's own)
     // mask image (fast-major, detector size): pixels that are 0 are not rendered
     std::vector<std::uint16_t> mask;
     // the reference's run seed (-seed N gives -N); seeds the noise image and, unless

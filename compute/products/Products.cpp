@@ -1,6 +1,7 @@
 #include "compute/products/Products.h"
 
 #include "compute/core/Error.h"
+#include "compute/detector_response/DetectorResponse.h"
 #include "compute/io/AtomicFile.h"
 #include "compute/io/CbfImage.h"
 #include "compute/io/FloatImageFile.h"
@@ -15,6 +16,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <sstream>
 
 namespace bv::products {
 namespace {
@@ -56,6 +58,33 @@ class Report {
 std::string photonsLine(double photons, int overloads, const char* on) {
     return io::formatFixed(photons, 0) + " photons on " + on + " (" + std::to_string(overloads) +
            " overloads)";
+}
+
+// -response_*: the noise image through noisify's chain (docs/detector-response.md), with a
+// generator of its own seeded by the image's noise seed, as --noisify would make it from the
+// float image with that -seed; the PSF's lines ("auto-selected psf_radius = ...") to `log`.
+io::NoiseImage responseNoise(const ImageSource& source, int width, std::ostream& log) {
+    const ResponseRequest& q = source.commandLine.experiment.response;
+    detector::ResponseSettings settings;
+    settings.flicker = q.flicker;
+    settings.calibration = q.calibration;
+    settings.readout = q.readout;
+    settings.gain = q.gain;
+    settings.adcOffset = source.commandLine.outputs.adcOffset;
+    if (!q.psf.empty())
+        settings.psf = detector::PsfSettings{
+            q.psf == "fiber" ? detector::PsfShape::Fiber : detector::PsfShape::Gauss,
+            q.psfFwhm / source.resolved.panels.front().pixelSize, q.psfRadius};
+    random::ReferenceRandom generator;
+    long seed = source.generator.seed, calibSeed = q.calibSeed;
+    const int height = static_cast<int>(source.image.size() / static_cast<std::size_t>(width));
+    detector::NoisyImage noisy = detector::respond(source.image, width, height, settings,
+                                                   generator, seed, calibSeed, log);
+    io::NoiseImage out;
+    out.data = std::move(noisy.counts16);
+    out.photons = noisy.photons;
+    out.overloads = noisy.overloads16;
+    return out;
 }
 
 } // namespace
@@ -120,10 +149,17 @@ Summary writeProducts(const ImageSource& source, const OutputFiles& files, const
         // the run's generator continues after the mosaic domains (a copy: the CBF's counts
         // draw the same deviates)
         GeneratorState g = source.generator;
+        const bool response = cl.experiment.response.enabled;
+        if (response && counter)
+            throw Error("-response_* with -noise_generator counter: the detector response draws "
+                        "from the reference generator (noisify's); use it");
+        std::ostringstream responseLog;
         const io::NoiseImage noise =
-            counter
-                ? io::noiseImage(counterDeviates(source, drawn), width, height, o.adcOffset, r.roi)
-                : io::noiseImage(g.rng, g.seed, image, width, height, o.adcOffset, r.roi);
+            response  ? responseNoise(source, width, responseLog)
+            : counter ? io::noiseImage(counterDeviates(source, drawn), width, height, o.adcOffset,
+                                       r.roi)
+                      : io::noiseImage(g.rng, g.seed, image, width, height, o.adcOffset, r.roi);
+        report.print(responseLog.str());
         s.noisePhotons = noise.photons;
         s.noiseOverloads = noise.overloads;
         report.print(photonsLine(noise.photons, noise.overloads, "noise image") + "\nwriting " +
@@ -189,6 +225,7 @@ RunRequest productsCommandLine(const RunRequest& cl) {
     c.experiment.detector = cl.experiment.detector;
     c.experiment.mask = cl.experiment.mask;
     c.experiment.seed = cl.experiment.seed;
+    c.experiment.response = cl.experiment.response;
     return c;
 }
 

@@ -111,5 +111,6 @@ std::vector<Views> crystalViews();
 std::vector<Views> beamViews();
 std::vector<Views> detectorViews();
 std::vector<Views> samplingViews();
+std::vector<Views> signalViews(); // -background, -response_* (ParameterViewsSignal.cpp)
 
 } // namespace bv::request::views

@@ -345,7 +345,7 @@ std::vector<Views> beamViews() {
 void addParameterViews(std::vector<Flag>& table) {
     std::vector<views::Views> all;
     for (auto part : {views::crystalViews, views::beamViews, views::detectorViews,
-                      views::samplingViews})
+                      views::samplingViews, views::signalViews})
         for (views::Views& v : part())
             all.push_back(std::move(v));
     for (views::Views& v : all) {

@@ -788,23 +788,23 @@ std::vector<Flag> buildTable() {
                  "noise: water, air, ice, nanoice, unity or a .stol file (nonBragg's physics, "
                  "docs/amorphous.md)",
                  "none", G::Braggview,
-                 [](ParseContext& c, const FlagValues& v) { c.request.background.material = fileName(v); }));
+                 [](ParseContext& c, const FlagValues& v) { c.request.experiment.background.material = fileName(v); }));
     add(makeFlag({"-background_thickness"}, 1, "<mm>",
                  "thickness of the -background layer along the beam (its cross-section is the "
                  "beam's, -beamsize)",
                  "0.1", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.background.thickness =
+                     c.request.experiment.background.thickness =
                          v.number(0, Quantity::SampleLength, Bound::Positive) / 1000.0;
                  }));
     add(makeFlag({"-background_density"}, 1, "<g/cm^3>", "density of the -background material",
                  "1", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.background.density =
+                     c.request.experiment.background.density =
                          v.number(0, Quantity::Density, Bound::Positive) * 1e6;
                  }));
     add(makeFlag({"-background_MW"}, 1, "<g/mol>",
                  "molecular weight of the -background material (one molecule of its .stol F)",
                  "18", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.background.molecularWeight =
+                     c.request.experiment.background.molecularWeight =
                          v.number(0, Quantity::MolecularWeight, Bound::Positive);
                  }));
     add(makeFlag({"-response_psf"}, 1, "gauss|fiber",
@@ -813,51 +813,51 @@ std::vector<Flag> buildTable() {
                  "none", G::Braggview, [](ParseContext& c, const FlagValues& v) {
                      if (v.text(0) != "gauss" && v.text(0) != "fiber")
                          v.fail(0, "gauss or fiber");
-                     c.request.response.psf = v.text(0);
-                     c.request.response.enabled = true;
+                     c.request.experiment.response.psf = v.text(0);
+                     c.request.experiment.response.enabled = true;
                  }));
     add(makeFlag({"-response_psf_fwhm"}, 1, "<um>", "full width at half maximum of -response_psf",
                  "46", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.response.psfFwhm =
+                     c.request.experiment.response.psfFwhm =
                          v.number(0, Quantity::Thickness, Bound::Positive) / 1e6;
-                     c.request.response.enabled = true;
+                     c.request.experiment.response.enabled = true;
                  }));
     add(makeFlag({"-response_psf_radius"}, 1, "<pixels>",
                  "radius of -response_psf's disc (0: chosen per pixel, noisify's rule)", "0",
                  G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.response.psfRadius = v.count(0);
-                     c.request.response.enabled = true;
+                     c.request.experiment.response.psfRadius = v.count(0);
+                     c.request.experiment.response.enabled = true;
                  }));
     add(makeFlag({"-response_flicker"}, 1, "<fraction>",
                  "1/f source noise: every pixel's photons times (1 + fraction x gaussian)", "0",
                  G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.response.flicker =
+                     c.request.experiment.response.flicker =
                          v.number(0, Quantity::IntensityScale, Bound::NonNegative);
-                     c.request.response.enabled = true;
+                     c.request.experiment.response.enabled = true;
                  }));
     add(makeFlag({"-response_calibration"}, 1, "<fraction>",
                  "per-pixel calibration error, the same for every image of one "
                  "-response_calib_seed",
                  "0", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.response.calibration =
+                     c.request.experiment.response.calibration =
                          v.number(0, Quantity::IntensityScale, Bound::NonNegative);
-                     c.request.response.enabled = true;
+                     c.request.experiment.response.enabled = true;
                  }));
     add(makeFlag({"-response_calib_seed"}, 1, "<n>", "seed of -response_calibration's error",
                  "noisify's", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.response.calibSeed = seedValue(v);
-                     c.request.response.enabled = true;
+                     c.request.experiment.response.calibSeed = seedValue(v);
+                     c.request.experiment.response.enabled = true;
                  }));
     add(makeFlag({"-response_readout"}, 1, "<ADU>", "Gaussian readout noise of every pixel", "0",
                  G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.response.readout =
+                     c.request.experiment.response.readout =
                          v.number(0, Quantity::IntensityScale, Bound::NonNegative);
-                     c.request.response.enabled = true;
+                     c.request.experiment.response.enabled = true;
                  }));
     add(makeFlag({"-response_gain"}, 1, "<ADU/photon>", "the noise image's counts per photon", "1",
                  G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     c.request.response.gain = v.number(0, Quantity::IntensityScale, Bound::Positive);
-                     c.request.response.enabled = true;
+                     c.request.experiment.response.gain = v.number(0, Quantity::IntensityScale, Bound::Positive);
+                     c.request.experiment.response.enabled = true;
                  }));
     add(makeFlag({"-detector"}, 1, "<preset>|<file.expt>|<file.geom>|list",
                  "a detector of several panels: a preset (-detector list shows them), a DIALS "
@@ -1405,48 +1405,48 @@ const Writer kWriters[] = {
      nullptr},
     {"-seed", [](const RunRequest& r) { return integer(-r.experiment.seed); }, nullptr},
     {"-precision", [](const RunRequest& r) { return word(precisionName(r.precision)); }, nullptr},
-    {"-response_psf", [](const RunRequest& r) { return fileIfNamed(r.response.psf); }, nullptr},
+    {"-response_psf", [](const RunRequest& r) { return fileIfNamed(r.experiment.response.psf); }, nullptr},
     {"-response_psf_fwhm",
-     [](const RunRequest& r) { return numberIf(!r.response.psf.empty(), r.response.psfFwhm * 1e6); },
+     [](const RunRequest& r) { return numberIf(!r.experiment.response.psf.empty(), r.experiment.response.psfFwhm * 1e6); },
      nullptr},
     {"-response_psf_radius",
      [](const RunRequest& r) {
-         return r.response.psfRadius != 0 ? integer(r.response.psfRadius) : Words(std::nullopt);
+         return r.experiment.response.psfRadius != 0 ? integer(r.experiment.response.psfRadius) : Words(std::nullopt);
      },
      nullptr},
     {"-response_flicker",
-     [](const RunRequest& r) { return numberIf(r.response.flicker != 0.0, r.response.flicker); },
+     [](const RunRequest& r) { return numberIf(r.experiment.response.flicker != 0.0, r.experiment.response.flicker); },
      nullptr},
     {"-response_calibration",
      [](const RunRequest& r) {
-         return numberIf(r.response.calibration != 0.0, r.response.calibration);
+         return numberIf(r.experiment.response.calibration != 0.0, r.experiment.response.calibration);
      },
      nullptr},
     {"-response_calib_seed",
      [](const RunRequest& r) {
-         return r.response.calibSeed != 123456789 ? integer(-r.response.calibSeed)
+         return r.experiment.response.calibSeed != 123456789 ? integer(-r.experiment.response.calibSeed)
                                                   : Words(std::nullopt);
      },
      nullptr},
     {"-response_readout",
-     [](const RunRequest& r) { return numberIf(r.response.readout != 0.0, r.response.readout); },
+     [](const RunRequest& r) { return numberIf(r.experiment.response.readout != 0.0, r.experiment.response.readout); },
      nullptr},
     {"-response_gain",
-     [](const RunRequest& r) { return numberIf(r.response.enabled, r.response.gain); }, nullptr},
-    {"-background", [](const RunRequest& r) { return fileIfNamed(r.background.material); }, nullptr},
+     [](const RunRequest& r) { return numberIf(r.experiment.response.enabled, r.experiment.response.gain); }, nullptr},
+    {"-background", [](const RunRequest& r) { return fileIfNamed(r.experiment.background.material); }, nullptr},
     {"-background_thickness",
      [](const RunRequest& r) {
-         return numberIf(!r.background.material.empty(), r.background.thickness * 1000.0);
+         return numberIf(!r.experiment.background.material.empty(), r.experiment.background.thickness * 1000.0);
      },
      nullptr},
     {"-background_density",
      [](const RunRequest& r) {
-         return numberIf(!r.background.material.empty(), r.background.density / 1e6);
+         return numberIf(!r.experiment.background.material.empty(), r.experiment.background.density / 1e6);
      },
      nullptr},
     {"-background_MW",
      [](const RunRequest& r) {
-         return numberIf(!r.background.material.empty(), r.background.molecularWeight);
+         return numberIf(!r.experiment.background.material.empty(), r.experiment.background.molecularWeight);
      },
      nullptr},
     // last: followed by three more words it would also be read as -misset

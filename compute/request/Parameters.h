@@ -65,6 +65,9 @@ struct FieldView {
     std::function<bool(const Experiment&)> enabledWhen;
     // why the field does not apply now ("" or unset: it applies)
     std::function<std::string(const Experiment&)> unavailableWhy;
+    // while unavailable, the field still shows its value, greyed (the background's and the
+    // response's numbers, kept while no material is chosen or the response is off)
+    bool showWhenUnused = false;
 };
 
 struct Flag {

@@ -5,6 +5,7 @@
 
 #include "compute/model/Experiment.h"
 
+#include <QFileInfo>
 #include <QString>
 
 #include <cmath>
@@ -106,6 +107,26 @@ class ExperimentCompare {
         same("structureFactors.defaultF", a.structureFactors.defaultF, b.structureFactors.defaultF);
         same("structureFactors.F.size", int(a.structureFactors.F.size()), int(b.structureFactors.F.size()));
         same("waterThickness", a.waterThickness, b.waterThickness);
+        // -background: a material's name (a file's may come back absolute: compared by name)
+        if (QFileInfo(QString::fromStdString(a.background.material)).fileName() !=
+            QFileInfo(QString::fromStdString(b.background.material)).fileName())
+            note("background.material", QString::fromStdString(a.background.material) +
+                                            QStringLiteral(" != ") +
+                                            QString::fromStdString(b.background.material));
+        same("background.thickness", a.background.thickness, b.background.thickness);
+        same("background.density", a.background.density, b.background.density);
+        same("background.molecularWeight", a.background.molecularWeight,
+             b.background.molecularWeight);
+        same("response.enabled", a.response.enabled, b.response.enabled);
+        if (a.response.psf != b.response.psf)
+            note("response.psf", QString::fromStdString(a.response.psf + " != " + b.response.psf));
+        same("response.psfFwhm", a.response.psfFwhm, b.response.psfFwhm);
+        same("response.psfRadius", a.response.psfRadius, b.response.psfRadius);
+        same("response.flicker", a.response.flicker, b.response.flicker);
+        same("response.calibration", a.response.calibration, b.response.calibration);
+        same("response.calibSeed", double(a.response.calibSeed), double(b.response.calibSeed));
+        same("response.readout", a.response.readout, b.response.readout);
+        same("response.gain", a.response.gain, b.response.gain);
         same("mask.size", int(a.mask.size()), int(b.mask.size()));
         same("seed", double(a.seed), double(b.seed));
         return m_first;

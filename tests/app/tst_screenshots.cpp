@@ -18,7 +18,10 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QDockWidget>
+#include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QTabWidget>
 #include <QTreeWidget>
 
@@ -209,6 +212,52 @@ class TestScreenshots : public QObject {
         QVERIFY(m_viewer.waitImage());
         QCOMPARE(m_viewer.fast(), 512);
         m_viewer.window->imageWindow().fitToWindow();
+        m_viewer.window->parameterTabs()->setCurrentIndex(0);
+    }
+
+    void backgroundAndPointSpread() {
+        // the Sampling panel's Background and Detector response sections, scrolled into view,
+        // with the radial profile: a water layer (which outshines this 0.16 um crystal by far,
+        // so the overload colour is off), then the crystal alone through a Gaussian PSF
+        m_viewer.window->parameterTabs()->setCurrentIndex(3);
+        app::ParameterPanel* sampling = m_viewer.window->panel(QStringLiteral("Sampling"));
+        auto* scroll = qobject_cast<QScrollArea*>(m_viewer.window->parameterTabs()->currentWidget());
+        QVERIFY(scroll);
+        app::DisplayPanel& display = m_viewer.window->displayPanel();
+        const render::DisplaySettings before = display.settings();
+        m_viewer.window->plots().tabs()->setCurrentIndex(0);
+        const double bragg = m_viewer.window->plots().radialData().y.back();
+        auto* material = sampling->findChild<QComboBox*>(QStringLiteral("backgroundMaterial"));
+        material->setCurrentIndex(material->findText(QStringLiteral("water")));
+        QVERIFY(m_viewer.waitImage());
+        field("backgroundThickness")->setValue(20.0);
+        QVERIFY(m_viewer.waitImage());
+        render::DisplaySettings s = display.settings();
+        s.overloadOn = false;
+        display.setSettings(s);
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+        QVERIFY(!shoot(QStringLiteral("viewer-background-water.png")).isNull());
+        // the profile's outer rings carry the layer
+        QVERIFY(m_viewer.window->plots().radialData().y.back() > 10.0 * bragg);
+
+        material->setCurrentIndex(0);
+        sampling->findChild<QCheckBox*>(QStringLiteral("response"))->setChecked(true);
+        auto* psf = sampling->findChild<QComboBox*>(QStringLiteral("psf"));
+        psf->setCurrentIndex(psf->findText(QStringLiteral("gauss")));
+        QVERIFY(m_viewer.waitImage());
+        field("psfFwhm")->setValue(1000.0); // 5 pixels
+        QVERIFY(m_viewer.waitImage());
+        display.setSettings(before);
+        m_viewer.window->imageWindow().fitToWindow();
+        m_viewer.window->imageWindow().zoomBy(2.5);
+        scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+        QVERIFY(!shoot(QStringLiteral("viewer-psf-gauss.png")).isNull());
+
+        // back to the demo as it was, for the shots that follow
+        sampling->findChild<QCheckBox*>(QStringLiteral("response"))->setChecked(false);
+        QVERIFY(m_viewer.waitImage());
+        m_viewer.window->imageWindow().fitToWindow();
+        scroll->verticalScrollBar()->setValue(0);
         m_viewer.window->parameterTabs()->setCurrentIndex(0);
     }
 

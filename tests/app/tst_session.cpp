@@ -46,7 +46,9 @@ const std::vector<std::pair<const char*, double>> kValues = {
     {"Nb", 5},               {"Nc", 7},             {"mosaic", 0.2},          {"mosaicDomains", 2},
     {"phi", 12.5},           {"oscillation", 0.1},  {"phiSteps", 2},          {"oversample", 1},
     {"thickness", 100},      {"thickSteps", 2},     {"attenuation", 250},     {"dmin", 1.5},
-    {"water", 10}};
+    {"water", 10},           {"backgroundThickness", 15}, {"backgroundDensity", 0.95},
+    {"backgroundMW", 20},    {"psfFwhm", 300},      {"psfRadius", 3},         {"gain", 2.5},
+    {"readout", 1.5},        {"flicker", 0.01},     {"calibration", 0.02}};
 // the energy field states the wavelength again: not set separately
 
 QByteArray readAll(const QString& path) {
@@ -72,6 +74,13 @@ class TestSession : public QObject {
         for (app::ParameterPanel* panel : w.panels())
             fields += static_cast<int>(panel->fields().size());
         QCOMPARE(fields, static_cast<int>(kValues.size()) + 1); // + energy
+        // the background's and the response's fields wait for a material and the switch
+        auto* material = w.findChild<QComboBox*>(QStringLiteral("backgroundMaterial"));
+        QVERIFY(material);
+        material->setCurrentIndex(material->findText(QStringLiteral("ice")));
+        w.findChild<QCheckBox*>(QStringLiteral("response"))->setChecked(true);
+        auto* psf = w.findChild<QComboBox*>(QStringLiteral("psf"));
+        psf->setCurrentIndex(psf->findText(QStringLiteral("gauss")));
         for (const auto& [name, value] : kValues) {
             app::ParameterField* field = nullptr;
             for (app::ParameterPanel* panel : w.panels())

@@ -101,6 +101,12 @@ class TestSessionFile : public QObject {
             "-cell 30 40 50 -default_F 1 -beam_vector 0 0 1 -polar_vector 0 1 0 -spindle_axis 1 0 0 "
             "-twotheta_axis 0 1 0 -fdet_vector 1 0 0 -sdet_vector 0 -1 0 -odet_vector 0 0 1 "
             "-pivot sample -twotheta 7 -misset random -misset_seed 77 -detpixels 64 -seed 5");
+        QTest::newRow("background and response") << QStringLiteral(
+            "-cell 30 30 30 -default_F 1 -detpixels 64 -seed 4 -background water "
+            "-background_thickness 0.02 -background_density 0.92 -background_MW 18.02 "
+            "-response_psf fiber -response_psf_fwhm 120 -response_psf_radius 4 "
+            "-response_flicker 0.01 -response_calibration 0.02 -response_calib_seed 7 "
+            "-response_readout 3 -response_gain 2.5");
         QTest::newRow("matrix, sources, HKL") << QStringLiteral(
             "-mat %1A.mat -sourcefile %1sources.txt -hkl %1test_pattern.hkl -detpixels 32 "
             "-flux 1e12 -exposure 2 -beamsize 0.05 -xtal_size 0.001 -seed 9").arg(kInputs);
