@@ -21,7 +21,7 @@ namespace {
 // 128 x 128 pixels x 8 x 8 sub-pixels: about a million pixel-steps, enough for a rate
 const QString kLight = QStringLiteral(
     "-cell 40 40 40 90 90 90 -N 6 -misset 5 10 15 -default_F 100 -lambda 1 -distance 100 "
-    "-detpixels 128 -pixel 0.2 -oversample 2 -seed 7 -precision fast");
+    "-detpixels 128 -pixel 0.2 -oversample 8 -seed 7 -precision fast");
 
 } // namespace
 
@@ -58,9 +58,7 @@ class TestCostWarning : public QObject {
 
         // mosaic domains enough for about 20 s at the rate just measured
         const double rate = *v.controller().rate().stepsPerMillisecond();
-        // 64 K pixel-steps: a small fraction of the warning's second even on a loaded two-core
-        // machine, where the rate measured after the heavy run may be several times lower
-        const double lightSteps = 128.0 * 128.0 * 4.0;
+        const double lightSteps = 128.0 * 128.0 * 64.0;
         const int domains = static_cast<int>(std::ceil(20000.0 * rate / lightSteps));
         v.document().edit([&](Experiment& e) {
             e.crystal.mosaicSpread = 0.01;
@@ -115,7 +113,7 @@ class TestCostWarning : public QObject {
                  qPrintable(warning->text()));
         v.document().edit([](Experiment& e) {
             e.detector.distance = 0.1;
-            e.sampling.oversample = 2;
+            e.sampling.oversample = 8;
         });
         QVERIFY(v.waitImage());
         QVERIFY2(warning->isHidden(), qPrintable(warning->text()));
