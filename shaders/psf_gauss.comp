@@ -6,13 +6,19 @@
 // pixel is g(dx) g(dy) exactly (noisify's kernel). Light that would land off the image is
 // lost. Two passes (rows, then columns) cost 2 (2r + 1) reads per pixel instead of (2r + 1)^2.
 
-layout(local_size_x = 16, local_size_y = 16) in;
+// 64 x 4: a warp covers 32 neighbours of one row, so that each of its 2r + 1 reads is one
+// whole cache line (16 x 16 groups read half lines, 16 KB apart on a 4096-wide image, and on
+// the H100 took 3.6 ms at 4096^2 against 0.18 ms at 2048^2)
+layout(local_size_x = 64, local_size_y = 4) in;
 
 // axis 0 reads the image and writes the rows pass; axis 1 reads that and writes the result
 layout(std430, set = 0, binding = 0) readonly buffer Input { float image[]; };
 layout(std430, set = 0, binding = 1) buffer Middle { float rowsPass[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer Output { float blurred[]; };
 layout(std430, set = 0, binding = 3) readonly buffer Kernel { float weight[]; }; // 2r + 1
+// the rows pass again, read-only, for the columns pass: the same buffer as binding 1, so that
+// the columns pass's 2r + 1 reads of each value may go through the read-only cache
+layout(std430, set = 0, binding = 4) readonly buffer MiddleIn { float rowsPassIn[]; };
 
 layout(push_constant) uniform Pass {
     int width, height, radius, axis;
@@ -29,7 +35,7 @@ void main() {
         if (sx < 0 || sx >= width || sy < 0 || sy >= height)
             continue;
         int i = sy * width + sx;
-        sum += (axis == 0 ? image[i] : rowsPass[i]) * weight[d + radius];
+        sum += (axis == 0 ? image[i] : rowsPassIn[i]) * weight[d + radius];
     }
     if (axis == 0)
         rowsPass[y * width + x] = sum;

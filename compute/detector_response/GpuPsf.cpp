@@ -23,7 +23,7 @@ struct PassConstants {
 };
 static_assert(sizeof(PassConstants) == 16, "psf_gauss.comp's Pass block is four words");
 
-constexpr std::uint32_t kGroup = 16; // psf_gauss.comp's local size
+constexpr std::uint32_t kGroupX = 64, kGroupY = 4; // psf_gauss.comp's local size
 
 } // namespace
 
@@ -41,7 +41,7 @@ std::vector<double> gaussianPsfKernel1D(double fwhmPixels, int radius) {
 
 GaussianPsfPass::GaussianPsfPass(const vk::Device& device)
     : m_device(device), m_pass(std::make_unique<vk::ComputePass>(
-                            device, psf_gauss_comp_spv, psf_gauss_comp_spv_size, 4,
+                            device, psf_gauss_comp_spv, psf_gauss_comp_spv_size, 5,
                             static_cast<std::uint32_t>(sizeof(PassConstants)))) {}
 
 std::vector<float> gaussianPsfOnDevice(const vk::Device& device, const std::vector<float>& image,
@@ -75,17 +75,21 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
     input.write(image.data(), bytes);
     weights.write(kernel.data(), kernel.size() * sizeof(float));
 
-    pass.bind({input.handle(), middle.handle(), output.handle(), weights.handle()});
-    const std::uint32_t gx = (static_cast<std::uint32_t>(width) + kGroup - 1) / kGroup;
-    const std::uint32_t gy = (static_cast<std::uint32_t>(height) + kGroup - 1) / kGroup;
+    pass.bind({input.handle(), middle.handle(), output.handle(), weights.handle(), middle.handle()});
+    const std::uint32_t gx = (static_cast<std::uint32_t>(width) + kGroupX - 1) / kGroupX;
+    const std::uint32_t gy = (static_cast<std::uint32_t>(height) + kGroupY - 1) / kGroupY;
     const bool timed = gpuMilliseconds != nullptr && device.timestampValidBits() > 0;
     vk::QueryPool queries;
     if (timed)
         queries = vk::QueryPool(device, 2);
 
+    if (input.staged()) { // the image to the GPU in a submission of its own, outside the timing
+        vk::CommandBuffer& upload = pass.begin();
+        input.recordUpload(upload);
+        weights.recordUpload(upload);
+        pass.submitAndWait();
+    }
     vk::CommandBuffer& commands = pass.begin();
-    input.recordUpload(commands);
-    weights.recordUpload(commands);
     if (timed) {
         queries.reset(commands);
         // after the uploads (a top-of-pipe stamp would not wait for them): the passes alone
