@@ -47,8 +47,9 @@ const float kSincgLimit = 1e-10;
 // U_{k+1} = 2c U_k - U_{k-1}: one cosine polynomial and N - 2 fused multiply-adds per axis,
 // no division, and no special case at f = 0 (U_{N-1}(1) = N exactly). Beyond it the N - 2
 // steps cost more than a second polynomial and a division, and the ratio of the two sines is
-// used (docs/numerics/chebyshev-lattice-factor.md). The specialised pipelines know N
-// (kCells) and unroll the steps.
+// used (docs/numerics/chebyshev-lattice-factor.md), as it is for an N that is not a whole
+// number (a crystal size being refined: sin(N pi f) / sin(pi f) then stays smooth in N). The
+// specialised pipelines know a whole N (kCells) and unroll the steps.
 const int kChebyshevCells = 16;
 
 // cos(pi f) for |f| <= 1/2 as a polynomial of z = f^2, coefficients (-1)^k pi^(2k)/(2k)!:
@@ -103,15 +104,20 @@ double squareLatticeFactor(dvec3 f) {
     double numerator = 1.0LF;
     double denominator = 1.0LF;
     for (int axis = 0; axis < 3; ++axis) {
-        const int N = kCells(axis);
-        if (N <= 1)
+        const int whole = kCells(axis);
+        if (whole == 1)
             continue;
-        if (N <= kChebyshevCells) {
-            chebyshev *= chebyshevSincg(f[axis], N);
-        } else if (abs(f[axis]) < double(kSincgLimit)) {
-            numerator *= double(N);
+        if (whole > 1 && whole <= kChebyshevCells) {
+            chebyshev *= chebyshevSincg(f[axis], whole);
+            continue;
+        }
+        const double N = P.cells[axis]; // more cells, or not a whole number of them
+        if (!(N > 1.0LF))
+            continue;
+        if (abs(f[axis]) < double(kSincgLimit)) {
+            numerator *= N;
         } else {
-            numerator *= sinPi(double(N) * f[axis]);
+            numerator *= sinPi(N * f[axis]);
             denominator *= sinPi(f[axis]);
         }
     }
@@ -124,15 +130,20 @@ float squareLatticeFactor(vec3 f) {
     float numerator = 1.0;
     float denominator = 1.0;
     for (int axis = 0; axis < 3; ++axis) {
-        const int N = kCells(axis);
-        if (N <= 1)
+        const int whole = kCells(axis);
+        if (whole == 1)
             continue;
-        if (N <= kChebyshevCells) {
-            chebyshev *= chebyshevSincg(f[axis], N);
-        } else if (abs(f[axis]) < kSincgLimit) {
-            numerator *= float(N);
+        if (whole > 1 && whole <= kChebyshevCells) {
+            chebyshev *= chebyshevSincg(f[axis], whole);
+            continue;
+        }
+        const float N = P.cells[axis]; // more cells, or not a whole number of them
+        if (!(N > 1.0))
+            continue;
+        if (abs(f[axis]) < kSincgLimit) {
+            numerator *= N;
         } else {
-            const float r = reducedHalfFloat(float(N) * f[axis]);
+            const float r = reducedHalfFloat(N * f[axis]);
             numerator *= r * (1.0 + sinPiRelativeCorrection(r * r));
             denominator *= f[axis] * (1.0 + sinPiRelativeCorrection(f[axis] * f[axis]));
         }

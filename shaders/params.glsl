@@ -67,8 +67,8 @@ layout(constant_id = 17) const bool kSpecialised = false;
 layout(constant_id = 18) const int kOversampleConstant = 1;       // sub-pixels per edge
 layout(constant_id = 19) const int kSourceCountConstant = 1;
 layout(constant_id = 20) const int kOrientationCountConstant = 1; // phi steps x mosaic domains
-// the square crystal's Na, Nb, Nc (lattice.glsl unrolls its Chebyshev steps by them); 0 in
-// the key of other shapes, which do not read them
+// the square crystal's Na, Nb, Nc where they are whole numbers, else 0 (lattice.glsl unrolls
+// its Chebyshev steps by them); 1 in the key of other shapes, which do not read them
 layout(constant_id = 21) const int kCellsAConstant = 1;
 layout(constant_id = 22) const int kCellsBConstant = 1;
 layout(constant_id = 23) const int kCellsCConstant = 1;
@@ -93,11 +93,12 @@ layout(constant_id = 23) const int kCellsCConstant = 1;
 #define kOversample (kSpecialised ? kOversampleConstant : P.oversample)
 #define kSourceCount (kSpecialised ? kSourceCountConstant : P.sourceCount)
 #define kOrientationCount (kSpecialised ? kOrientationCountConstant : P.orientationCount)
+// a whole number of cells along the axis, or 0 where it is not one (a refined crystal size)
 #define kCells(axis)                                                                            \
     (kSpecialised ? ((axis) == 0   ? kCellsAConstant                                           \
                      : (axis) == 1 ? kCellsBConstant                                           \
                                    : kCellsCConstant)                                          \
-                  : int(P.cells[axis]))
+                  : (P.cells[axis] == floor(P.cells[axis]) ? int(P.cells[axis]) : 0))
 
 const int kShapeSquare = 0;
 const int kShapeRound = 1;

@@ -46,7 +46,9 @@ VariantKey variantKey(const plan::Plan& p) {
     key.orientations = static_cast<std::int32_t>(p.orientations.size());
     if (p.shape == LatticeShape::Square)
         for (int i = 0; i < 3; ++i)
-            key.cells[i] = static_cast<std::int32_t>(std::lround(p.cells[i]));
+            key.cells[i] = p.cells[i] == std::floor(p.cells[i]) && p.cells[i] < 1e9
+                               ? static_cast<std::int32_t>(p.cells[i])
+                               : 0; // not whole (a refined size): the ratio of sines
     return key;
 }
 

@@ -17,7 +17,7 @@ namespace bv::engine {
 struct VariantKey {
     std::uint32_t bits = 0; // the shape and flags (GpuLayout.h: shapeBit)
     std::int32_t oversample = 1, sources = 1, orientations = 1;
-    std::int32_t cells[3] = {1, 1, 1}; // the square crystal's; 1 for other shapes
+    std::int32_t cells[3] = {1, 1, 1}; // the square crystal's if whole, else 0; 1 for other shapes
     bool operator==(const VariantKey& o) const {
         return bits == o.bits && oversample == o.oversample && sources == o.sources &&
                orientations == o.orientations && cells[0] == o.cells[0] &&
