@@ -14,6 +14,7 @@
 #include <cmath>
 #include <exception>
 #include <ostream>
+#include <string>
 
 namespace bv::io {
 
@@ -22,6 +23,37 @@ namespace {
 // Beyond this many reflections in the asymmetric unit the resolution limit is surely a
 // mistake (a 100 A cubic cell in P1 to 1 A has about 2 million).
 constexpr double kMaxReflections = 2.0e7;
+
+// A PDB file's records are 80 columns wide, but a file may end its lines early; gemmi (0.5,
+// Debian 12) reads some fields at fixed columns without looking at the line's length (a LINK
+// record's distance at columns 74-78), beyond the end of a short line (fuzz_model found it).
+// Spaces to 80 columns are what the format means by a short line; an mmCIF file (its first
+// word data_) is left as it is.
+std::string paddedPdbLines(std::string bytes) {
+    const std::size_t first = bytes.find_first_not_of(" \t\r\n");
+    if (first != std::string::npos && bytes.compare(first, 5, "data_") == 0)
+        return bytes;
+    std::string padded;
+    padded.reserve(bytes.size() + bytes.size() / 8);
+    std::size_t start = 0;
+    while (start < bytes.size()) {
+        std::size_t end = bytes.find('\n', start);
+        const bool last = end == std::string::npos;
+        if (last)
+            end = bytes.size();
+        std::size_t stop = end;
+        if (stop > start && bytes[stop - 1] == '\r')
+            --stop;
+        padded.append(bytes, start, stop - start);
+        if (stop - start < 80)
+            padded.append(80 - (stop - start), ' ');
+        padded.append(bytes, stop, end - stop); // a \r kept
+        if (!last)
+            padded += '\n';
+        start = end + 1;
+    }
+    return padded;
+}
 
 std::size_t atomCount(const gemmi::Model& model) {
     std::size_t n = 0;
@@ -36,7 +68,7 @@ StructureFactors readModel(const std::string& path, double dminAngstrom, double 
     if (!(dminAngstrom > 0.0) || !std::isfinite(dminAngstrom))
         throw Error(path + ": the resolution limit " + formatG(dminAngstrom) +
                     " A is not a positive number");
-    std::string bytes = readWholeFile(path, "model file");
+    std::string bytes = paddedPdbLines(readWholeFile(path, "model file"));
     gemmi::Structure st;
     try {
         st = gemmi::read_structure_from_char_array(bytes.data(), bytes.size(), path);
