@@ -17,6 +17,7 @@
 #include "tests/engine/HeadlessRun.h"
 
 #include "tests/TestSupport.h"
+#include "tests/series/SeriesRuns.h"
 
 #include <QDir>
 #include <QFile>
@@ -31,28 +32,12 @@ namespace {
 using bv::testing::bytes;
 using bv::testing::writeText;
 
-// a small crystal and detector: each frame renders in milliseconds on lavapipe
-const std::vector<std::string> kSmall = {
-    "-cell", "50",        "60", "70",         "90",  "90",         "90", "-misset",
-    "10",    "20",        "30", "-lambda",    "1.0", "-N",         "3",  "-default_F",
-    "100",   "-distance", "60", "-detpixels", "48",  "-noprogress"};
-
-std::vector<std::string> with(std::vector<std::string> args, const QString& more) {
-    for (const QString& word : more.split(' ', Qt::SkipEmptyParts))
-        args.push_back(word.toStdString());
-    return args;
-}
+const std::vector<std::string>& kSmall = bv::testing::kSmallSeries;
+using bv::testing::batch;
+using bv::testing::with;
 
 using Run = bv::testing::HeadlessRun;
 Run headless(const std::vector<std::string>& args) { return bv::testing::runHeadless(args); }
-
-bv::headless::BatchReport batch(const std::vector<std::string>& args, std::string* log = nullptr) {
-    std::ostringstream out, err;
-    bv::headless::BatchReport report = bv::headless::runBatch(args, out, err);
-    if (log)
-        *log = out.str() + err.str();
-    return report;
-}
 
 std::string seriesError(const QString& more) {
     try {
