@@ -4,8 +4,8 @@
 #include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 #include "render/ImageWindow.h"
+#include "render/WindowDevice.h"
 
-#include <QVulkanInstance>
 
 namespace bv::app {
 
@@ -43,12 +43,7 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
                                                       resolved, groups);
     if (!m_simulator || precision != m_precision) {
         releaseEngine();
-        vk::BorrowedDevice borrowed;
-        borrowed.instance = m_window.vulkanInstance()->vkInstance();
-        borrowed.physicalDevice = m_window.physicalDevice();
-        borrowed.device = m_window.device();
-        borrowed.queueFamily = m_window.graphicsQueueFamilyIndex();
-        borrowed.queue = m_window.graphicsQueue();
+        vk::BorrowedDevice borrowed = render::borrowedDevice(m_window);
         borrowed.float64Enabled = m_window.float64Enabled();
         m_device = std::make_unique<vk::Device>(borrowed);
         engine::SimulatorOptions options;

@@ -10,9 +10,9 @@
 #include "compute/run/RunNotices.h"
 #include "compute/vk/Device.h"
 #include "render/ImageWindow.h"
+#include "render/WindowDevice.h"
 
 #include <QCoreApplication>
-#include <QVulkanInstance>
 
 #include <algorithm>
 #include <new>
@@ -125,12 +125,7 @@ void SimulationController::buildSimulator() {
     m_scheduler.resetRate(); // another precision or device: another rate
     try {
         if (!m_device) {
-            vk::BorrowedDevice borrowed;
-            borrowed.instance = m_window.vulkanInstance()->vkInstance();
-            borrowed.physicalDevice = m_window.physicalDevice();
-            borrowed.device = m_window.device();
-            borrowed.queueFamily = m_window.graphicsQueueFamilyIndex();
-            borrowed.queue = m_window.graphicsQueue();
+            vk::BorrowedDevice borrowed = render::borrowedDevice(m_window);
             borrowed.float64Enabled = m_window.float64Enabled();
             m_device = std::make_unique<vk::Device>(borrowed);
             m_scheduler.setDeviceBudget(plan::previewBudgetMilliseconds(
