@@ -92,43 +92,31 @@ real chebyshevSincg(real f, int N) {
     return current;
 }
 
+// One axis of the ratio of sines: sin(N pi f) into the numerator, sin(pi f) into the
+// denominator (the pi's cancel, so both may leave it out).
+// Precise: in double, sinPi (numerics.glsl) on both arguments. The float image then equals
+// the reference's bit for bit nearly everywhere, which the noise image needs: a Poisson
+// deviate of a bright pixel changes with the last bit of its mean, and every later deviate
+// with it (docs/numerics/lattice-factor-mixed-precision.md, "Precise: the reference's bits").
 #if BV_PRECISE
-// Precise: the ratio in double, sinPi (numerics.glsl) on the numerator's and the
-// denominator's arguments, one division where an axis has more than kChebyshevCells cells.
-// The float image then equals the reference's bit for bit nearly everywhere, which the noise
-// image needs: a Poisson deviate of a bright pixel changes with the last bit of its mean, and
-// every later deviate with it (docs/numerics/lattice-factor-mixed-precision.md, "Precise: the
-// reference's bits").
-double squareLatticeFactor(dvec3 f) {
-    double chebyshev = 1.0LF;
-    double numerator = 1.0LF;
-    double denominator = 1.0LF;
-    for (int axis = 0; axis < 3; ++axis) {
-        const int whole = kCells(axis);
-        if (whole == 1)
-            continue;
-        if (whole > 1 && whole <= kChebyshevCells) {
-            chebyshev *= chebyshevSincg(f[axis], whole);
-            continue;
-        }
-        const double N = P.cells[axis]; // more cells, or not a whole number of them
-        if (!(N > 1.0LF))
-            continue;
-        if (abs(f[axis]) < double(kSincgLimit)) {
-            numerator *= N;
-        } else {
-            numerator *= sinPi(N * f[axis]);
-            denominator *= sinPi(f[axis]);
-        }
-    }
-    // x / 1 is x: the division is left out where no axis took the ratio
-    return denominator == 1.0LF ? chebyshev * numerator : chebyshev * (numerator / denominator);
+void multiplySines(double N, double f, inout double numerator, inout double denominator) {
+    numerator *= sinPi(N * f);
+    denominator *= sinPi(f);
 }
 #else
-float squareLatticeFactor(vec3 f) {
-    float chebyshev = 1.0;
-    float numerator = 1.0;
-    float denominator = 1.0;
+void multiplySines(float N, float f, inout float numerator, inout float denominator) {
+    const float r = reducedHalfFloat(N * f);
+    numerator *= r * (1.0 + sinPiRelativeCorrection(r * r));
+    denominator *= f * (1.0 + sinPiRelativeCorrection(f * f));
+}
+#endif
+
+// The three axes: the Chebyshev polynomial where N is a whole number up to kChebyshevCells,
+// else the ratio, its numerators and denominators multiplied apart and divided once.
+real squareLatticeFactor(real3 f) {
+    real chebyshev = RC(1.0);
+    real numerator = RC(1.0);
+    real denominator = RC(1.0);
     for (int axis = 0; axis < 3; ++axis) {
         const int whole = kCells(axis);
         if (whole == 1)
@@ -137,21 +125,17 @@ float squareLatticeFactor(vec3 f) {
             chebyshev *= chebyshevSincg(f[axis], whole);
             continue;
         }
-        const float N = P.cells[axis]; // more cells, or not a whole number of them
-        if (!(N > 1.0))
+        const real N = P.cells[axis]; // more cells, or not a whole number of them
+        if (!(N > RC(1.0)))
             continue;
-        if (abs(f[axis]) < kSincgLimit) {
+        if (abs(f[axis]) < real(kSincgLimit))
             numerator *= N;
-        } else {
-            const float r = reducedHalfFloat(N * f[axis]);
-            numerator *= r * (1.0 + sinPiRelativeCorrection(r * r));
-            denominator *= f[axis] * (1.0 + sinPiRelativeCorrection(f[axis] * f[axis]));
-        }
+        else
+            multiplySines(N, f[axis], numerator, denominator);
     }
     // x / 1 is x: the division is left out where no axis took the ratio
-    return denominator == 1.0 ? chebyshev * numerator : chebyshev * (numerator / denominator);
+    return denominator == RC(1.0) ? chebyshev * numerator : chebyshev * (numerator / denominator);
 }
-#endif
 
 // 3*(sin x - x cos x)/x^3 for x = pi*u, u >= 0. Below x = 1 the direct formula loses
 // digits to cancellation (relative error eps/x^2), so a series takes over there:
