@@ -78,6 +78,12 @@ RefinePanel::RefinePanel(ExperimentDocument& document, SimulationController& con
     m_pixels->addItems({tr("spot regions"), tr("whole image (pixels with data)")});
     m_pixels->setToolTip(tr("The pixels fitted: around the start's spots (grown by 3 pixels), "
                             "or every pixel the measured frame has data for"));
+    m_background = new QComboBox(this);
+    m_background->setObjectName(QStringLiteral("refineBackground"));
+    m_background->addItems({tr("local background"), tr("constant background")});
+    m_background->setToolTip(tr("The background under the spots: the measured frame's own, "
+                                "estimated around them (32-pixel tiles), plus a fitted "
+                                "constant; or the fitted constant alone"));
     m_run = new QPushButton(tr("Run"), this);
     m_run->setObjectName(QStringLiteral("refineRun"));
     m_apply = new QPushButton(tr("Apply"), this);
@@ -87,6 +93,7 @@ RefinePanel::RefinePanel(ExperimentDocument& document, SimulationController& con
     m_discard->setObjectName(QStringLiteral("refineDiscard"));
     m_discard->setToolTip(tr("Show the experiment as the fields state it again"));
     row->addWidget(m_pixels, 1);
+    row->addWidget(m_background, 1);
     row->addWidget(m_run);
     row->addWidget(m_apply);
     row->addWidget(m_discard);
@@ -158,6 +165,10 @@ void RefinePanel::setAllPixels(bool all) {
     m_pixels->setCurrentIndex(all ? 1 : 0);
 }
 
+void RefinePanel::setConstantBackground(bool constant) {
+    m_background->setCurrentIndex(constant ? 1 : 0);
+}
+
 bool RefinePanel::isRunning() const {
     return m_runner->isRunning();
 }
@@ -177,6 +188,8 @@ bool RefinePanel::run() {
         m_runner->start(m_document.experiment(), *m_compare.measured(), groups(),
                         m_pixels->currentIndex() == 1 ? refine::PixelChoice::All
                                                       : refine::PixelChoice::Spots,
+                        m_background->currentIndex() == 1 ? refine::BackgroundChoice::Constant
+                                                          : refine::BackgroundChoice::Local,
                         m_document.precision());
     } catch (const std::exception& e) {
         setMessage(QString::fromStdString(e.what()));
@@ -313,6 +326,7 @@ void RefinePanel::updateButtons() {
     for (auto& [name, box] : m_groups)
         box->setEnabled(!running);
     m_pixels->setEnabled(!running);
+    m_background->setEnabled(!running);
 }
 
 void RefinePanel::fillTable(const std::vector<refine::FittedValue>& values) {

@@ -52,6 +52,7 @@ class RefinePanel : public QWidget {
     std::vector<std::string> groups() const;
     void setGroups(const std::vector<std::string>& groups);
     void setAllPixels(bool all);
+    void setConstantBackground(bool constant); // -refine_background constant
 
     // Run: starts a fit of the document's experiment to the measured frame; false, with
     // message() saying why, when it cannot start (no measured frame, no group, ...).
@@ -90,6 +91,7 @@ class RefinePanel : public QWidget {
     RefineRunner* m_runner = nullptr;
     std::map<std::string, QCheckBox*> m_groups;
     QComboBox* m_pixels = nullptr;
+    QComboBox* m_background = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_apply = nullptr;
     QPushButton* m_discard = nullptr;

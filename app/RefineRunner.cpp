@@ -33,7 +33,7 @@ RefineRunner::~RefineRunner() {
 
 void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& measured,
                          const std::vector<std::string>& groups, refine::PixelChoice pixels,
-                         engine::Precision precision) {
+                         refine::BackgroundChoice background, engine::Precision precision) {
     if (isRunning())
         throw Error("refinement: a fit is running already");
     if (m_window.device() == VK_NULL_HANDLE)
@@ -63,11 +63,11 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
         m_request.reset();
         m_promise.reset();
     }
-    m_worker = std::thread([this, pixels] {
+    m_worker = std::thread([this, pixels, background] {
         try {
             refine::Refinement fit(*m_set, m_measured,
                                    [this](const Experiment& e) { return renderOnGuiThread(e); },
-                                   pixels);
+                                   pixels, background);
             fit.setProgress([this](const refine::FitProgress& progress) {
                 QMetaObject::invokeMethod(
                     this, [this, progress] { emit progressed(progress); }, Qt::QueuedConnection);

@@ -18,7 +18,8 @@
 //
 //     RefineRunner runner(window);
 //     connect(&runner, &RefineRunner::progressed, ...);
-//     runner.start(experiment, measured, {"distance"}, refine::PixelChoice::Spots, precision);
+//     runner.start(experiment, measured, {"distance"}, refine::PixelChoice::Spots,
+//                  refine::BackgroundChoice::Local, precision);
 //     ... finished(): runner.report()
 
 #include "compute/engine/Simulator.h"
@@ -58,7 +59,7 @@ class RefineRunner : public QObject {
     // group, a curved detector, no device yet) before anything runs.
     void start(const Experiment& experiment, const io::MeasuredImage& measured,
                const std::vector<std::string>& groups, refine::PixelChoice pixels,
-               engine::Precision precision);
+               refine::BackgroundChoice background, engine::Precision precision);
     // Ends the fit at its next accepted step (its result is that step's).
     void stop();
     bool isRunning() const { return m_worker.joinable(); }

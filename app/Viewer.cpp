@@ -236,6 +236,7 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
             if (!r.refine.empty() && window.compareView().hasMeasured()) {
                 window.refinePanel().setGroups(r.refine);
                 window.refinePanel().setAllPixels(r.refineAllPixels);
+                window.refinePanel().setConstantBackground(r.refineConstantBackground);
                 window.refineDock()->show();
                 window.resizeDocks({window.refineDock()}, {window.height() * 3 / 5}, Qt::Vertical);
                 QObject::connect(

@@ -61,6 +61,9 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
     refine::ParameterSet set(start, resolved, request.refine);
     const refine::PixelChoice choice =
         request.refineAllPixels ? refine::PixelChoice::All : refine::PixelChoice::Spots;
+    const refine::BackgroundChoice background = request.refineConstantBackground
+                                                    ? refine::BackgroundChoice::Constant
+                                                    : refine::BackgroundChoice::Local;
     refine::FitReport report;
     if (path == RenderPath::WholeFrame) {
         // every rendering a whole preparation and the frame's read-back (as before the
@@ -87,7 +90,7 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
             ++whole.renderings;
             return image;
         };
-        report = refine::Refinement(set, measured, render, choice).run();
+        report = refine::Refinement(set, measured, render, choice, background).run();
         if (times)
             *times = whole;
         return report;
@@ -98,7 +101,7 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
     model.image = [&](const Experiment& e) { return renderer.image(e); };
     model.setPixels = [&](const std::vector<std::size_t>& pixels) { renderer.setPixels(pixels); };
     model.pixels = [&](const Experiment& e) { return renderer.pixels(e); };
-    report = refine::Refinement(set, measured, model, choice).run();
+    report = refine::Refinement(set, measured, model, choice, background).run();
     if (times)
         *times = renderer.times();
     return report;

@@ -1,6 +1,7 @@
 #include "compute/refine/Refinement.h"
 
 #include "compute/core/Error.h"
+#include "compute/refine/LocalBackground.h"
 #include "compute/refine/SpotCentroids.h"
 
 #include <Eigen/Dense>
@@ -256,13 +257,15 @@ double rms(const std::vector<double>& r) {
 } // namespace
 
 Refinement::Refinement(ParameterSet set, const io::MeasuredImage& measured, ForwardModel render,
-                       PixelChoice pixels)
+                       PixelChoice pixels, BackgroundChoice background)
     : m_set(std::move(set)), m_measured(measured),
-      m_model(pixelModelOf(std::move(render), measured.pixels.size())), m_choice(pixels) {}
+      m_model(pixelModelOf(std::move(render), measured.pixels.size())), m_choice(pixels),
+      m_background(background) {}
 
 Refinement::Refinement(ParameterSet set, const io::MeasuredImage& measured, PixelModel model,
-                       PixelChoice pixels)
-    : m_set(std::move(set)), m_measured(measured), m_model(std::move(model)), m_choice(pixels) {}
+                       PixelChoice pixels, BackgroundChoice background)
+    : m_set(std::move(set)), m_measured(measured), m_model(std::move(model)), m_choice(pixels),
+      m_background(background) {}
 
 FitReport Refinement::run(int maxIterations) {
     FitReport report;
@@ -282,7 +285,30 @@ FitReport Refinement::run(int maxIterations) {
                     " pixels with data in the spot regions, too few for " +
                     std::to_string(start.size() + 2) + " parameters (the start image shows no "
                     "spots on the measured frame's pixels with data?)");
-    const auto [k0, b0] = linearFit(first, m_measured, pixels);
+    // the measured frame less its local background: the spots and the fitted constant
+    io::MeasuredImage less = m_measured;
+    std::vector<float> under(m_measured.pixels.size(), 0.0f);
+    if (m_background == BackgroundChoice::Local) {
+        std::vector<int> panelRows;
+        for (const Panel& panel : m_set.start().detector.panels)
+            if (panel.fastPixels == m_measured.width)
+                panelRows.push_back(panel.slowPixels);
+        if (panelRows.size() != m_set.start().detector.panels.size())
+            panelRows.clear(); // not stacked as the simulation stacks them: one band
+        LocalBackground local = localBackground(m_measured, regions.grown, panelRows);
+        under = std::move(local.level);
+        report.backgroundTile = local.tile;
+        report.backgroundTiles = local.tiles;
+        report.backgroundTilesFromNeighbours = local.tilesFromNeighbours;
+        double sum = 0.0;
+        for (std::size_t i : pixels) {
+            less.pixels[i] -= under[i];
+            sum += under[i];
+        }
+        report.backgroundMean = sum / double(pixels.size());
+    }
+    const auto [k0, b0] = linearFit(first, less, pixels);
+    // Poisson's variance: the counts less the fitted constant (an offset such as an ADC's)
     std::vector<double> weights;
     for (std::size_t i : pixels)
         weights.push_back(1.0 / std::sqrt(std::max(m_measured.pixels[i] - b0, 1.0)));
@@ -318,9 +344,9 @@ FitReport Refinement::run(int maxIterations) {
         if (stage == 1) {
             const std::vector<float> fitted = cost->imageAt(x);
             for (std::size_t r = 0; r < pixels.size(); ++r)
-                weights[r] = 1.0 / std::sqrt(std::max(kb[0] * fitted[r] + kb[1], 1.0));
+                weights[r] = 1.0 / std::sqrt(std::max(kb[0] * fitted[r] + kb[1] + under[pixels[r]], 1.0));
         }
-        auto next = std::make_unique<PixelResiduals>(m_set, m_measured, m_model, pixels, weights,
+        auto next = std::make_unique<PixelResiduals>(m_set, less, m_model, pixels, weights,
                                                      report.renders);
         if (cost)
             next->keepRendering(*cost);
@@ -352,7 +378,7 @@ FitReport Refinement::run(int maxIterations) {
         cost->Evaluate(blocks, residuals.data(), nullptr);
         report.endResidual = rms(residuals);
     }
-    report.startSpotRmsd = spotRmsd(regions, first, m_measured, b0, m_measured.width, &report.spots);
+    report.startSpotRmsd = spotRmsd(regions, first, less, b0, m_measured.width, &report.spots);
     // the fit's image: the fitted pixels (the rendering at x is usually the last one made)
     std::vector<float> last(first.size(), 0.0f);
     {
@@ -360,7 +386,7 @@ FitReport Refinement::run(int maxIterations) {
         for (std::size_t r = 0; r < pixels.size(); ++r)
             last[pixels[r]] = values[r];
     }
-    report.endSpotRmsd = spotRmsd(regions, last, m_measured, kb[1], m_measured.width, nullptr);
+    report.endSpotRmsd = spotRmsd(regions, last, less, kb[1], m_measured.width, nullptr);
     report.pixels = pixels.size();
 
     // uncertainties: the covariance at the minimum, times the reduced chi-square
@@ -404,6 +430,13 @@ void printFitReport(std::ostream& out, const FitReport& r) {
     out << std::setprecision(6) << "  weighted residual (rms): " << r.startResidual << " -> "
         << r.endResidual << "\n  spot centroid RMSD (" << r.spots << " spots): " << r.startSpotRmsd
         << " -> " << r.endSpotRmsd << " pixels\n";
+    if (r.backgroundTile > 0)
+        out << "  background: the frame's own around the spots (" << r.backgroundTile
+            << "-pixel tiles, " << r.backgroundTiles << ", " << r.backgroundTilesFromNeighbours
+            << " from their neighbours), mean " << r.backgroundMean
+            << " counts in the fitted pixels, plus the fitted constant\n";
+    else
+        out << "  background: the fitted constant\n";
     if (r.observed)
         printSpotMatch(out, r.observed->spots, r.observed->start, &r.observed->end);
 }
@@ -429,6 +462,13 @@ std::string fitReportJson(const FitReport& r) {
     j["spot_rmsd_pixels"] = {{"start", r.startSpotRmsd}, {"end", r.endSpotRmsd}, {"spots", r.spots}};
     if (r.observed)
         j["observed_spots"] = spotMatchJson(r.observed->spots, r.observed->start, &r.observed->end);
+    if (r.backgroundTile > 0)
+        j["background_model"] = {{"kind", "local"}, {"tile_pixels", r.backgroundTile},
+                                 {"tiles", r.backgroundTiles},
+                                 {"tiles_from_neighbours", r.backgroundTilesFromNeighbours},
+                                 {"mean_counts", r.backgroundMean}};
+    else
+        j["background_model"] = {{"kind", "constant"}};
     j["pixels"] = r.pixels;
     j["iterations"] = r.iterations;
     j["renderings"] = r.renders;

@@ -2,9 +2,11 @@
 // Least squares of simulated pixels against measured ones (Ceres Solver's Levenberg-Marquardt),
 // with any forward model (the GPU's in braggview; a function in the tests):
 //
-//     minimise  sum_i w_i^2 (m_i - k s_i(x) - b)^2,   w_i = 1 / sqrt(max(m_i - b0, 1))
+//     minimise  sum_i w_i^2 (m_i - B_i - k s_i(x) - b)^2,   w_i = 1 / sqrt(max(m_i - b0, 1))
 //
 // over the ParameterSet's values x, the scale k and the background b (docs/refinement.md).
+// B is the local background estimated from the measured frame (LocalBackground.h; zero with
+// BackgroundChoice::Constant).
 // The pixels: those with data in the spot regions (where the start's image exceeds 1% of
 // its 99.9th percentile, grown by 3 pixels), or every pixel with data. Derivatives of the
 // image by forward differences of one rendering per parameter, the parameter's own step;
@@ -43,6 +45,9 @@ struct PixelModel {
 };
 
 enum class PixelChoice { Spots, All };
+// The background under the spots: the measured frame's own, estimated around them, plus
+// the fitted constant (Local); or the fitted constant alone (Constant).
+enum class BackgroundChoice { Local, Constant };
 
 struct FittedValue {
     std::string name, unit;
@@ -55,6 +60,10 @@ struct FitReport {
     double startSpotRmsd = 0.0, endSpotRmsd = 0.0; // pixels, spot centroids
     std::size_t spots = 0;
     std::size_t pixels = 0;
+    // the local background (BackgroundChoice::Local): its tiles' side (0: none), how many
+    // tiles, how many took their level from their neighbours, and its mean over the pixels
+    int backgroundTile = 0, backgroundTiles = 0, backgroundTilesFromNeighbours = 0;
+    double backgroundMean = 0.0;
     int iterations = 0;
     int renders = 0;
     std::string termination; // Ceres's words
@@ -87,9 +96,11 @@ using ProgressCallback = std::function<bool(const FitProgress&)>;
 class Refinement {
   public:
     Refinement(ParameterSet set, const io::MeasuredImage& measured, ForwardModel render,
-               PixelChoice pixels = PixelChoice::Spots);
+               PixelChoice pixels = PixelChoice::Spots,
+               BackgroundChoice background = BackgroundChoice::Local);
     Refinement(ParameterSet set, const io::MeasuredImage& measured, PixelModel model,
-               PixelChoice pixels = PixelChoice::Spots);
+               PixelChoice pixels = PixelChoice::Spots,
+               BackgroundChoice background = BackgroundChoice::Local);
     void setProgress(ProgressCallback progress) { m_progress = std::move(progress); }
     FitReport run(int maxIterations = 30);
 
@@ -98,6 +109,7 @@ class Refinement {
     const io::MeasuredImage& m_measured;
     PixelModel m_model;
     PixelChoice m_choice;
+    BackgroundChoice m_background;
     ProgressCallback m_progress;
 };
 

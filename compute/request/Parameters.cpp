@@ -941,6 +941,15 @@ std::vector<Flag> buildTable() {
                          v.fail(0, "spots or all");
                      c.request.refineAllPixels = v.text(0) == "all";
                  }));
+    add(makeFlag({"-refine_background"}, 1, "local|constant",
+                 "the background under the spots a -refine assumes: the measured frame's own, "
+                 "estimated around the spots in 32-pixel tiles, plus a fitted constant; or the "
+                 "fitted constant alone",
+                 "local", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     if (v.text(0) != "local" && v.text(0) != "constant")
+                         v.fail(0, "local or constant");
+                     c.request.refineConstantBackground = v.text(0) == "constant";
+                 }));
     add(makeFlag({"-refined_experiment"}, 1, "<file.expt>",
                  "after -refine: the -experiment's list with the refined values, for DIALS",
                  "", G::Braggview, [](ParseContext& c, const FlagValues& v) {

@@ -95,6 +95,7 @@ struct RunRequest {
     bool compare = false;               // -compare: print the fit of the image to the measured
     std::vector<std::string> refine;    // -refine distance,beam,...: the groups to refine
     bool refineAllPixels = false;       // -refine_pixels all (else the spot regions)
+    bool refineConstantBackground = false; // -refine_background constant (else local)
     std::string refinedExperiment;      // -refined_experiment: the .expt written after it
     std::string fitReport;              // -fit_report: the fit as JSON
     std::string spots;                  // -spots: DIALS's observed spots (.refl) for -compare, -refine

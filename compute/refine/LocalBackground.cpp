@@ -1,0 +1,173 @@
+#include "compute/refine/LocalBackground.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace bv::refine {
+
+namespace {
+
+constexpr int kMinimumPixels = 32; // of a tile's own, for a level of its own
+constexpr double kClip = 3.0;      // standard deviations
+
+// The clipped mean of one tile's values (reordered); NaN when too few.
+double clippedMean(std::vector<float>& values) {
+    if (values.size() < static_cast<std::size_t>(kMinimumPixels))
+        return std::nan("");
+    // start from the median and the median absolute deviation (robust when spots are many)
+    const auto median = [](std::vector<float>& v) {
+        const auto mid = v.begin() + static_cast<long>(v.size() / 2);
+        std::nth_element(v.begin(), mid, v.end());
+        return static_cast<double>(*mid);
+    };
+    double centre = median(values);
+    std::vector<float> deviations(values.size());
+    for (std::size_t i = 0; i < values.size(); ++i)
+        deviations[i] = static_cast<float>(std::abs(values[i] - centre));
+    double spread = 1.4826 * median(deviations);
+    if (spread <= 0.0)
+        spread = std::sqrt(std::max(std::abs(centre), 1.0)); // counts of a few photons
+    std::size_t kept = values.size() + 1;
+    double mean = centre;
+    for (int pass = 0; pass < 20; ++pass) {
+        double sum = 0.0, squares = 0.0;
+        std::size_t n = 0;
+        for (float v : values)
+            if (std::abs(v - centre) <= kClip * spread) {
+                sum += v;
+                squares += double(v) * v;
+                ++n;
+            }
+        if (n < static_cast<std::size_t>(kMinimumPixels))
+            return std::nan("");
+        mean = sum / double(n);
+        if (n == kept)
+            break;
+        kept = n;
+        centre = mean;
+        const double variance = std::max(0.0, squares / double(n) - mean * mean);
+        spread = std::max(std::sqrt(variance), 1e-6 * std::max(std::abs(mean), 1.0));
+    }
+    return mean;
+}
+
+// The centres of the tiles along one axis of `length` pixels, in pixel coordinates (the
+// centre of pixel i at i + 0.5).
+std::vector<double> tileCentres(int length, int tile) {
+    std::vector<double> centres;
+    for (int a = 0; a < length; a += tile)
+        centres.push_back(0.5 * (a + std::min(length, a + tile)));
+    return centres;
+}
+
+// Where `p` lies between the centres: the lower index and the weight of the upper one;
+// beyond the outer centres (half a tile at most) the line through the last two goes on.
+std::pair<int, double> between(const std::vector<double>& centres, double p) {
+    const int n = static_cast<int>(centres.size());
+    if (n == 1)
+        return {0, 0.0};
+    if (p <= centres.front())
+        return {0, (p - centres[0]) / (centres[1] - centres[0])};
+    if (p >= centres.back())
+        return {n - 2, (p - centres[n - 2]) / (centres[n - 1] - centres[n - 2])};
+    const int i = static_cast<int>(std::upper_bound(centres.begin(), centres.end(), p) - centres.begin()) - 1;
+    return {i, (p - centres[i]) / (centres[i + 1] - centres[i])};
+}
+
+} // namespace
+
+LocalBackground localBackground(const io::MeasuredImage& measured,
+                                const std::vector<std::uint8_t>& excluded,
+                                const std::vector<int>& panelRows, int tile) {
+    LocalBackground result;
+    result.tile = tile;
+    const int width = measured.width;
+    result.level.assign(measured.pixels.size(), 0.0f);
+    std::vector<int> bands = panelRows;
+    if (bands.empty() || std::accumulate(bands.begin(), bands.end(), 0) != measured.height)
+        bands = {measured.height};
+
+    struct Band {
+        int firstRow = 0, rows = 0;
+        std::vector<double> xs, ys, level; // tile centres and levels (NaN: none of its own)
+    };
+    std::vector<Band> tiled;
+    double sum = 0.0;
+    int own = 0;
+    int firstRow = 0;
+    for (int rows : bands) {
+        Band b;
+        b.firstRow = firstRow;
+        b.rows = rows;
+        firstRow += rows;
+        if (rows <= 0 || width <= 0)
+            continue;
+        b.xs = tileCentres(width, tile);
+        b.ys = tileCentres(rows, tile);
+        const int nx = static_cast<int>(b.xs.size()), ny = static_cast<int>(b.ys.size());
+        b.level.assign(static_cast<std::size_t>(nx) * ny, std::nan(""));
+        std::vector<float> values;
+        for (int ty = 0; ty < ny; ++ty)
+            for (int tx = 0; tx < nx; ++tx) {
+                values.clear();
+                for (int y = ty * tile; y < std::min(rows, (ty + 1) * tile); ++y)
+                    for (int x = tx * tile; x < std::min(width, (tx + 1) * tile); ++x) {
+                        const std::size_t i = static_cast<std::size_t>(b.firstRow + y) * width + x;
+                        if (measured.hasData[i] && !excluded[i] && std::isfinite(measured.pixels[i]))
+                            values.push_back(measured.pixels[i]);
+                    }
+                const double level = clippedMean(values);
+                b.level[static_cast<std::size_t>(ty) * nx + tx] = level;
+                if (std::isfinite(level)) {
+                    sum += level;
+                    ++own;
+                }
+            }
+        result.tiles += nx * ny;
+        tiled.push_back(std::move(b));
+    }
+    const double overall = own > 0 ? sum / own : 0.0;
+
+    for (Band& b : tiled) {
+        const int nx = static_cast<int>(b.xs.size()), ny = static_cast<int>(b.ys.size());
+        // tiles without a level of their own: the mean of the nearest ring that has some
+        std::vector<double> filled = b.level;
+        for (int ty = 0; ty < ny; ++ty)
+            for (int tx = 0; tx < nx; ++tx) {
+                if (std::isfinite(b.level[static_cast<std::size_t>(ty) * nx + tx]))
+                    continue;
+                ++result.tilesFromNeighbours;
+                double ringSum = 0.0;
+                int ringCount = 0;
+                for (int r = 1; ringCount == 0 && r < std::max(nx, ny); ++r)
+                    for (int v = std::max(0, ty - r); v <= std::min(ny - 1, ty + r); ++v)
+                        for (int u = std::max(0, tx - r); u <= std::min(nx - 1, tx + r); ++u) {
+                            if (std::max(std::abs(u - tx), std::abs(v - ty)) != r)
+                                continue;
+                            const double l = b.level[static_cast<std::size_t>(v) * nx + u];
+                            if (std::isfinite(l)) {
+                                ringSum += l;
+                                ++ringCount;
+                            }
+                        }
+                filled[static_cast<std::size_t>(ty) * nx + tx] = ringCount > 0 ? ringSum / ringCount : overall;
+            }
+        for (int y = 0; y < b.rows; ++y) {
+            const auto [ty, wy] = between(b.ys, y + 0.5);
+            const int ty1 = std::min(ty + 1, ny - 1);
+            for (int x = 0; x < width; ++x) {
+                const auto [tx, wx] = between(b.xs, x + 0.5);
+                const int tx1 = std::min(tx + 1, nx - 1);
+                const auto at = [&](int u, int v) { return filled[static_cast<std::size_t>(v) * nx + u]; };
+                const double lower = (1 - wx) * at(tx, ty) + wx * at(tx1, ty);
+                const double upper = (1 - wx) * at(tx, ty1) + wx * at(tx1, ty1);
+                result.level[static_cast<std::size_t>(b.firstRow + y) * width + x] =
+                    static_cast<float>((1 - wy) * lower + wy * upper);
+            }
+        }
+    }
+    return result;
+}
+
+} // namespace bv::refine
