@@ -149,7 +149,7 @@ const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl", 
                                     "-pgmfile", "-noisefile", "-cbffile", "-nexusfile",
                                     "-detector", "-noise_generator", "-background",
                                     "-response_psf", "-mtz", "-sfcif", "-model", "-sf_column",
-                                    "-experiment", "-measured", "-refine", "-refine_pixels",
+                                    "-experiment", "-measured", "-refine", "-refine_pixels", "-refine_background",
                                     "-refined_experiment", "-fit_report", "-spots"};
 
 bool isTextOption(const std::string& name) {
