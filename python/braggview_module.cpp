@@ -19,6 +19,13 @@
 // -misset_seed or -seed says which). The GIL is released while the GPU works, and Ctrl-C
 // cancels the run at once (KeyboardInterrupt); the Simulator keeps its recorded command
 // buffer between calls of the same detector size and shader variant (docs/python.md).
+//
+//     fit = sim.refine(experiment="indexed.expt", frame=3, hkl="P1.hkl", N=10,
+//                      refine="distance,beam,orientation,cell", fit_report="fit.json")
+//     fit["parameters"]  # start, value, change, sigma of each, as -fit_report writes them
+//
+// refine() is the headless program's -refine on the Simulator's device: the same words, the
+// fit report as a dict, -fit_report and -refined_experiment written when named.
 
 #include "compute/cli/CommandLine.h"
 #include "compute/request/Inputs.h"
@@ -26,6 +33,9 @@
 #include "compute/core/Error.h"
 #include "compute/engine/Simulator.h"
 #include "compute/headless/FrameRunner.h"
+#include "compute/headless/Refine.h"
+#include "compute/io/MeasuredImage.h"
+#include "compute/request/ExperimentFile.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/run/PreparedRun.h"
 #include "python/RunWarnings.h"
@@ -98,6 +108,24 @@ void refuseFileOptions(const bv::RunRequest& request) {
                             std::string(option) + " ...)");
 }
 
+void refuseImageFiles(const bv::RunRequest& request) {
+    for (const char* option : kFileOptions)
+        if (request.wasGiven(option))
+            throw bv::Error(std::string(option) +
+                            ": refine() writes no images; it returns the fit report (and writes "
+                            "fit_report= and refined_experiment= when named)");
+}
+
+// The request's files read (the structure factors, the detector file...): the reason of a
+// usage error first, without the reference's page of usage text.
+void loadInputs(bv::RunRequest& request, std::ostream& log) {
+    try {
+        bv::request::loadInputs(request, log);
+    } catch (const bv::request::UsageError& e) {
+        throw bv::Error(e.reason() + " (braggview --headless -h lists the options)");
+    }
+}
+
 // The seeds of `-misset random`, one per call: the Simulator's own sequence (std::mt19937_64,
 // whose output the C++ standard fixes, from the Simulator's seed), each a -misset_seed value
 // the reference takes (1 to 2^31 - 2), none twice in one Simulator, so that a loop of calls
@@ -158,12 +186,7 @@ class Simulator {
             !request.wasGiven("-seed"))
             crystal.missetSeed = -m_missetSeeds.next();
         std::ostringstream log;
-        try {
-            bv::request::loadInputs(request, log);
-        } catch (const bv::request::UsageError& e) {
-            // the reason, not the reference's page of usage text
-            throw bv::Error(e.reason() + " (braggview --headless -h lists the options)");
-        }
+        loadInputs(request, log);
         bv::random::ReferenceRandom rng;
         const bv::run::PreparedRun prepared = bv::run::prepare(request.experiment, rng, log);
         m_log = log.str();
@@ -206,6 +229,47 @@ class Simulator {
                                   data, owner);
     }
 
+    // -refine on this Simulator's device: the fit report (-fit_report's JSON) as a dict
+    py::object refine(const py::args& positional, const py::kwargs& keywords) {
+        bv::RunRequest request = bv::cli::parseCommandLine(arguments(positional, keywords));
+        refuseImageFiles(request);
+        if (request.refine.empty())
+            throw bv::Error("refine(): name the groups to fit, e.g. refine=\"distance,beam\" "
+                            "(-refine; the groups: distance, beam, orientation, cell, mosaic, "
+                            "ncells)");
+        bv::headless::checkRefinement(request);
+        std::ostringstream log;
+        loadInputs(request, log);
+        // the spots and the measured frame read before anything is rendered
+        const std::optional<bv::refine::ObservedSpots> spots = bv::headless::readObservedSpots(request);
+        const bv::request::MeasuredSource source = bv::request::measuredSource(request);
+        const bv::io::MeasuredImage measured = bv::io::readMeasuredImage(source.path, source.frame);
+        // the files only after a fit that ran to its end (not one Ctrl-C stopped)
+        bv::RunRequest fitOnly = request;
+        fitOnly.fitReport.clear();
+        fitOnly.refinedExperiment.clear();
+        bool interrupted = false;
+        bv::refine::FitReport report;
+        {
+            py::gil_scoped_release released;
+            report = bv::headless::refineAndReport(
+                fitOnly, measured, spots ? &*spots : nullptr, m_runner->simulator(), log,
+                [&](const bv::refine::FitProgress&) {
+                    py::gil_scoped_acquire held;
+                    if (PyErr_CheckSignals() != 0)
+                        interrupted = true; // the exception stays set on this thread
+                    return !interrupted;
+                });
+        }
+        if (interrupted) {
+            m_log = log.str();
+            throw py::error_already_set(); // KeyboardInterrupt, or what a handler raised
+        }
+        bv::headless::writeRefinementFiles(request, report, log);
+        m_log = log.str();
+        return py::module_::import("json").attr("loads")(bv::refine::fitReportJson(report));
+    }
+
     std::string device() const { return m_runner->description(); }
     std::string precision() const {
         return bv::engine::precisionName(m_runner->simulator().precision());
@@ -239,6 +303,11 @@ PYBIND11_MODULE(braggview, m) {
              "seed: of the sequence misset=\"random\" draws from (None: a fresh one)")
         .def("simulate", &Simulator::simulate,
              "The float image (photons per pixel, [slow, fast]) of nanoBragg's arguments")
+        .def("refine", &Simulator::refine,
+             "The headless program's -refine on this device: the experiment of nanoBragg's "
+             "arguments fitted to the measured frame (measured=, or the experiment's own "
+             "image), the fit report as a dict (what -fit_report writes); fit_report= and "
+             "refined_experiment= are written as the headless program writes them")
         .def_property_readonly("device", &Simulator::device)
         .def_property_readonly("precision", &Simulator::precision)
         .def_property_readonly("gpu_ms", &Simulator::gpuMilliseconds,
@@ -246,7 +315,7 @@ PYBIND11_MODULE(braggview, m) {
         .def_property_readonly("record_count", &Simulator::recordCount,
                                "command buffer recordings so far (reused between calls)")
         .def_property_readonly("log", &Simulator::log,
-                               "what the last simulate() printed while reading and resolving")
+                               "what the last simulate() or refine() printed")
         .def_property_readonly("seed", &Simulator::seed,
                                "the seed of the sequence misset=\"random\" draws from")
         .def_property_readonly("command", &Simulator::command,

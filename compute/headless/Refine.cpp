@@ -56,7 +56,8 @@ void printObservedSpots(std::ostream& out, const refine::ObservedSpots& spots,
 
 refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredImage& measured,
                                  engine::Simulator& simulator, const Experiment& start,
-                                 RenderPath path, run::RenderTimes* times) {
+                                 RenderPath path, run::RenderTimes* times,
+                                 const refine::ProgressCallback& progress) {
     const ResolvedExperiment resolved = run::resolveQuietly(request.experiment);
     refine::ParameterSet set(start, resolved, request.refine);
     const refine::PixelChoice choice =
@@ -90,7 +91,10 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
             ++whole.renderings;
             return image;
         };
-        report = refine::Refinement(set, measured, render, choice, background).run();
+        refine::Refinement fit(set, measured, render, choice, background);
+        if (progress)
+            fit.setProgress(progress);
+        report = fit.run();
         if (times)
             *times = whole;
         return report;
@@ -101,7 +105,10 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
     model.image = [&](const Experiment& e) { return renderer.image(e); };
     model.setPixels = [&](const std::vector<std::size_t>& pixels) { renderer.setPixels(pixels); };
     model.pixels = [&](const Experiment& e) { return renderer.pixels(e); };
-    report = refine::Refinement(set, measured, model, choice, background).run();
+    refine::Refinement fit(set, measured, model, choice, background);
+    if (progress)
+        fit.setProgress(progress);
+    report = fit.run();
     if (times)
         *times = renderer.times();
     return report;
@@ -109,13 +116,7 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
 
 void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
                    const refine::ObservedSpots* spots, std::ostream& out, std::ostream& err) {
-    if (!request.refinedExperiment.empty() && request.experimentFile.empty())
-        throw Error("-refined_experiment " + request.refinedExperiment +
-                    ": needs the -experiment the fit starts from (its models are written back)");
-    const ResolvedExperiment resolved = run::resolveQuietly(request.experiment);
-    const Experiment start = refine::canonicalStart(request.experiment, resolved);
-    const refine::ParameterSet set(start, resolved, request.refine);
-
+    checkRefinement(request);
     vk::DeviceOptions deviceOptions;
     deviceOptions.deviceOverride = request.device;
     const vk::Device device(deviceOptions);
@@ -124,9 +125,28 @@ void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
     engine::Simulator simulator(device, options);
     out << "refinement on " << device.description() << ", "
         << engine::precisionName(simulator.precision()) << " precision\n";
+    refineAndReport(request, measured, spots, simulator, out);
+    (void)err;
+}
+
+void checkRefinement(const RunRequest& request) {
+    if (!request.refinedExperiment.empty() && request.experimentFile.empty())
+        throw Error("-refined_experiment " + request.refinedExperiment +
+                    ": needs the -experiment the fit starts from (its models are written back)");
+}
+
+refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredImage& measured,
+                                  const refine::ObservedSpots* spots,
+                                  engine::Simulator& simulator, std::ostream& out,
+                                  const refine::ProgressCallback& progress) {
+    checkRefinement(request);
+    const ResolvedExperiment resolved = run::resolveQuietly(request.experiment);
+    const Experiment start = refine::canonicalStart(request.experiment, resolved);
+    const refine::ParameterSet set(start, resolved, request.refine);
     if (!set.cellConstraint().empty())
         out << "the cell: " << set.cellConstraint() << "\n";
-    refine::FitReport report = refineOnDevice(request, measured, simulator, start);
+    refine::FitReport report = refineOnDevice(request, measured, simulator, start,
+                                              RenderPath::FittedPixels, nullptr, progress);
     report.cellConstraint = set.cellConstraint();
     if (spots) { // the whole images at the start and after, every spot in them
         const auto render = [&](const Experiment& e) {
@@ -140,6 +160,12 @@ void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
     }
     refine::printFitReport(out, report);
 
+    writeRefinementFiles(request, report, out);
+    return report;
+}
+
+void writeRefinementFiles(const RunRequest& request, const refine::FitReport& report,
+                          std::ostream& out) {
     if (!request.fitReport.empty()) {
         io::AtomicFile file(request.fitReport);
         file.write(refine::fitReportJson(report));
@@ -147,13 +173,16 @@ void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
         out << "fit report written to " << request.fitReport << "\n";
     }
     if (!request.refinedExperiment.empty()) {
+        // the start the fit's models act on, as refineAndReport made it
+        const auto start = [&] {
+            return refine::canonicalStart(request.experiment, run::resolveQuietly(request.experiment));
+        };
         io::writeRefinedExperiment(request.experimentFile,
                                    static_cast<std::size_t>(request.experimentId),
                                    request.refinedExperiment,
-                                   refine::refinedModels(start, report.refined));
+                                   refine::refinedModels(start(), report.refined));
         out << "refined experiment written to " << request.refinedExperiment << "\n";
     }
-    (void)err;
 }
 
 } // namespace bv::headless

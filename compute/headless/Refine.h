@@ -29,10 +29,25 @@ enum class RenderPath { FittedPixels, WholeFrame };
 refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredImage& measured,
                                  engine::Simulator& simulator, const Experiment& start,
                                  RenderPath path = RenderPath::FittedPixels,
-                                 run::RenderTimes* times = nullptr);
+                                 run::RenderTimes* times = nullptr,
+                                 const refine::ProgressCallback& progress = {});
 
+// The whole of -refine on a device of its own: the fit, -spots against it, printed to `out`,
+// -fit_report and -refined_experiment written.
 void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
                    const refine::ObservedSpots* spots, std::ostream& out, std::ostream& err);
+// The same on the caller's `simulator` (the Python module's), its report returned;
+// `progress` as Refinement::setProgress (false ends the fit at that step).
+refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredImage& measured,
+                                  const refine::ObservedSpots* spots,
+                                  engine::Simulator& simulator, std::ostream& out,
+                                  const refine::ProgressCallback& progress = {});
+// -fit_report and -refined_experiment, as the request names them.
+void writeRefinementFiles(const RunRequest& request, const refine::FitReport& report,
+                          std::ostream& out);
+// What -refine refuses before anything is read or rendered (-refined_experiment without
+// the -experiment it writes back into).
+void checkRefinement(const RunRequest& request);
 
 // -spots: the table read, cut to the spots of the run's image (the -experiment scan's image
 // -frame; every spot when there is no scan), before anything is rendered. Throws bv::Error

@@ -207,5 +207,87 @@ class TestFrontEdges(unittest.TestCase):
                                       braggview.Simulator(precision="fast").simulate(small))
 
 
+class TestRefine(unittest.TestCase):
+    """refine(): the headless program's -refine on the Simulator's device."""
+    FRAME = ["-default_F", "100", "-lambda", "1", "-detpixels", "128", "-pixel", "0.2",
+             "-phi", "0", "-osc", "0.5", "-phisteps", "2", "-oversample", "1", "-fluence", "1e28",
+             "-cell", "50", "60", "70", "90", "90", "90", "-misset", "10", "20", "30", "-N", "10"]
+
+    @classmethod
+    def setUpClass(cls):
+        cls.work = tempfile.TemporaryDirectory()
+        # the measured frame: the truth at 80 mm with Poisson noise
+        subprocess.run(HEADLESS + cls.FRAME + ["-distance", "80", "-seed", "3", "-nopgm",
+                                               "-noprogress", "-cbffile", "truth.cbf"],
+                       cwd=cls.work.name, check=True, stdout=subprocess.DEVNULL)
+        cls.truth = os.path.join(cls.work.name, "truth.cbf")
+        cls.sim = braggview.Simulator(precision="fast")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.work.cleanup()
+
+    def test_the_fit_is_the_headless_programs(self):
+        start = self.FRAME + ["-distance", "80.3", "-Xbeam", "12.86", "-Ybeam", "12.74",
+                              "-measured", self.truth, "-refine", "distance,beam"]
+        with tempfile.TemporaryDirectory() as work:
+            report = os.path.join(work, "py.json")
+            fit = self.sim.refine(start, fit_report=report)
+            subprocess.run(HEADLESS + start + ["-precision", "fast", "-noprogress",
+                                               "-fit_report", "cli.json"],
+                           cwd=work, check=True, stdout=subprocess.DEVNULL)
+            with open(report) as f:
+                written = json.load(f)
+            with open(os.path.join(work, "cli.json")) as f:
+                headless = json.load(f)
+        values = {p["name"]: p["value"] for p in fit["parameters"]}
+        self.assertEqual(sorted(values), ["background", "beam_x", "beam_y", "distance", "scale"])
+        self.assertAlmostEqual(values["distance"], 80.0, delta=0.05)
+        self.assertEqual(written, fit)  # the dict is the file
+        # the same device, precision and words: the same fit to the last digit
+        for mine, theirs in zip(fit["parameters"], headless["parameters"]):
+            self.assertEqual(mine["name"], theirs["name"])
+            self.assertAlmostEqual(mine["value"], theirs["value"], places=9)
+        # the Simulator goes on: its next image is a fresh Simulator's
+        small = CUBIC + " -detpixels 32"
+        np.testing.assert_array_equal(self.sim.simulate(small),
+                                      braggview.Simulator(precision="fast").simulate(small))
+
+    def test_bad_requests_raise_before_any_rendering(self):
+        with tempfile.TemporaryDirectory() as work:
+            report = os.path.join(work, "fit.json")
+            with self.assertRaisesRegex(braggview.Error, "name the groups to fit"):
+                self.sim.refine(self.FRAME, measured=self.truth, fit_report=report)
+            with self.assertRaisesRegex(braggview.Error, "nothere.cbf: cannot open"):
+                self.sim.refine(self.FRAME, measured=os.path.join(work, "nothere.cbf"),
+                                refine="distance", fit_report=report)
+            with self.assertRaisesRegex(braggview.Error, "-floatfile: refine\\(\\) writes no images"):
+                self.sim.refine(self.FRAME, measured=self.truth, refine="distance",
+                                floatfile=os.path.join(work, "x.bin"))
+            with self.assertRaisesRegex(braggview.Error, "no parameter group"):
+                self.sim.refine(self.FRAME, measured=self.truth, refine="colour")
+            self.assertEqual(os.listdir(work), [])
+
+    def test_ctrl_c_stops_the_fit_and_writes_nothing(self):
+        # a fit of every group on a 512-pixel frame: minutes on a CPU device
+        big = [w for w in self.FRAME]
+        big[big.index("-detpixels") + 1] = "512"
+        with tempfile.TemporaryDirectory() as work:
+            subprocess.run(HEADLESS + big + ["-distance", "80", "-nopgm", "-noprogress",
+                                             "-cbffile", "big.cbf"],
+                           cwd=work, check=True, stdout=subprocess.DEVNULL)
+            report = os.path.join(work, "fit.json")
+            timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+            timer.start()
+            try:
+                with self.assertRaises(KeyboardInterrupt):
+                    self.sim.refine(big, distance=80.3, measured=os.path.join(work, "big.cbf"),
+                                    refine="distance,beam,orientation,cell,mosaic,ncells",
+                                    fit_report=report)
+            finally:
+                timer.cancel()
+            self.assertFalse(os.path.exists(report))
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
