@@ -82,6 +82,8 @@ void MainWindow::openMeasuredImage(const QString& path, int frame) {
     runGuarded(tr("Cannot open the measured image"), [&] {
         io::MeasuredImage measured =
             io::readMeasuredImage(path.toStdString(), static_cast<std::size_t>(frame));
+        // the trusted ranges of the experiment's panels (a DIALS experiment's), as headless
+        io::applyTrustedRanges(measured, m_document->experiment().detector.panels);
         m_compare->setMeasured(std::move(measured), QFileInfo(path).fileName());
         for (QAction* a : m_compareModes->actions())
             a->setEnabled(true);

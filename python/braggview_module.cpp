@@ -243,7 +243,10 @@ class Simulator {
         // the spots and the measured frame read before anything is rendered
         const std::optional<bv::refine::ObservedSpots> spots = bv::headless::readObservedSpots(request);
         const bv::request::MeasuredSource source = bv::request::measuredSource(request);
-        const bv::io::MeasuredImage measured = bv::io::readMeasuredImage(source.path, source.frame);
+        bv::io::MeasuredImage measured = bv::io::readMeasuredImage(source.path, source.frame);
+        if (const std::size_t taken = bv::io::applyTrustedRanges(measured, request.experiment.detector.panels))
+            log << source.path << ": " << taken
+                << " pixels outside the panels' trusted range carry no data\n";
         // the files only after a fit that ran to its end (not one Ctrl-C stopped)
         bv::RunRequest fitOnly = request;
         fitOnly.fitReport.clear();

@@ -192,6 +192,13 @@ Panel readPanel(const Node& node, const Frame& group) {
         p.mu = node.member("mu").number() * 1e3;
     if (node.has("material"))
         p.material = node.member("material").text();
+    if (node.has("trusted_range")) {
+        const Node range = node.member("trusted_range");
+        const auto [low, high] = range.pair();
+        if (!(low <= high))
+            range.fail("a trusted range from its minimum to its maximum count");
+        p.trustedRange = std::make_pair(low, high);
+    }
     if (auto problem = panelProblem(p))
         node.fail(*problem);
     return p;

@@ -85,4 +85,29 @@ MeasuredImage readMeasuredImage(const std::string& path, std::size_t frame) {
     throw Error(path + ": not a measured image braggview reads (miniCBF, SMV, NeXus/NXmx HDF5)");
 }
 
+std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels) {
+    long long rows = 0;
+    for (const Panel& p : panels) {
+        if (p.fastPixels != image.width)
+            return 0;
+        rows += p.slowPixels;
+    }
+    if (rows != image.height)
+        return 0;
+    std::size_t taken = 0, first = 0;
+    for (const Panel& p : panels) {
+        const std::size_t count = static_cast<std::size_t>(p.pixelCount());
+        if (p.trustedRange)
+            for (std::size_t i = first; i < first + count; ++i) {
+                const float v = image.pixels[i];
+                if (image.hasData[i] && !(v >= p.trustedRange->first && v <= p.trustedRange->second)) {
+                    image.hasData[i] = 0;
+                    ++taken;
+                }
+            }
+        first += count;
+    }
+    return taken;
+}
+
 } // namespace bv::io

@@ -17,6 +17,8 @@
 // Throws bv::Error "<path>: ..." for a missing or unreadable file, a format it does not know,
 // a frame the file does not have, a NeXus file without image data or whose filter HDF5 lacks.
 
+#include "compute/model/Panel.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -35,6 +37,13 @@ struct MeasuredImage {
 
 // `frame`: which frame of a file of several (NeXus), from 0; a CBF or SMV file has one
 MeasuredImage readMeasuredImage(const std::string& path, std::size_t frame = 0);
+
+// The detector's trusted ranges (a DIALS experiment's panels): a pixel whose count lies
+// outside its panel's range, min to max inclusive (dxtbx's definition since 2023; 3.12's
+// excluded both ends, which would take every pixel of 0 counts under a range from 0), has no
+// data. The panels as the image stacks them (each `width` wide, their rows adding up to
+// `height`); otherwise, or without ranges, nothing changes. Returns the pixels it took.
+std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels);
 
 // The NeXus part (MeasuredNexus.cpp).
 MeasuredImage readMeasuredNexus(const std::string& path, std::size_t frame);

@@ -18,6 +18,7 @@
 #include <glm/vec3.hpp>
 
 #include <optional>
+#include <utility>
 #include <string>
 
 namespace bv {
@@ -35,6 +36,11 @@ struct Panel {
     std::optional<double> thickness;
     std::optional<double> mu;
     std::string material;
+
+    // The counts a pixel of data holds, min to max inclusive, where the source says (DIALS's
+    // trusted_range): a measured frame's pixels outside it have no data
+    // (io::applyTrustedRanges).
+    std::optional<std::pair<double, double>> trustedRange;
 
     // fast x slow: the normal of the sensor's face (dxtbx's). Mostly away from the sample;
     // a mirrored layout such as ADXV's (fast +x, slow -y, beam +z) turns it towards it.

@@ -63,6 +63,10 @@ private slots:
         QCOMPARE(panels[2].thickness.value_or(0), 0.45e-3);
         QCOMPARE(panels[2].mu.value_or(0), 3900.0);
         QCOMPARE(panels[2].material, std::string("Si"));
+        // the counts of data: dxtbx's trusted_range, -1 to 65535 on every module
+        QVERIFY(panels[1].trustedRange);
+        QCOMPARE(panels[1].trustedRange->first, -1.0);
+        QCOMPARE(panels[1].trustedRange->second, 65535.0);
         // the beam: dxtbx's direction (0, 0, 1) points at the source; X-rays travel along +x
         QVERIFY(x.beamDirection && near(*x.beamDirection, {1, 0, 0}));
         QCOMPARE(x.wavelength.value_or(0), 0.9795e-10);

@@ -102,6 +102,34 @@ class TestMeasuredImage : public QObject {
         QVERIFY2(refusal(path, 2).contains("no frame 3: the file holds 2"), qPrintable(refusal(path, 2)));
     }
 
+    void trustedRangesOfTheStackedPanels() {
+        // two panels of 3 x 1 stacked: the first trusts 0 to 10 (both ends inclusive), the
+        // second states no range
+        bv::io::MeasuredImage m;
+        m.width = 3;
+        m.height = 2;
+        m.pixels = {-2, 0, 10, 11, -5, 1e6};
+        m.hasData.assign(6, 1);
+        bv::Panel a, b;
+        a.fastPixels = b.fastPixels = 3;
+        a.slowPixels = b.slowPixels = 1;
+        a.trustedRange = std::make_pair(0.0, 10.0);
+        QCOMPARE(bv::io::applyTrustedRanges(m, {a, b}), std::size_t(1));
+        QCOMPARE(m.hasData, (std::vector<std::uint8_t>{0, 1, 1, 1, 1, 1}));
+        // the same range on the second panel: its 11, -5 and 1e6 go; a pixel already without
+        // data is not counted again
+        b.trustedRange = a.trustedRange;
+        QCOMPARE(bv::io::applyTrustedRanges(m, {a, b}), std::size_t(3));
+        QCOMPARE(m.hasData, (std::vector<std::uint8_t>{0, 1, 1, 0, 0, 0}));
+        // panels that are not how the image is stacked change nothing
+        bv::io::MeasuredImage n = m;
+        n.hasData.assign(6, 1);
+        a.slowPixels = 2;
+        QCOMPARE(bv::io::applyTrustedRanges(n, {a, b}), std::size_t(0));
+        QCOMPARE(bv::io::applyTrustedRanges(n, {}), std::size_t(0));
+        QCOMPARE(n.hasData, std::vector<std::uint8_t>(6, 1));
+    }
+
     void refusals() {
         QTemporaryDir dir;
         QVERIFY(refusal(pathIn(dir, "missing.cbf")).contains("missing.cbf: cannot open"));
