@@ -68,7 +68,13 @@ StructureFactors readModel(const std::string& path, double dminAngstrom, double 
     if (!(dminAngstrom > 0.0) || !std::isfinite(dminAngstrom))
         throw Error(path + ": the resolution limit " + formatG(dminAngstrom) +
                     " A is not a positive number");
-    std::string bytes = paddedPdbLines(readWholeFile(path, "model file"));
+    std::string whole = readWholeFile(path, "model file");
+    // a NUL ends a line early where gemmi keeps its records as C strings (a LINK record cut
+    // short by one was read past its end: fuzz_model), and no text model holds one
+    if (const std::size_t nul = whole.find('\0'); nul != std::string::npos)
+        throw Error(path + ": a NUL byte at offset " + std::to_string(nul) +
+                    ": not a text PDB or mmCIF model");
+    std::string bytes = paddedPdbLines(std::move(whole));
     gemmi::Structure st;
     try {
         st = gemmi::read_structure_from_char_array(bytes.data(), bytes.size(), path);

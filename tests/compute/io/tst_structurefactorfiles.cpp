@@ -351,6 +351,10 @@ class TestStructureFactorFiles : public QObject {
         const std::string one = writeText(m_dir, "one.pdb", pdbModel("P 1", {{1, 2, 3, 20}}));
         const std::string tiny = errorOf([&] { bv::io::readModelFactors(one, 0.001, 0, log); });
         QVERIFY2(tiny.find("larger -model_dmin") != std::string::npos, tiny.c_str());
+        // a binary byte in a text model: refused before gemmi reads it (fuzz_model)
+        const std::string nul = writeText(m_dir, "nul.pdb", pdbModel("P 1", {{1, 2, 3, 20}}) + QByteArray("\0END\n", 5));
+        const std::string binary = errorOf([&] { bv::io::readModelFactors(nul, 3.0, 0, log); });
+        QVERIFY2(binary.find("a NUL byte at offset") != std::string::npos, binary.c_str());
         const std::string absent = m_dir.filePath("absent.pdb").toStdString();
         QVERIFY(errorOf([&] { bv::io::readModelFactors(absent, 3.0, 0, log); })
                     .find("absent.pdb") != std::string::npos);
