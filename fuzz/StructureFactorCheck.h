@@ -26,13 +26,17 @@ inline void checkTable(const StructureFactors& sf, double defaultF, const char* 
     for (double F : sf.F)
         require(std::isfinite(F) && F >= 0.0, notFinite.c_str());
     // Friedel mates hold one value: every point of a grid up to 2^20 of them, of a larger one
-    // every n-th plane of h (and the last), so that one input stays well under a second
+    // every n-th point in memory order, so that one input stays well under a second
     const std::string friedel = who + "a Friedel mate differs";
-    const int planes = static_cast<int>(sf.F.size() / (std::size_t(1) << 20)) + 1;
-    for (int h = sf.hMin; h <= sf.hMax; h = (h < sf.hMax && h + planes > sf.hMax) ? sf.hMax : h + planes)
-        for (int k = sf.kMin; k <= sf.kMax; ++k)
-            for (int l = sf.lMin; l <= sf.lMax; ++l)
-                require(sf.amplitude(h, k, l) == sf.amplitude(-h, -k, -l), friedel.c_str());
+    const std::size_t kCount = static_cast<std::size_t>(sf.kCount());
+    const std::size_t lCount = static_cast<std::size_t>(sf.lCount());
+    const std::size_t stride = sf.F.size() / (std::size_t(1) << 20) + 1;
+    for (std::size_t i = 0; i < sf.F.size(); i += stride) {
+        const int h = sf.hMin + static_cast<int>(i / (kCount * lCount));
+        const int k = sf.kMin + static_cast<int>((i / lCount) % kCount);
+        const int l = sf.lMin + static_cast<int>(i % lCount);
+        require(sf.amplitude(h, k, l) == sf.amplitude(-h, -k, -l), friedel.c_str());
+    }
     require(!sf.contains(sf.hMin - 1, sf.kMin, sf.lMin) &&
                 sf.amplitude(sf.hMin - 1, sf.kMin, sf.lMin) == defaultF,
             (who + "a point outside the grid is not defaultF").c_str());

@@ -20,10 +20,6 @@ namespace bv::io {
 
 namespace {
 
-// Beyond this many reflections in the asymmetric unit the resolution limit is surely a
-// mistake (a 100 A cubic cell in P1 to 1 A has about 2 million).
-constexpr double kMaxReflections = 2.0e7;
-
 // A PDB file's records are 80 columns wide, but a file may end its lines early; gemmi (0.5,
 // Debian 12) reads some fields at fixed columns without looking at the line's length (a LINK
 // record's distance at columns 74-78), beyond the end of a short line (fuzz_model found it).
@@ -64,7 +60,7 @@ std::size_t atomCount(const gemmi::Model& model) {
 }
 
 StructureFactors readModel(const std::string& path, double dminAngstrom, double defaultF,
-                           std::ostream& log) {
+                           std::ostream& log, double maxReflections) {
     if (!(dminAngstrom > 0.0) || !std::isfinite(dminAngstrom))
         throw Error(path + ": the resolution limit " + formatG(dminAngstrom) +
                     " A is not a positive number");
@@ -105,15 +101,26 @@ StructureFactors readModel(const std::string& path, double dminAngstrom, double 
             }
     st.setup_cell_images();
 
+    // a cell of numbers (gemmi takes NaN and any size from the file's text)
+    const gemmi::UnitCell& c = st.cell;
+    const bool edges = std::isfinite(c.a) && std::isfinite(c.b) && std::isfinite(c.c) &&
+                       c.a > 0 && c.b > 0 && c.c > 0;
+    const bool angles = c.alpha > 0 && c.alpha < 180 && c.beta > 0 && c.beta < 180 &&
+                        c.gamma > 0 && c.gamma < 180;
+    if (!edges || !angles || !(std::isfinite(c.volume) && c.volume > 0))
+        throw Error(path + ": the unit cell " + formatG(c.a) + " " + formatG(c.b) + " " +
+                    formatG(c.c) + " " + formatG(c.alpha) + " " + formatG(c.beta) + " " +
+                    formatG(c.gamma) + " is not a cell");
+
     // |h| = |s . a| <= |a| / d: the box that holds every reflection to dmin
-    const int hMax = static_cast<int>(st.cell.a / dminAngstrom);
-    const int kMax = static_cast<int>(st.cell.b / dminAngstrom);
-    const int lMax = static_cast<int>(st.cell.c / dminAngstrom);
-    const double sphere = 4.0 / 3.0 * M_PI * st.cell.volume / std::pow(dminAngstrom, 3.0);
-    if (sphere / group->operations().order() > kMaxReflections || hMax > 100000 ||
-        kMax > 100000 || lMax > 100000)
+    const double hBox = c.a / dminAngstrom, kBox = c.b / dminAngstrom, lBox = c.c / dminAngstrom;
+    const double sphere = 4.0 / 3.0 * M_PI * c.volume / std::pow(dminAngstrom, 3.0);
+    if (sphere / group->operations().order() > maxReflections || hBox > 100000 ||
+        kBox > 100000 || lBox > 100000)
         throw Error(path + ": about " + formatG(sphere) + " reflections to " +
                     formatG(dminAngstrom) + " A: choose a larger -model_dmin");
+    const int hMax = static_cast<int>(hBox), kMax = static_cast<int>(kBox),
+              lMax = static_cast<int>(lBox);
 
     const gemmi::ReciprocalAsu asu(group);
     const double limit = 1.0 / (dminAngstrom * dminAngstrom);
@@ -149,9 +156,9 @@ StructureFactors readModel(const std::string& path, double dminAngstrom, double 
 } // namespace
 
 StructureFactors readModelFactors(const std::string& path, double dminAngstrom, double defaultF,
-                                  std::ostream& log) {
+                                  std::ostream& log, double maxReflections) {
     try { // gemmi's std::exceptions from anywhere (ReflectionFiles.cpp says why)
-        return readModel(path, dminAngstrom, defaultF, log);
+        return readModel(path, dminAngstrom, defaultF, log, maxReflections);
     } catch (const Error&) {
         throw;
     } catch (const std::exception& e) {

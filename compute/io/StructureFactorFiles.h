@@ -46,8 +46,12 @@ StructureFactors readReflectionCif(const std::string& path, const std::string& c
 // |F| of the model's first model (PDB or mmCIF, by content), with its occupancies and B
 // factors (isotropic or anisotropic) and the International Tables vol. C (1992) form factors,
 // for every reflection with d >= dminAngstrom in the asymmetric unit of the file's space
-// group, then expanded. No solvent, no hydrogens added.
+// group, then expanded. No solvent, no hydrogens added. More than `maxReflections` in the
+// asymmetric unit is refused (the resolution limit is surely a mistake: a 100 A cubic cell in
+// P1 to 1 A has about 2 million; the fuzz target asks for fewer, to stay quick).
+inline constexpr double kMaxModelReflections = 2.0e7;
 StructureFactors readModelFactors(const std::string& path, double dminAngstrom, double defaultF,
-                                  std::ostream& log);
+                                  std::ostream& log,
+                                  double maxReflections = kMaxModelReflections);
 
 } // namespace bv::io
