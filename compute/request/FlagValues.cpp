@@ -45,4 +45,16 @@ glm::dvec3 FlagValues::vector(bool allowZero) const {
     return v;
 }
 
+std::size_t FlagValues::choice(std::size_t i, std::initializer_list<const char*> words) const {
+    std::string expected;
+    std::size_t index = 0;
+    for (const char* word : words) {
+        if (text(i) == word)
+            return index;
+        expected += (index == 0 ? "" : index + 1 == words.size() ? " or " : ", ") + std::string(word);
+        ++index;
+    }
+    fail(i, expected);
+}
+
 } // namespace bv::request

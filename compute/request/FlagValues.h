@@ -10,6 +10,7 @@
 #include <glm/vec3.hpp>
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,8 @@ public:
     // the three numbers of a vector option (Quantity::Direction); a zero vector only where
     // `allowZero`
     glm::dvec3 vector(bool allowZero) const;
+    // which of `words` token i is (its index); otherwise fail(i, "a, b or c")
+    std::size_t choice(std::size_t i, std::initializer_list<const char*> words) const;
 
     [[noreturn]] void fail(std::size_t i, const std::string& expected) const;
 

@@ -437,12 +437,8 @@ std::vector<Flag> buildTable() {
     add(makeFlag({"-pivot"}, 1, "beam|sample",
                  "point the detector rotations keep fixed (only the custom convention honours it)",
                  "beam", G::Detector, [](ParseContext& c, const FlagValues& v) {
-                     if (v.text(0) == "beam")
-                         det(c).pivot = Pivot::Beam;
-                     else if (v.text(0) == "sample")
-                         det(c).pivot = Pivot::Sample;
-                     else
-                         v.fail(0, "beam or sample");
+                     det(c).pivot = v.choice(0, {"beam", "sample"}) == 0 ? Pivot::Beam
+                                                                         : Pivot::Sample;
                  }));
     add(makeFlag({"-mosflm"}, 0, "", "MOSFLM beam-centre convention, pivot about the beam spot",
                  "on", G::Detector, [](ParseContext& c, const FlagValues&) {
@@ -753,13 +749,9 @@ std::vector<Flag> buildTable() {
                  "any device, GPU count and -threads, drawn on the GPU; not nanoBragg's "
                  "sequence; docs/numerics/counter-noise.md)",
                  "reference", G::Output, [](ParseContext& c, const FlagValues& v) {
-                     const std::string name = v.text(0);
-                     if (name == "reference")
-                         c.request.outputs.noiseGenerator = NoiseGenerator::Reference;
-                     else if (name == "counter")
-                         c.request.outputs.noiseGenerator = NoiseGenerator::Counter;
-                     else
-                         v.fail(0, "reference or counter");
+                     c.request.outputs.noiseGenerator = v.choice(0, {"reference", "counter"}) == 0
+                                                            ? NoiseGenerator::Reference
+                                                            : NoiseGenerator::Counter;
                  }));
     add(makeFlag({"-printout"}, 0, "", "print pixel values to the screen", "off", G::Output,
                  [](ParseContext&, const FlagValues&) {}, true));
@@ -811,8 +803,7 @@ std::vector<Flag> buildTable() {
                  "the detector's point spread function on the noise image (noisify's, "
                  "docs/detector-response.md)",
                  "none", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     if (v.text(0) != "gauss" && v.text(0) != "fiber")
-                         v.fail(0, "gauss or fiber");
+                     v.choice(0, {"gauss", "fiber"});
                      c.request.experiment.response.psf = v.text(0);
                      c.request.experiment.response.enabled = true;
                  }));
@@ -937,18 +928,14 @@ std::vector<Flag> buildTable() {
                  "the pixels a -refine fits: the spot regions of the start's image, or every "
                  "pixel with data",
                  "spots", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     if (v.text(0) != "spots" && v.text(0) != "all")
-                         v.fail(0, "spots or all");
-                     c.request.refineAllPixels = v.text(0) == "all";
+                     c.request.refineAllPixels = v.choice(0, {"spots", "all"}) == 1;
                  }));
     add(makeFlag({"-refine_background"}, 1, "local|constant",
                  "the background under the spots a -refine assumes: the measured frame's own, "
                  "estimated around the spots in 32-pixel tiles, plus a fitted constant; or the "
                  "fitted constant alone",
                  "local", G::Braggview, [](ParseContext& c, const FlagValues& v) {
-                     if (v.text(0) != "local" && v.text(0) != "constant")
-                         v.fail(0, "local or constant");
-                     c.request.refineConstantBackground = v.text(0) == "constant";
+                     c.request.refineConstantBackground = v.choice(0, {"local", "constant"}) == 1;
                  }));
     add(makeFlag({"-refined_experiment"}, 1, "<file.expt>",
                  "after -refine: the -experiment's list with the refined values, for DIALS",
