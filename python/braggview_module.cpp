@@ -98,22 +98,12 @@ constexpr const char* kFileOptions[] = {"-floatfile", "-intfile",  "-pgmfile", "
                                         "-cbffile",   "-nexusfile", "-stolout", "-scale",
                                         "-pgmscale",  "-adc",       "-series"};
 
-void refuseFileOptions(const bv::RunRequest& request) {
+// `why`: the message after the option's name, given the option
+template <typename Why>
+void refuseFileOptions(const bv::RunRequest& request, Why why) {
     for (const char* option : kFileOptions)
         if (request.wasGiven(option))
-            throw bv::Error(std::string(option) +
-                            ": simulate() writes no files, it returns the float image as an "
-                            "array; for the files, run the headless program with the "
-                            "Simulator's command (braggview --headless " +
-                            std::string(option) + " ...)");
-}
-
-void refuseImageFiles(const bv::RunRequest& request) {
-    for (const char* option : kFileOptions)
-        if (request.wasGiven(option))
-            throw bv::Error(std::string(option) +
-                            ": refine() writes no images; it returns the fit report (and writes "
-                            "fit_report= and refined_experiment= when named)");
+            throw bv::Error(std::string(option) + ": " + why(std::string(option)));
 }
 
 // The request's files read (the structure factors, the detector file...): the reason of a
@@ -178,7 +168,11 @@ class Simulator {
 
     py::array_t<float> simulate(const py::args& positional, const py::kwargs& keywords) {
         bv::RunRequest request = bv::cli::parseCommandLine(arguments(positional, keywords));
-        refuseFileOptions(request);
+        refuseFileOptions(request, [](const std::string& option) {
+            return "simulate() writes no files, it returns the float image as an array; for "
+                   "the files, run the headless program with the Simulator's command "
+                   "(braggview --headless " + option + " ...)";
+        });
         bv::Crystal& crystal = request.experiment.crystal;
         // the reference's seed of a random misset is -misset_seed, else -seed, else the time
         // (the same second, the same crystal): here, else the Simulator's next seed
@@ -232,21 +226,21 @@ class Simulator {
     // -refine on this Simulator's device: the fit report (-fit_report's JSON) as a dict
     py::object refine(const py::args& positional, const py::kwargs& keywords) {
         bv::RunRequest request = bv::cli::parseCommandLine(arguments(positional, keywords));
-        refuseImageFiles(request);
+        refuseFileOptions(request, [](const std::string&) {
+            return std::string("refine() writes no images; it returns the fit report (and "
+                               "writes fit_report= and refined_experiment= when named)");
+        });
         if (request.refine.empty())
-            throw bv::Error("refine(): name the groups to fit, e.g. refine=\"distance,beam\" "
-                            "(-refine; the groups: distance, beam, orientation, cell, mosaic, "
-                            "ncells)");
+            throw bv::Error(std::string("refine(): name the groups to fit, e.g. "
+                                        "refine=\"distance,beam\" (-refine; the groups: ") +
+                            bv::refine::ParameterSet::knownGroups() + ")");
         bv::headless::checkRefinement(request);
         std::ostringstream log;
         loadInputs(request, log);
         // the spots and the measured frame read before anything is rendered
         const std::optional<bv::refine::ObservedSpots> spots = bv::headless::readObservedSpots(request);
         const bv::request::MeasuredSource source = bv::request::measuredSource(request);
-        bv::io::MeasuredImage measured = bv::io::readMeasuredImage(source.path, source.frame);
-        if (const std::size_t taken = bv::io::applyTrustedRanges(measured, request.experiment.detector.panels))
-            log << source.path << ": " << taken
-                << " pixels outside the panels' trusted range carry no data\n";
+        const bv::io::MeasuredImage measured = bv::request::readMeasured(request, source, log);
         // the files only after a fit that ran to its end (not one Ctrl-C stopped)
         bv::RunRequest fitOnly = request;
         fitOnly.fitReport.clear();

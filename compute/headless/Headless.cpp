@@ -172,10 +172,7 @@ int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& e
     std::optional<io::MeasuredImage> measured;
     if (cl.compare || !cl.refine.empty()) {
         measuredSource = request::measuredSource(cl);
-        measured = io::readMeasuredImage(measuredSource->path, measuredSource->frame);
-        if (const std::size_t taken = io::applyTrustedRanges(*measured, cl.experiment.detector.panels))
-            out << measuredSource->path << ": " << taken
-                << " pixels outside the panels' trusted range carry no data\n";
+        measured = request::readMeasured(cl, *measuredSource, out);
     }
     times.mark("load");
     if (!cl.refine.empty()) { // compute/headless/Refine.h

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ostream>
 
 namespace bv::request {
 
@@ -172,6 +173,15 @@ MeasuredSource measuredSource(const RunRequest& r) {
     if (number.size() < run - hash)
         number.insert(0, run - hash - number.size(), '0');
     return {x.imageTemplate.substr(0, hash) + number + x.imageTemplate.substr(run), 0};
+}
+
+io::MeasuredImage readMeasured(const RunRequest& request, const MeasuredSource& source,
+                               std::ostream& log) {
+    io::MeasuredImage measured = io::readMeasuredImage(source.path, source.frame);
+    if (const std::size_t taken = io::applyTrustedRanges(measured, request.experiment.detector.panels))
+        log << source.path << ": " << taken
+            << " pixels outside the panels' trusted range carry no data\n";
+    return measured;
 }
 
 // a -lambda or -energy after -experiment: the crystal's matrix keeps the file's cell

@@ -17,8 +17,10 @@
 //
 // Axes given by the file select the custom convention, as their options do.
 
+#include "compute/io/MeasuredImage.h"
 #include "compute/request/ParseContext.h"
 
+#include <iosfwd>
 #include <string>
 
 namespace bv::request {
@@ -43,6 +45,10 @@ struct MeasuredSource {
     std::size_t frame = 0; // within the file, from 0
 };
 MeasuredSource measuredSource(const RunRequest& request);
+// The measured frame `source` names, the trusted ranges of the request's panels applied
+// (io::applyTrustedRanges; a line to `log` says how many pixels they took).
+io::MeasuredImage readMeasured(const RunRequest& request, const MeasuredSource& source,
+                               std::ostream& log);
 
 // After -lambda or -energy: a crystal -experiment set keeps its cell (the MOSFLM matrix it
 // is stored as carries the wavelength; resolve divides by the run's)
