@@ -85,14 +85,22 @@ MeasuredImage readMeasuredImage(const std::string& path, std::size_t frame) {
     throw Error(path + ": not a measured image braggview reads (miniCBF, SMV, NeXus/NXmx HDF5)");
 }
 
-std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels) {
-    long long rows = 0;
+std::vector<int> stackedPanelRows(const MeasuredImage& image, const std::vector<Panel>& panels) {
+    std::vector<int> rows;
+    long long total = 0;
     for (const Panel& p : panels) {
         if (p.fastPixels != image.width)
-            return 0;
-        rows += p.slowPixels;
+            return {};
+        rows.push_back(p.slowPixels);
+        total += p.slowPixels;
     }
-    if (rows != image.height)
+    if (total != image.height)
+        return {};
+    return rows;
+}
+
+std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels) {
+    if (panels.empty() || stackedPanelRows(image, panels).empty())
         return 0;
     std::size_t taken = 0, first = 0;
     for (const Panel& p : panels) {

@@ -38,6 +38,10 @@ struct MeasuredImage {
 // `frame`: which frame of a file of several (NeXus), from 0; a CBF or SMV file has one
 MeasuredImage readMeasuredImage(const std::string& path, std::size_t frame = 0);
 
+// Each panel's rows where the image stacks `panels` as a simulation does (every panel
+// `width` wide, their rows adding up to `height`); empty where it does not.
+std::vector<int> stackedPanelRows(const MeasuredImage& image, const std::vector<Panel>& panels);
+
 // The detector's trusted ranges (a DIALS experiment's panels): a pixel whose count lies
 // outside its panel's range, min to max inclusive (dxtbx's definition since 2023; 3.12's
 // excluded both ends, which would take every pixel of 0 counts under a range from 0), has no

@@ -153,11 +153,15 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
                         }
                 filled[static_cast<std::size_t>(ty) * nx + tx] = ringCount > 0 ? ringSum / ringCount : overall;
             }
+        // a column's place between the centres is the same on every row
+        std::vector<std::pair<int, double>> columns(static_cast<std::size_t>(width));
+        for (int x = 0; x < width; ++x)
+            columns[static_cast<std::size_t>(x)] = between(b.xs, x + 0.5);
         for (int y = 0; y < b.rows; ++y) {
             const auto [ty, wy] = between(b.ys, y + 0.5);
             const int ty1 = std::min(ty + 1, ny - 1);
             for (int x = 0; x < width; ++x) {
-                const auto [tx, wx] = between(b.xs, x + 0.5);
+                const auto [tx, wx] = columns[static_cast<std::size_t>(x)];
                 const int tx1 = std::min(tx + 1, nx - 1);
                 const auto at = [&](int u, int v) { return filled[static_cast<std::size_t>(v) * nx + u]; };
                 const double lower = (1 - wx) * at(tx, ty) + wx * at(tx1, ty);

@@ -289,13 +289,9 @@ FitReport Refinement::run(int maxIterations) {
     io::MeasuredImage less = m_measured;
     std::vector<float> under(m_measured.pixels.size(), 0.0f);
     if (m_background == BackgroundChoice::Local) {
-        std::vector<int> panelRows;
-        for (const Panel& panel : m_set.start().detector.panels)
-            if (panel.fastPixels == m_measured.width)
-                panelRows.push_back(panel.slowPixels);
-        if (panelRows.size() != m_set.start().detector.panels.size())
-            panelRows.clear(); // not stacked as the simulation stacks them: one band
-        LocalBackground local = localBackground(m_measured, regions.grown, panelRows);
+        // panels not stacked as the simulation stacks them: one band
+        LocalBackground local = localBackground(
+            m_measured, regions.grown, io::stackedPanelRows(m_measured, m_set.start().detector.panels));
         under = std::move(local.level);
         report.backgroundTile = local.tile;
         report.backgroundTiles = local.tiles;
