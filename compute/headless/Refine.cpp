@@ -139,7 +139,6 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
                                   const refine::ObservedSpots* spots,
                                   engine::Simulator& simulator, std::ostream& out,
                                   const refine::ProgressCallback& progress) {
-    checkRefinement(request);
     const ResolvedExperiment resolved = run::resolveQuietly(request.experiment);
     const Experiment start = refine::canonicalStart(request.experiment, resolved);
     const refine::ParameterSet set(start, resolved, request.refine);
@@ -173,14 +172,10 @@ void writeRefinementFiles(const RunRequest& request, const refine::FitReport& re
         out << "fit report written to " << request.fitReport << "\n";
     }
     if (!request.refinedExperiment.empty()) {
-        // the start the fit's models act on, as refineAndReport made it
-        const auto start = [&] {
-            return refine::canonicalStart(request.experiment, run::resolveQuietly(request.experiment));
-        };
         io::writeRefinedExperiment(request.experimentFile,
                                    static_cast<std::size_t>(request.experimentId),
                                    request.refinedExperiment,
-                                   refine::refinedModels(start(), report.refined));
+                                   refine::refinedModels(report.start, report.refined));
         out << "refined experiment written to " << request.refinedExperiment << "\n";
     }
 }

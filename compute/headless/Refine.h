@@ -36,8 +36,9 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
 // -fit_report and -refined_experiment written.
 void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
                    const refine::ObservedSpots* spots, std::ostream& out, std::ostream& err);
-// The same on the caller's `simulator` (the Python module's), its report returned;
-// `progress` as Refinement::setProgress (false ends the fit at that step).
+// The same on the caller's `simulator` (the Python module's), its report returned; the
+// request checked by checkRefinement first; `progress` as Refinement::setProgress (false
+// ends the fit at that step).
 refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredImage& measured,
                                   const refine::ObservedSpots* spots,
                                   engine::Simulator& simulator, std::ostream& out,

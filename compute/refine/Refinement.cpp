@@ -401,6 +401,7 @@ FitReport Refinement::run(int maxIterations) {
     }
     report.values.push_back({"scale", "", k0, kb[0], sigma[x.size()]});
     report.values.push_back({"background", "counts", b0, kb[1], sigma[x.size() + 1]});
+    report.start = m_set.start();
     report.refined = m_set.experimentAt(x);
     const auto cellOf = [](const Experiment& e) {
         const glm::dmat3 reciprocal = *e.crystal.mosflmMatrix / (e.beam.wavelength * 1e10);

@@ -67,7 +67,7 @@ struct FitReport {
     int iterations = 0;
     int renders = 0;
     std::string termination; // Ceres's words
-    Experiment refined;
+    Experiment start, refined; // the canonical start (ParameterSet::start) and the fit's
     // the crystal's cell vectors (Angstrom, laboratory frame, at phi 0) at the start and after
     glm::dmat3 startCell{0.0}, refinedCell{0.0}; // columns a, b, c
     // -spots: DIALS's observed spot centres against the simulated spots of the whole image at
