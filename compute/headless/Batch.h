@@ -35,9 +35,11 @@ struct BatchReport {
     std::vector<std::string> writtenFiles;
     // wall time of each rendered frame's phases, ms: setPlan + dispatches + read-back, the GPU's
     // own time of the dispatches (timestamps; 0 without), and the files (noise, statistics,
-    // compression, writing)
+    // compression, writing); the main thread's serial part, which no second device shares:
+    // the frame's request, resolve() and plan (prepareMs), then its wait while the runner
+    // takes the plan (planMs: setPlan, part of renderMs)
     struct FrameTiming {
-        double renderMs = 0.0, gpuMs = 0.0, filesMs = 0.0;
+        double renderMs = 0.0, gpuMs = 0.0, filesMs = 0.0, prepareMs = 0.0, planMs = 0.0;
     };
     std::vector<FrameTiming> timings;
     double seconds = 0.0; // the whole run, from before the first frame to after the last

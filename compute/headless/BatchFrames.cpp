@@ -82,6 +82,7 @@ struct FrameWork {
     double epochSeconds = 0.0;
     std::optional<glm::dvec3> gridExit; // where interpolation left the HKL grid
     BatchReport::FrameTiming timing;
+    Clock::time_point imageAt; // when its image was read back
     unsigned uploadedParts = 0;
     bool nexus = false; // make the frame's NeXus data too
     int number = 0;                   // the frame's number (its files' #)
@@ -121,6 +122,7 @@ void runAndWrite(FrameWork& w, FrameRunners& runners, std::size_t runnerIndex,
         const auto start = Clock::now();
         runner.setPlan(w.resolved, *w.plan);
         tell();
+        w.timing.planMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
         w.image = runner.run();
         if (!w.background.material.empty()) // nonBragg's amorphous layer (docs/amorphous.md)
             amorphous::addBackground(w.image, w.resolved,
@@ -132,7 +134,8 @@ void runAndWrite(FrameWork& w, FrameRunners& runners, std::size_t runnerIndex,
             w.counterDeviates = runner.counterNoise(
                 w.image.size(),
                 random::counterKey(w.generator.seed, static_cast<std::uint32_t>(w.index)));
-        w.timing.renderMs = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        w.imageAt = Clock::now();
+        w.timing.renderMs = std::chrono::duration<double, std::milli>(w.imageAt - start).count();
         w.timing.gpuMs = runner.simulator().gpuMilliseconds();
         w.uploadedParts = runner.simulator().lastUploadedParts();
         if (const auto& exit = runner.simulator().gridExit())
@@ -170,12 +173,11 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
     const bool prints = rank == 0;
     const bool terminal = err.rdbuf() == std::cerr.rdbuf() && isatty(STDERR_FILENO);
     FrameProgress progress(err, report.frames, prints && settings.progress && terminal);
-    const std::vector<std::string> devices = batchDevices(settings.device, place);
+    const auto started = Clock::now();
     std::unique_ptr<FrameRunners> runners;
     // every rank's frames carry rank 0's start as their time stamps' origin
     const double startSeconds =
         ranks ? ranks->broadcast(products::runStartSeconds()) : products::runStartSeconds();
-    const auto started = Clock::now();
     const std::string total = std::to_string(frames.size());
     // the series' NeXus file, written by rank 0: gone again unless every frame reaches it
     std::optional<products::NexusSeries> nexus;
@@ -186,10 +188,11 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
     // and CPU threads make the files of frames before; each frame's files come from its own
     // image and generator alone, so they are the bytes the serial loop wrote, and lines, NeXus
     // frames and the report follow in frame order (docs/series.md, "Frames in flight").
-    const std::size_t inFlight =
-        static_cast<std::size_t>(productThreads(settings.threads)) + devices.size() - 1;
+    std::size_t inFlight = 1; // set with the runners: the product threads and a frame a device
     std::deque<std::future<std::unique_ptr<FrameWork>>> pending;
     int launched = 0;
+    // -v: when the devices were ready and the first and last images of this process were read
+    Clock::time_point devicesReady{}, firstImage = Clock::time_point::max(), lastImage{};
     std::set<std::string> noticesSaid; // run::runNotices, once each
 
     auto say = [&](const std::string& line) { // a line, with the bar redrawn below it after
@@ -234,7 +237,9 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
                 << " of an interrupted run\n";
     }
     auto makeRunners = [&](const std::optional<run::PreparedRun>& prime) {
-        runners = std::make_unique<FrameRunners>(devices, settings.precision);
+        runners = std::make_unique<FrameRunners>(settings.device, place, settings.precision);
+        devicesReady = Clock::now();
+        inFlight = static_cast<std::size_t>(productThreads(settings.threads)) + runners->size() - 1;
         for (std::size_t k = 0; k < runners->size(); ++k) {
             FrameRunner& runner = runners->at(k);
             out << "  " << runner.description() << "\n";
@@ -277,6 +282,8 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
                              "(tricubic interpolation off from there on; this warning is not "
                              "repeated)";
         r.timing = w->timing;
+        firstImage = std::min(firstImage, w->imageAt);
+        lastImage = std::max(lastImage, w->imageAt);
         r.uploadedParts = w->uploadedParts;
         r.line = frameName(w->index) + (frame.label.empty() ? "" : " (" + frame.label + ")") +
                  ": " + (w->staleReason.empty() ? "" : w->staleReason + ", rendered again: ") +
@@ -306,6 +313,7 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
         for (std::size_t i = 0; i < frames.size(); ++i) {
             if (!mine(i))
                 continue;
+            const auto frameStart = Clock::now();
             const BatchFrame& frame = frames[i];
             // a resumed job skips a frame whose manifest line and files are what it now
             // describes; the others render and say why
@@ -404,6 +412,8 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
                             "counter noise is drawn from the Bragg image on the device, before "
                             "the background is added; use the reference generator");
             ++launched;
+            w->timing.prepareMs =
+                std::chrono::duration<double, std::milli>(Clock::now() - frameStart).count();
             const std::size_t device = runners->acquire(); // waits while every one is busy
             auto planTaken = std::make_shared<std::promise<void>>();
             std::future<void> taken = planTaken->get_future();
@@ -492,6 +502,16 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
             << " and " << pipelineCount << " pipeline" << (pipelineCount == 1 ? "" : "s") << " for "
             << report.rendered << " frame" << (report.rendered == 1 ? "" : "s") << "\n";
     }
+    if (settings.verbose && !report.timings.empty()) {
+        out << "  " << timingLine(report.timings) << "\n";
+        const auto at = [&](Clock::time_point t) {
+            return io::formatFixed(std::chrono::duration<double, std::milli>(t - started).count(), 0);
+        };
+        if (runners && lastImage != Clock::time_point{})
+            out << "  this process, ms from its start: devices ready " << at(devicesReady)
+                << ", first image " << at(firstImage) << ", last image " << at(lastImage)
+                << ", end " << io::formatFixed(seconds * 1e3, 0) << "\n";
+    }
     if (runners) {
         // the pipeline cache's warnings, from each runner's first plan, once each
         std::set<std::string> said;
@@ -499,9 +519,10 @@ BatchReport runFrames(const std::vector<BatchFrame>& frames, FrameSource& source
             for (const std::string& warning : runners->at(k).simulator().warnings())
                 if (said.insert(warning).second)
                     err << "braggview: warning: " << warning << "\n";
-            for (const std::string& message : runners->at(k).device().validationMessages())
-                err << "braggview: validation: " << message << "\n";
         }
+        // the runners share one instance, and with it the validation layer's log
+        for (const std::string& message : runners->at(0).device().validationMessages())
+            err << "braggview: validation: " << message << "\n";
     }
     out << std::flush;
     return report;

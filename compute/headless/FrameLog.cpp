@@ -2,7 +2,9 @@
 
 #include "compute/core/Error.h"
 #include "compute/headless/Progress.h"
+#include "compute/io/PrintfFormat.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -10,6 +12,16 @@
 namespace bv::headless {
 
 namespace {
+
+double medianOf(const std::vector<BatchReport::FrameTiming>& timings,
+                double BatchReport::FrameTiming::*phase) {
+    std::vector<double> v;
+    for (const auto& t : timings)
+        v.push_back(t.*phase);
+    std::sort(v.begin(), v.end());
+    return v.empty() ? 0.0 : v.size() % 2 ? v[v.size() / 2]
+                                          : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
+}
 
 // Plain bytes in this machine's order: both ends are braggview processes of one build, on
 // the nodes of one run.
@@ -155,6 +167,14 @@ void FrameLog::add(FrameRecord record) {
         m_waiting.erase(it);
         ++m_next;
     }
+}
+
+std::string timingLine(const std::vector<BatchReport::FrameTiming>& timings) {
+    using T = BatchReport::FrameTiming;
+    const auto ms = [&](double T::*phase) { return io::formatFixed(medianOf(timings, phase), 2); };
+    return "per frame, median ms: main thread " + ms(&T::prepareMs) + " + plan to the device " +
+           ms(&T::planMs) + ", render " + ms(&T::renderMs) + ", GPU " + ms(&T::gpuMs) +
+           ", files " + ms(&T::filesMs);
 }
 
 } // namespace bv::headless

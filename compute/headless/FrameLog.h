@@ -34,6 +34,11 @@ struct FrameRecord {
     std::string manifestLine; // the frame's line of the batch's manifest (Manifest.h), or ""
 };
 
+// The rendered frames' phases as one -v line, medians in ms: "per frame, median ms: main
+// thread 1.20 + plan to the device 0.30, render 4.10, GPU 2.00, files 6.50". The main
+// thread's two parts are what one process cannot spread over its devices.
+std::string timingLine(const std::vector<BatchReport::FrameTiming>& timings);
+
 std::vector<char> toBytes(const FrameRecord& record);
 FrameRecord recordFromBytes(const std::vector<char>& bytes); // throws bv::Error when malformed
 

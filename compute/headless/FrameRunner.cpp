@@ -9,9 +9,11 @@
 
 namespace bv::headless {
 
-FrameRunner::FrameRunner(const std::string& deviceOverride, Precision precision) {
+FrameRunner::FrameRunner(const std::string& deviceOverride, Precision precision,
+                         std::shared_ptr<vk::Instance> instance) {
     vk::DeviceOptions deviceOptions;
     deviceOptions.deviceOverride = deviceOverride;
+    deviceOptions.instance = std::move(instance);
     m_device = std::make_unique<vk::Device>(deviceOptions);
     engine::SimulatorOptions options;
     options.precision = precision;
@@ -49,6 +51,12 @@ std::vector<float> FrameRunner::counterNoise(std::size_t pixels, random::Counter
 }
 
 std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place) {
+    std::shared_ptr<vk::Instance> instance;
+    return batchDevices(option, place, instance);
+}
+
+std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place,
+                                      std::shared_ptr<vk::Instance>& instance) {
     const char* environment = std::getenv("BRAGGVIEW_DEVICE");
     const bool fromOption = !option.empty();
     const std::string text = fromOption ? option : (environment ? environment : "");
@@ -59,7 +67,9 @@ std::vector<std::string> batchDevices(const std::string& option, const RankPlace
         return {""}; // the one device chooseDevice picks
     std::vector<std::string> devices;
     if (list.all || list.entries.empty()) {
-        const std::vector<std::size_t> all = vk::chooseAllDevices(vk::listDevices()).value();
+        if (!instance)
+            instance = std::make_shared<vk::Instance>();
+        const std::vector<std::size_t> all = vk::chooseAllDevices(vk::listDevices(*instance)).value();
         for (std::size_t index : all)
             devices.push_back(std::to_string(index));
     } else {
@@ -73,9 +83,14 @@ std::vector<std::string> batchDevices(const std::string& option, const RankPlace
     return devices;
 }
 
-FrameRunners::FrameRunners(const std::vector<std::string>& devices, Precision precision) {
+FrameRunners::FrameRunners(const std::string& option, const RankPlace& place,
+                           Precision precision) {
+    std::shared_ptr<vk::Instance> instance;
+    const std::vector<std::string> devices = batchDevices(option, place, instance);
+    if (!instance)
+        instance = std::make_shared<vk::Instance>();
     for (const std::string& device : devices)
-        m_runners.push_back(std::make_unique<FrameRunner>(device, precision));
+        m_runners.push_back(std::make_unique<FrameRunner>(device, precision, instance));
     m_busy.assign(m_runners.size(), false);
 }
 

@@ -8,6 +8,7 @@
 #include "compute/engine/Simulator.h"
 #include "compute/model/Resolve.h"
 #include "compute/plan/Plan.h"
+#include "compute/vk/Instance.h"
 
 #include <condition_variable>
 #include <cstddef>
@@ -24,7 +25,9 @@ namespace bv::headless {
 
 class FrameRunner {
   public:
-    FrameRunner(const std::string& deviceOverride, Precision precision);
+    // `instance`: one the batch's runners share, or null for one of its own
+    FrameRunner(const std::string& deviceOverride, Precision precision,
+                std::shared_ptr<vk::Instance> instance = nullptr);
     ~FrameRunner();
     FrameRunner(const FrameRunner&) = delete;
     FrameRunner& operator=(const FrameRunner&) = delete;
@@ -63,11 +66,19 @@ struct RankPlace;
 // entries)th, of the list or of "all", which is also what no -device means there. Throws
 // bv::Error naming -device.
 std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place);
+// the same, listing the devices (for "all" and under mpirun) with `instance`, which it makes
+// when it is null (after the option is read: a typo is reported as such)
+std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place,
+                                      std::shared_ptr<vk::Instance>& instance);
 
 // A batch's runners, one per device entry; a frame takes one that no other frame uses.
 class FrameRunners {
   public:
-    FrameRunners(const std::vector<std::string>& devices, Precision precision);
+    // The runners of batchDevices(option, place), made one after the other on one Vulkan
+    // instance (which also lists the devices): an instance costs the driver 80 ms or so, and
+    // devices made at once on threads of their own took longer than in turn (two H200s:
+    // 420-500 ms against 350-400).
+    FrameRunners(const std::string& option, const RankPlace& place, Precision precision);
     std::size_t size() const { return m_runners.size(); }
     FrameRunner& at(std::size_t i) { return *m_runners.at(i); }
     const FrameRunner& at(std::size_t i) const { return *m_runners.at(i); }

@@ -77,7 +77,10 @@ bool hasDeviceExtension(VkPhysicalDevice physicalDevice, const char* name) {
 } // namespace
 
 std::vector<DeviceInfo> listDevices() {
-    const Instance instance;
+    return listDevices(Instance());
+}
+
+std::vector<DeviceInfo> listDevices(const Instance& instance) {
     std::vector<DeviceInfo> infos;
     for (VkPhysicalDevice physicalDevice : instance.physicalDevices())
         infos.push_back(queryDeviceInfo(physicalDevice));
@@ -90,8 +93,9 @@ Device::Device(const DeviceOptions& options) {
         deviceOverrideFrom(options.deviceOverride, std::getenv("BRAGGVIEW_DEVICE")).value();
 
     PhaseTimer timer;
-    m_owner =
-        std::make_unique<Instance>(InstanceOptions{options.applicationName, options.validation});
+    m_owner = options.instance ? options.instance
+                               : std::make_shared<Instance>(InstanceOptions{
+                                     options.applicationName, options.validation});
     m_instance = m_owner->handle();
     timer.mark("instance");
 

@@ -2,9 +2,10 @@
 // The logical device the simulator runs on, with its one compute queue.
 //
 // Two ways to get one:
-//  - Device(DeviceOptions): owns everything. Creates an Instance (validation optional), picks
-//    the physical device with chooseDevice (override from options or BRAGGVIEW_DEVICE),
-//    creates the VkDevice with one compute queue, and destroys both at the end.
+//  - Device(DeviceOptions): owns everything. Creates an Instance (validation optional), or
+//    shares the one DeviceOptions::instance holds, picks the physical device with
+//    chooseDevice (override from options or BRAGGVIEW_DEVICE), creates the VkDevice with one
+//    compute queue, and destroys both at the end (a shared instance with its last Device).
 //  - Device(BorrowedDevice): borrows handles someone else created (the viewer's
 //    QVulkanWindow) and destroys nothing. The owner must keep them alive longer than this
 //    Device and everything made from it, and must not submit to the same queue concurrently.
@@ -33,6 +34,9 @@ struct DeviceOptions {
     // a queue that can also draw (a graphics family): for an offscreen renderer such as
     // braggview-bench-reciprocal; compute work prefers a dedicated compute family
     bool graphicsQueue = false;
+    // an instance several devices share (a batch on every GPU: the driver takes 80 ms or so for
+    // each instance), or null: the Device makes its own from applicationName and validation
+    std::shared_ptr<Instance> instance;
 };
 
 struct BorrowedDevice {
@@ -47,8 +51,10 @@ struct BorrowedDevice {
 // What the driver reports about a physical device, as the plain struct choice works on.
 DeviceInfo queryDeviceInfo(VkPhysicalDevice physicalDevice);
 // Every physical device the driver lists, in its order (what a device index counts), from an
-// instance of its own that is gone again on return; no logical device is made.
+// instance of its own that is gone again on return, or from `instance`; no logical device is
+// made.
 std::vector<DeviceInfo> listDevices();
+std::vector<DeviceInfo> listDevices(const Instance& instance);
 
 class Device {
   public:
@@ -94,7 +100,7 @@ class Device {
   private:
     void destroy();
 
-    std::unique_ptr<Instance> m_owner; // set only when this Device created the instance
+    std::shared_ptr<Instance> m_owner; // set only when this Device created or shares the instance
     VkInstance m_instance = VK_NULL_HANDLE;
     VkPhysicalDevice m_physicalDevice = VK_NULL_HANDLE;
     VkDevice m_device = VK_NULL_HANDLE;

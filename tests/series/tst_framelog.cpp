@@ -127,7 +127,7 @@ class TestFrameLog : public QObject {
         FrameRecord r = rendered(41);
         r.gridExitLine = "grid exit at (1.5, 2, -3)";
         r.written.push_back("f_42.cbf");
-        r.timing = {12.5, 3.25, 7.0};
+        r.timing = {12.5, 3.25, 7.0, 0.5, 0.25};
         if (withNexus) {
             bv::products::NexusFrame f;
             f.startDeg = 20.5;
@@ -147,6 +147,8 @@ class TestFrameLog : public QObject {
         QCOMPARE(back.timing.renderMs, 12.5);
         QCOMPARE(back.timing.gpuMs, 3.25);
         QCOMPARE(back.timing.filesMs, 7.0);
+        QCOMPARE(back.timing.prepareMs, 0.5);
+        QCOMPARE(back.timing.planMs, 0.25);
         QCOMPARE(back.uploadedParts, r.uploadedParts);
         QCOMPARE(back.nexus.has_value(), withNexus);
         if (withNexus) {
@@ -155,6 +157,17 @@ class TestFrameLog : public QObject {
             QCOMPARE(back.nexus->photons, r.nexus->photons);
             QCOMPARE(back.nexus->image, r.nexus->image);
         }
+    }
+
+    // -v's line: the median of each phase over the frames (four frames: the mean of the middle
+    // two), the main thread's part first.
+    void timingLineShowsMedians() {
+        std::vector<bv::headless::BatchReport::FrameTiming> t = {
+            {5.0, 4.0, 30.0, 0.1, 0.2}, {7.0, 4.6, 10.0, 0.3, 0.4},
+            {6.0, 4.2, 20.0, 0.2, 0.3}, {100.0, 4.0, 90.0, 9.0, 0.3}};
+        QCOMPARE(bv::headless::timingLine(t),
+                 std::string("per frame, median ms: main thread 0.25 + plan to the device 0.30, "
+                             "render 6.50, GPU 4.10, files 25.00"));
     }
 
     // Bytes cut short or with bytes left over are an error, not a guess.
