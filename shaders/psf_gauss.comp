@@ -24,21 +24,53 @@ layout(push_constant) uniform Pass {
     int width, height, radius, axis;
 };
 
-void main() {
+// The columns pass gives each invocation this many rows of one column (GpuPsf.cpp's
+// kColumnRows): each value it reads serves every one of them, 2r + 8 reads for 8 pixels
+// instead of 8 (2r + 1). A 4096^2 image (64 MiB, more than the H100's L2) read 2r + 1 times
+// a pixel along its columns, 16 KB apart, took 4-5 ms for fwhm 5 where 3072^2 took 0.6.
+const int kColumnRows = 8;
+
+void alongRows() {
     int x = int(gl_GlobalInvocationID.x), y = int(gl_GlobalInvocationID.y);
     if (x >= width || y >= height)
         return;
     // a gather: pixel (x, y) receives from (x - d) what (x - d) sends it at offset d
     float sum = 0.0;
     for (int d = -radius; d <= radius; ++d) {
-        int sx = axis == 0 ? x - d : x, sy = axis == 0 ? y : y - d;
-        if (sx < 0 || sx >= width || sy < 0 || sy >= height)
+        int sx = x - d;
+        if (sx < 0 || sx >= width)
             continue;
-        int i = sy * width + sx;
-        sum += (axis == 0 ? image[i] : rowsPassIn[i]) * weight[d + radius];
+        sum += image[y * width + sx] * weight[d + radius];
     }
+    rowsPass[y * width + x] = sum;
+}
+
+void alongColumns() {
+    int x = int(gl_GlobalInvocationID.x), first = int(gl_GlobalInvocationID.y) * kColumnRows;
+    if (x >= width || first >= height)
+        return;
+    float sum[kColumnRows];
+    for (int k = 0; k < kColumnRows; ++k)
+        sum[k] = 0.0;
+    // source rows from the last to the first: each pixel y = first + k adds its terms in the
+    // order d = y - source = -r .. r, as the rows pass does and as one pixel an invocation
+    // did
+    for (int source = min(first + kColumnRows - 1 + radius, height - 1);
+         source >= max(first - radius, 0); --source) {
+        float value = rowsPassIn[source * width + x];
+        for (int k = 0; k < kColumnRows; ++k) {
+            int d = first + k - source;
+            if (d >= -radius && d <= radius)
+                sum[k] += value * weight[d + radius];
+        }
+    }
+    for (int k = 0; k < kColumnRows && first + k < height; ++k)
+        blurred[(first + k) * width + x] = sum[k];
+}
+
+void main() {
     if (axis == 0)
-        rowsPass[y * width + x] = sum;
+        alongRows();
     else
-        blurred[y * width + x] = sum;
+        alongColumns();
 }

@@ -24,6 +24,7 @@ struct PassConstants {
 static_assert(sizeof(PassConstants) == 16, "psf_gauss.comp's Pass block is four words");
 
 constexpr std::uint32_t kGroupX = 64, kGroupY = 4; // psf_gauss.comp's local size
+constexpr std::uint32_t kColumnRows = 8;            // its rows an invocation of the columns pass
 
 } // namespace
 
@@ -39,10 +40,26 @@ std::vector<double> gaussianPsfKernel1D(double fwhmPixels, int radius) {
     return k;
 }
 
+// all four in the GPU's memory: the passes read each pixel 2r + 1 times
+struct GaussianPsfPass::Buffers {
+    Buffers(const vk::Device& device, std::size_t imageBytes, std::size_t kernelBytes)
+        : input(device, imageBytes, "the PSF's input image"),
+          middle(device, imageBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+                 vk::MemoryUse::DeviceLocal, "the PSF's rows pass"),
+          output(device, imageBytes, "the PSF's output image"),
+          weights(device, kernelBytes, "the PSF's kernel") {}
+    vk::StagedBuffer input;
+    vk::Buffer middle;
+    vk::StagedBuffer output;
+    vk::StagedBuffer weights;
+};
+
 GaussianPsfPass::GaussianPsfPass(const vk::Device& device)
     : m_device(device), m_pass(std::make_unique<vk::ComputePass>(
                             device, psf_gauss_comp_spv, psf_gauss_comp_spv_size, 5,
                             static_cast<std::uint32_t>(sizeof(PassConstants)))) {}
+
+GaussianPsfPass::~GaussianPsfPass() = default;
 
 std::vector<float> gaussianPsfOnDevice(const vk::Device& device, const std::vector<float>& image,
                                        int width, int height, double fwhmPixels,
@@ -66,12 +83,15 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
     const std::vector<float> kernel(k64.begin(), k64.end());
 
     const std::size_t bytes = image.size() * sizeof(float);
-    // all four in the GPU's memory: the passes read each pixel 2r + 1 times
-    vk::StagedBuffer input(device, bytes, "the PSF's input image");
-    vk::Buffer middle(device, bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, vk::MemoryUse::DeviceLocal,
-                      "the PSF's rows pass");
-    vk::StagedBuffer output(device, bytes, "the PSF's output image");
-    vk::StagedBuffer weights(device, kernel.size() * sizeof(float), "the PSF's kernel");
+    const std::size_t kernelBytes = kernel.size() * sizeof(float);
+    if (!m_buffers || m_buffers->input.size() != bytes || m_buffers->weights.size() != kernelBytes) {
+        m_buffers.reset(); // the old ones first: two images' worth may not fit
+        m_buffers = std::make_unique<Buffers>(device, bytes, kernelBytes);
+    }
+    vk::StagedBuffer& input = m_buffers->input;
+    vk::Buffer& middle = m_buffers->middle;
+    vk::StagedBuffer& output = m_buffers->output;
+    vk::StagedBuffer& weights = m_buffers->weights;
     input.write(image.data(), bytes);
     weights.write(kernel.data(), kernel.size() * sizeof(float));
 
@@ -103,7 +123,7 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     const PassConstants alongColumns{width, height, radius, 1};
     pass.push(&alongColumns, sizeof alongColumns);
-    commands.dispatch(gx, gy);
+    commands.dispatch(gx, (gy + kColumnRows - 1) / kColumnRows);
     if (timed)
         queries.writeTimestamp(commands, 1, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
     if (output.staged())

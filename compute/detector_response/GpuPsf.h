@@ -25,10 +25,13 @@ int gaussianPsfRadius(double fwhmPixels);
 // with a = sqrt(ln 16) / fwhm.
 std::vector<double> gaussianPsfKernel1D(double fwhmPixels, int radius);
 
-// Owns the pipeline (kept between calls); borrows the device, which must outlive it.
+// Owns the pipeline and the image's buffers in the GPU's memory (kept between calls: a series
+// blurs frames of one size, and memory fresh from the driver is slower at its first touch);
+// borrows the device, which must outlive it.
 class GaussianPsfPass {
   public:
     explicit GaussianPsfPass(const vk::Device& device);
+    ~GaussianPsfPass();
     // Throws bv::Error for a width that is not positive and finite or wider than the image,
     // an image of the wrong size, and on a Vulkan failure. `gpuMilliseconds`: the two
     // passes' time (when the queue has timestamps).
@@ -36,8 +39,10 @@ class GaussianPsfPass {
                              double fwhmPixels, double* gpuMilliseconds = nullptr);
 
   private:
+    struct Buffers;
     const vk::Device& m_device;
     std::unique_ptr<vk::ComputePass> m_pass;
+    std::unique_ptr<Buffers> m_buffers; // for the last call's image and kernel sizes
 };
 
 // One call on a pass made for it.
