@@ -2,6 +2,7 @@
 
 #include "compute/core/Error.h"
 #include "compute/refine/LocalBackground.h"
+#include "compute/refine/NormalEquations.h"
 #include "compute/refine/SpotCentroids.h"
 
 #include <Eigen/Dense>
@@ -19,9 +20,10 @@ namespace bv::refine {
 
 namespace {
 
-// The residuals of the chosen pixels and their derivatives; the rendering at the last x is
-// kept, since Ceres asks for the Jacobian at a point it has just evaluated. Renderings hold
-// the chosen pixels only, in their order (PixelModel::pixels).
+// The residuals of the chosen pixels and their derivatives, handed to Ceres as their normal
+// equations (NormalEquations.h: q + 1 residuals for q values, whatever the pixels); the
+// rendering at the last x is kept, since Ceres asks for the Jacobian at a point it has just
+// evaluated. Renderings hold the chosen pixels only, in their order (PixelModel::pixels).
 class PixelResiduals : public ceres::CostFunction {
   public:
     PixelResiduals(const ParameterSet& set, const io::MeasuredImage& measured,
@@ -29,36 +31,62 @@ class PixelResiduals : public ceres::CostFunction {
                    std::vector<double> weights, int& renders)
         : m_set(set), m_measured(measured), m_model(model), m_pixels(std::move(pixels)),
           m_weights(std::move(weights)), m_renders(renders) {
-        set_num_residuals(static_cast<int>(m_pixels.size()));
+        set_num_residuals(static_cast<int>(set.parameters().size() + 3));
         mutable_parameter_block_sizes()->push_back(static_cast<int>(set.parameters().size()));
         mutable_parameter_block_sizes()->push_back(2); // scale, background
     }
 
+    // Ceres's residuals: (c, d) with the Jacobian (R; 0) where it asks for derivatives, and
+    // (0, ..., 0, |r|) where it asks for the cost alone (a trial step)
     bool Evaluate(double const* const* parameters, double* residuals,
                   double** jacobians) const override {
-        const std::size_t p = m_set.parameters().size();
+        const std::size_t p = m_set.parameters().size(), q = p + 2;
         const std::vector<double> x(parameters[0], parameters[0] + p);
         const double k = parameters[1][0], b = parameters[1][1];
-        const std::vector<float>& s = imageAt(x);
-        for (std::size_t r = 0; r < m_pixels.size(); ++r) {
-            const std::size_t i = m_pixels[r];
-            residuals[r] = m_weights[r] * (m_measured.pixels[i] - k * s[r] - b);
-        }
-        if (!jacobians)
+        if (!jacobians) {
+            double rtr = 0.0;
+            for (double r : pixelResiduals(x, k, b))
+                rtr += r * r;
+            std::fill(residuals, residuals + q, 0.0);
+            residuals[q] = std::sqrt(rtr);
             return true;
-        if (jacobians[1])
-            for (std::size_t r = 0; r < m_pixels.size(); ++r) {
-                jacobians[1][2 * r] = -m_weights[r] * s[r];
-                jacobians[1][2 * r + 1] = -m_weights[r];
-            }
-        if (jacobians[0]) {
-            const std::vector<double>& slopes = slopesAt(x);
-            const std::size_t n = m_pixels.size();
-            for (std::size_t r = 0; r < n; ++r)
+        }
+        const Compressed c = compress(normalEquations(x, k, b));
+        std::copy(c.residuals.begin(), c.residuals.end(), residuals);
+        for (std::size_t row = 0; row <= q; ++row) {
+            if (jacobians[0])
                 for (std::size_t j = 0; j < p; ++j)
-                    jacobians[0][r * p + j] = -m_weights[r] * k * slopes[j * n + r];
+                    jacobians[0][row * p + j] = c.jacobian[row * q + j];
+            if (jacobians[1])
+                for (std::size_t j = 0; j < 2; ++j)
+                    jacobians[1][row * 2 + j] = c.jacobian[row * q + p + j];
         }
         return true;
+    }
+
+    // the weighted residual of each chosen pixel at (x, k, b)
+    std::vector<double> pixelResiduals(const std::vector<double>& x, double k, double b) const {
+        const std::vector<float>& s = imageAt(x);
+        std::vector<double> r(m_pixels.size());
+        for (std::size_t i = 0; i < m_pixels.size(); ++i)
+            r[i] = m_weights[i] * (m_measured.pixels[m_pixels[i]] - k * s[i] - b);
+        return r;
+    }
+
+    // J^T J, J^T r and r^T r of the pixels' residuals at (x, k, b), the parameters then scale
+    // and background (J^T J is the inverse of the covariance before the reduced chi-square)
+    NormalEquations normalEquations(const std::vector<double>& x, double k, double b) const {
+        const std::size_t p = x.size(), n = m_pixels.size();
+        const std::vector<double>& slopes = slopesAt(x);
+        const std::vector<float>& s = imageAt(x);
+        return refine::normalEquations(n, p + 2, [&](std::size_t i, double* row) {
+            const double w = m_weights[i];
+            for (std::size_t j = 0; j < p; ++j)
+                row[j] = -w * k * slopes[j * n + i];
+            row[p] = -w * s[i];
+            row[p + 1] = -w;
+            return w * (m_measured.pixels[m_pixels[i]] - k * s[i] - b);
+        });
     }
 
     // The image's derivatives by the parameters at x, parameter-major (forward differences, one
@@ -81,29 +109,6 @@ class PixelResiduals : public ceres::CostFunction {
         }
         m_slopesX = x;
         return m_slopes;
-    }
-
-    // J^T J of the residuals at (x, k, b), parameters then scale and background: the inverse
-    // of the covariance before the reduced chi-square.
-    std::vector<double> normalMatrix(const std::vector<double>& x, double k) const {
-        const std::size_t p = x.size(), q = p + 2, n = m_pixels.size();
-        const std::vector<double>& slopes = slopesAt(x);
-        const std::vector<float>& s = imageAt(x);
-        std::vector<double> normal(q * q, 0.0), row(q);
-        for (std::size_t r = 0; r < n; ++r) {
-            const double w = m_weights[r];
-            for (std::size_t j = 0; j < p; ++j)
-                row[j] = -w * k * slopes[j * n + r];
-            row[p] = -w * s[r];
-            row[p + 1] = -w;
-            for (std::size_t a = 0; a < q; ++a)
-                for (std::size_t c = a; c < q; ++c)
-                    normal[a * q + c] += row[a] * row[c];
-        }
-        for (std::size_t a = 0; a < q; ++a)
-            for (std::size_t c = 0; c < a; ++c)
-                normal[a * q + c] = normal[c * q + a];
-        return normal;
     }
 
     std::vector<float> render(const std::vector<double>& x) const {
@@ -368,12 +373,7 @@ FitReport Refinement::run(int maxIterations) {
 
     // the residuals of the fit and (last: it renders the start again) of the start, with the
     // final weights
-    std::vector<double> residuals(pixels.size());
-    {
-        const double* blocks[] = {x.data(), kb};
-        cost->Evaluate(blocks, residuals.data(), nullptr);
-        report.endResidual = rms(residuals);
-    }
+    report.endResidual = rms(cost->pixelResiduals(x, kb[0], kb[1]));
     report.startSpotRmsd = spotRmsd(regions, first, less, b0, m_measured.width, &report.spots);
     // the fit's image: the fitted pixels (the rendering at x is usually the last one made)
     std::vector<float> last(first.size(), 0.0f);
@@ -388,13 +388,9 @@ FitReport Refinement::run(int maxIterations) {
     // uncertainties: the covariance at the minimum, times the reduced chi-square
     const double dof = std::max<double>(1.0, double(pixels.size()) - double(x.size() + 2));
     const double chi2 = 2.0 * summary.final_cost / dof;
-    const std::vector<double> sigma = standardErrors(cost->normalMatrix(x, kb[0]), chi2);
-    {
-        const double startKb[2] = {k0, b0};
-        const double* blocks[] = {start.data(), startKb};
-        cost->Evaluate(blocks, residuals.data(), nullptr);
-        report.startResidual = rms(residuals);
-    }
+    const std::vector<double> sigma =
+        standardErrors(cost->normalEquations(x, kb[0], kb[1]).jtj, chi2);
+    report.startResidual = rms(cost->pixelResiduals(start, k0, b0));
     for (std::size_t j = 0; j < x.size(); ++j) {
         const Parameter& p = m_set.parameters()[j];
         report.values.push_back({p.name, p.unit, p.start, x[j], sigma[j]});

@@ -1,0 +1,103 @@
+#include "compute/refine/NormalEquations.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <thread>
+
+namespace bv::refine {
+
+namespace {
+
+constexpr std::size_t kChunk = 16384; // pixels a partial sum covers, whatever the threads
+
+void addChunk(std::size_t first, std::size_t last, const ResidualRow& rowOf,
+              NormalEquations& s) {
+    const std::size_t q = s.q;
+    std::vector<double> row(q);
+    for (std::size_t i = first; i < last; ++i) {
+        const double r = rowOf(i, row.data());
+        s.rtr += r * r;
+        for (std::size_t a = 0; a < q; ++a) {
+            s.jtr[a] += row[a] * r;
+            for (std::size_t c = a; c < q; ++c)
+                s.jtj[a * q + c] += row[a] * row[c];
+        }
+    }
+}
+
+NormalEquations zero(std::size_t q) {
+    NormalEquations s;
+    s.q = q;
+    s.jtj.assign(q * q, 0.0);
+    s.jtr.assign(q, 0.0);
+    return s;
+}
+
+} // namespace
+
+NormalEquations normalEquations(std::size_t n, std::size_t q, const ResidualRow& rowOf) {
+    const std::size_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<NormalEquations> parts(chunks, zero(q));
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t k = next++; k < chunks; k = next++)
+            addChunk(k * kChunk, std::min(n, (k + 1) * kChunk), rowOf, parts[k]);
+    };
+    const std::size_t threads =
+        std::min<std::size_t>(chunks, std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (std::size_t t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (std::thread& t : pool)
+        t.join();
+
+    NormalEquations sum = zero(q);
+    for (const NormalEquations& part : parts) { // in chunk order: the same bits every time
+        sum.rtr += part.rtr;
+        for (std::size_t a = 0; a < q; ++a) {
+            sum.jtr[a] += part.jtr[a];
+            for (std::size_t c = a; c < q; ++c)
+                sum.jtj[a * q + c] += part.jtj[a * q + c];
+        }
+    }
+    for (std::size_t a = 0; a < q; ++a)
+        for (std::size_t c = 0; c < a; ++c)
+            sum.jtj[a * q + c] = sum.jtj[c * q + a];
+    return sum;
+}
+
+Compressed compress(const NormalEquations& s) {
+    const auto q = static_cast<Eigen::Index>(s.q);
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+        jtj(s.jtj.data(), q, q);
+    const Eigen::Map<const Eigen::VectorXd> jtr(s.jtr.data(), q);
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(jtj);
+    Compressed out;
+    out.residuals.assign(s.q + 1, 0.0);
+    out.jacobian.assign((s.q + 1) * s.q, 0.0);
+    double c2 = 0.0;
+    if (eigen.info() == Eigen::Success && q > 0) {
+        const Eigen::VectorXd& lambda = eigen.eigenvalues(); // ascending
+        const Eigen::MatrixXd& v = eigen.eigenvectors();
+        const double floor = 1e-15 * std::max(0.0, lambda(q - 1));
+        const Eigen::VectorXd projected = v.transpose() * jtr;
+        for (Eigen::Index e = 0; e < q; ++e) {
+            if (!(lambda(e) > floor))
+                continue; // a direction no pixel moves: R's row and c's entry stay 0
+            const double root = std::sqrt(lambda(e));
+            const double c = projected(e) / root;
+            out.residuals[static_cast<std::size_t>(e)] = c;
+            c2 += c * c;
+            for (Eigen::Index j = 0; j < q; ++j)
+                out.jacobian[static_cast<std::size_t>(e * q + j)] = root * v(j, e);
+        }
+    }
+    out.residuals[s.q] = std::sqrt(std::max(0.0, s.rtr - c2));
+    return out;
+}
+
+} // namespace bv::refine

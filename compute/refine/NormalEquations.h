@@ -1,0 +1,50 @@
+#pragma once
+// The fit's least squares as Ceres sees them, a few numbers instead of a row per pixel.
+//
+// A fit of q values to n pixels needs, at each point, only J^T J (q x q), J^T r (q) and r^T r
+// of the n weighted residuals r and their Jacobian J. Handed to Ceres as they are (n = 720,000
+// at 2048^2), its copies of J, checks and scalings took 2.8 s of a 3.1 s fit on the H100's
+// host. So the pixels are summed once into those numbers (NormalEquations, on the host's
+// threads in fixed chunks: the same sums, bit for bit, on any number of threads) and Ceres
+// gets q + 1 residuals rho = (c, d) with the q x q Jacobian R below them:
+//
+//   R^T R = J^T J,   R^T c = J^T r,   |c|^2 + d^2 = r^T r,
+//
+// so that |R delta + c|^2 + d^2 = |J delta + r|^2 for every step delta: the Levenberg-Marquardt
+// step, its model's cost change, the column scaling and the cost are those of the pixels.
+// R = Lambda^(1/2) V^T from J^T J = V Lambda V^T (any R with R^T R = J^T J serves; this one
+// exists when J^T J is singular, a parameter that moves no pixel), c = Lambda^(-1/2) V^T J^T r
+// on the eigenvalues above 1e-15 of the largest and 0 on the others (where J^T r is 0 but
+// for rounding), d = sqrt(r^T r - |c|^2). docs/numerics/compressed-least-squares.md.
+//
+//   NormalEquations s = normalEquations(n, q, [&](std::size_t i, double* row) {
+//       ... row[j] = d r_i / d value_j ...; return r_i; });
+//   const Compressed c = compress(s);   // c.residuals (q + 1), c.jacobian ((q + 1) x q)
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace bv::refine {
+
+struct NormalEquations {
+    std::size_t q = 0;
+    std::vector<double> jtj; // q x q, row-major, symmetric
+    std::vector<double> jtr; // q
+    double rtr = 0.0;        // the sum of the squared residuals
+};
+
+// Pixel i's residual, its Jacobian row written into row[0..q).
+using ResidualRow = std::function<double(std::size_t i, double* row)>;
+
+// The sums over pixels 0..n, in chunks of a fixed size whose partial sums are added in order.
+NormalEquations normalEquations(std::size_t n, std::size_t q, const ResidualRow& rowOf);
+
+struct Compressed {
+    std::vector<double> residuals; // q + 1: c, then d
+    std::vector<double> jacobian;  // (q + 1) x q, row-major: R, then a row of zeros
+};
+
+Compressed compress(const NormalEquations& s);
+
+} // namespace bv::refine
