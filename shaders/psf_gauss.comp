@@ -20,8 +20,10 @@ layout(std430, set = 0, binding = 3) readonly buffer Kernel { float weight[]; };
 // the columns pass's 2r + 1 reads of each value may go through the read-only cache
 layout(std430, set = 0, binding = 4) readonly buffer MiddleIn { float rowsPassIn[]; };
 
+// pitch: the rows pass's row pitch in floats (GpuPsf.cpp's rowsPassPitch: the width, one
+// cache line more where the width is a whole number of lines)
 layout(push_constant) uniform Pass {
-    int width, height, radius, axis;
+    int width, height, radius, axis, pitch;
 };
 
 // The columns pass gives each invocation this many rows of one column (GpuPsf.cpp's
@@ -42,7 +44,7 @@ void alongRows() {
             continue;
         sum += image[y * width + sx] * weight[d + radius];
     }
-    rowsPass[y * width + x] = sum;
+    rowsPass[y * pitch + x] = sum;
 }
 
 void alongColumns() {
@@ -57,7 +59,7 @@ void alongColumns() {
     // did
     for (int source = min(first + kColumnRows - 1 + radius, height - 1);
          source >= max(first - radius, 0); --source) {
-        float value = rowsPassIn[source * width + x];
+        float value = rowsPassIn[source * pitch + x];
         for (int k = 0; k < kColumnRows; ++k) {
             int d = first + k - source;
             if (d >= -radius && d <= radius)
