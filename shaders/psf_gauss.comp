@@ -20,10 +20,8 @@ layout(std430, set = 0, binding = 3) readonly buffer Kernel { float weight[]; };
 // the columns pass's 2r + 1 reads of each value may go through the read-only cache
 layout(std430, set = 0, binding = 4) readonly buffer MiddleIn { float rowsPassIn[]; };
 
-// pitch: the rows pass's row pitch in floats (GpuPsf.cpp's rowsPassPitch: the width, one
-// cache line more where the width is a whole number of lines)
 layout(push_constant) uniform Pass {
-    int width, height, radius, axis, pitch;
+    int width, height, radius, axis;
 };
 
 // The columns pass gives each invocation this many rows of one column (GpuPsf.cpp's
@@ -44,7 +42,7 @@ void alongRows() {
             continue;
         sum += image[y * width + sx] * weight[d + radius];
     }
-    rowsPass[y * pitch + x] = sum;
+    rowsPass[y * width + x] = sum;
 }
 
 void alongColumns() {
@@ -59,7 +57,7 @@ void alongColumns() {
     // did
     for (int source = min(first + kColumnRows - 1 + radius, height - 1);
          source >= max(first - radius, 0); --source) {
-        float value = rowsPassIn[source * pitch + x];
+        float value = rowsPassIn[source * width + x];
         for (int k = 0; k < kColumnRows; ++k) {
             int d = first + k - source;
             if (d >= -radius && d <= radius)

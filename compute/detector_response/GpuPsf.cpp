@@ -19,17 +19,9 @@ namespace bv::detector {
 namespace {
 
 struct PassConstants {
-    std::int32_t width, height, radius, axis, pitch;
+    std::int32_t width, height, radius, axis;
 };
-static_assert(sizeof(PassConstants) == 20, "psf_gauss.comp's Pass block is five words");
-
-// The rows pass's row pitch in floats: the width and one more cache line when that is a whole
-// number of lines, so that the columns pass's reads of one column, a row apart, do not all
-// fall on addresses a power of two apart (4096 floats: the same memory channel and cache sets;
-// the time of the 4096^2 image varied from 0.34 to 1.7 ms from call to call without it)
-std::int32_t rowsPassPitch(int width) {
-    return width % 32 == 0 ? width + 32 : width;
-}
+static_assert(sizeof(PassConstants) == 16, "psf_gauss.comp's Pass block is four words");
 
 constexpr std::uint32_t kGroupX = 64, kGroupY = 4; // psf_gauss.comp's local size
 constexpr std::uint32_t kColumnRows = 8;            // its rows an invocation of the columns pass
@@ -50,10 +42,9 @@ std::vector<double> gaussianPsfKernel1D(double fwhmPixels, int radius) {
 
 // all four in the GPU's memory: the passes read each pixel 2r + 1 times
 struct GaussianPsfPass::Buffers {
-    Buffers(const vk::Device& device, std::size_t imageBytes, std::size_t middleBytes,
-            std::size_t kernelBytes)
+    Buffers(const vk::Device& device, std::size_t imageBytes, std::size_t kernelBytes)
         : input(device, imageBytes, "the PSF's input image"),
-          middle(device, middleBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+          middle(device, imageBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                  vk::MemoryUse::DeviceLocal, "the PSF's rows pass"),
           output(device, imageBytes, "the PSF's output image"),
           weights(device, kernelBytes, "the PSF's kernel") {}
@@ -93,17 +84,9 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
 
     const std::size_t bytes = image.size() * sizeof(float);
     const std::size_t kernelBytes = kernel.size() * sizeof(float);
-    const auto middleBytes =
-        static_cast<VkDeviceSize>(rowsPassPitch(width)) * static_cast<VkDeviceSize>(height) *
-        sizeof(float);
-    if (!m_buffers || m_buffers->input.size() != bytes || m_buffers->middle.size() != middleBytes ||
-        m_buffers->weights.size() != kernelBytes) {
+    if (!m_buffers || m_buffers->input.size() != bytes || m_buffers->weights.size() != kernelBytes) {
         m_buffers.reset(); // the old ones first: two images' worth may not fit
-        m_buffers = std::make_unique<Buffers>(
-            device, bytes,
-            static_cast<std::size_t>(rowsPassPitch(width)) * static_cast<std::size_t>(height) *
-                sizeof(float),
-            kernelBytes);
+        m_buffers = std::make_unique<Buffers>(device, bytes, kernelBytes);
     }
     vk::StagedBuffer& input = m_buffers->input;
     vk::Buffer& middle = m_buffers->middle;
@@ -132,14 +115,13 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
         // after the uploads (a top-of-pipe stamp would not wait for them): the passes alone
         queries.writeTimestamp(commands, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
     }
-    const std::int32_t pitch = rowsPassPitch(width);
-    const PassConstants alongRows{width, height, radius, 0, pitch};
+    const PassConstants alongRows{width, height, radius, 0};
     pass.push(&alongRows, sizeof alongRows);
     commands.dispatch(gx, gy);
     // the rows pass is complete before the columns read it
     commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
-    const PassConstants alongColumns{width, height, radius, 1, pitch};
+    const PassConstants alongColumns{width, height, radius, 1};
     pass.push(&alongColumns, sizeof alongColumns);
     commands.dispatch(gx, (gy + kColumnRows - 1) / kColumnRows);
     if (timed)
