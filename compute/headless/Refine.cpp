@@ -125,8 +125,9 @@ void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
     engine::Simulator simulator(device, options);
     out << "refinement on " << device.description() << ", "
         << engine::precisionName(simulator.precision()) << " precision\n";
+    if (!simulator.notice().empty()) // precise asked of a device without float64, say
+        err << "braggview: warning: " << simulator.notice() << "\n";
     refineAndReport(request, measured, spots, simulator, out);
-    (void)err;
 }
 
 void checkRefinement(const RunRequest& request) {
