@@ -44,9 +44,12 @@ class PixelResiduals : public ceres::CostFunction {
         const std::vector<double> x(parameters[0], parameters[0] + p);
         const double k = parameters[1][0], b = parameters[1][1];
         if (!jacobians) {
+            const std::vector<float>& s = imageAt(x);
             double rtr = 0.0;
-            for (double r : pixelResiduals(x, k, b))
+            for (std::size_t i = 0; i < m_pixels.size(); ++i) {
+                const double r = m_weights[i] * (m_measured.pixels[m_pixels[i]] - k * s[i] - b);
                 rtr += r * r;
+            }
             std::fill(residuals, residuals + q, 0.0);
             residuals[q] = std::sqrt(rtr);
             return true;
@@ -96,7 +99,7 @@ class PixelResiduals : public ceres::CostFunction {
         if (x == m_slopesX && !m_slopes.empty())
             return m_slopes;
         const std::size_t p = x.size(), n = m_pixels.size();
-        const std::vector<float> here = imageAt(x);
+        const std::vector<float>& here = imageAt(x); // render() leaves the kept image alone
         m_slopes.resize(n * p);
         for (std::size_t j = 0; j < p; ++j) {
             std::vector<double> moved = x;
