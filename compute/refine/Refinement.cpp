@@ -47,7 +47,7 @@ class PixelResiduals : public ceres::CostFunction {
             const std::vector<float>& s = imageAt(x);
             double rtr = 0.0;
             for (std::size_t i = 0; i < m_pixels.size(); ++i) {
-                const double r = m_weights[i] * (m_measured.pixels[m_pixels[i]] - k * s[i] - b);
+                const double r = residual(i, s, k, b);
                 rtr += r * r;
             }
             std::fill(residuals, residuals + q, 0.0);
@@ -67,12 +67,17 @@ class PixelResiduals : public ceres::CostFunction {
         return true;
     }
 
+    // chosen pixel i's weighted residual, s being the rendering of its x
+    double residual(std::size_t i, const std::vector<float>& s, double k, double b) const {
+        return m_weights[i] * (m_measured.pixels[m_pixels[i]] - k * s[i] - b);
+    }
+
     // the weighted residual of each chosen pixel at (x, k, b)
     std::vector<double> pixelResiduals(const std::vector<double>& x, double k, double b) const {
         const std::vector<float>& s = imageAt(x);
         std::vector<double> r(m_pixels.size());
         for (std::size_t i = 0; i < m_pixels.size(); ++i)
-            r[i] = m_weights[i] * (m_measured.pixels[m_pixels[i]] - k * s[i] - b);
+            r[i] = residual(i, s, k, b);
         return r;
     }
 
@@ -88,7 +93,7 @@ class PixelResiduals : public ceres::CostFunction {
                 row[j] = -w * k * slopes[j * n + i];
             row[p] = -w * s[i];
             row[p + 1] = -w;
-            return w * (m_measured.pixels[m_pixels[i]] - k * s[i] - b);
+            return residual(i, s, k, b);
         });
     }
 
