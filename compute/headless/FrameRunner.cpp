@@ -50,11 +50,6 @@ std::vector<float> FrameRunner::counterNoise(std::size_t pixels, random::Counter
     return m_counterNoise->deviates(m_simulator->imageBuffer(), pixels, key);
 }
 
-std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place) {
-    std::shared_ptr<vk::Instance> instance;
-    return batchDevices(option, place, instance);
-}
-
 std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place,
                                       std::shared_ptr<vk::Instance>& instance) {
     const char* environment = std::getenv("BRAGGVIEW_DEVICE");

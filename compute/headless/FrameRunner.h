@@ -64,10 +64,8 @@ struct RankPlace;
 // (vk::chooseAllDevices); a list -> its entries, a repeat making a second runner on the same
 // device. Under mpirun (place.size > 1) a rank takes one entry, the (local rank mod
 // entries)th, of the list or of "all", which is also what no -device means there. Throws
-// bv::Error naming -device.
-std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place);
-// the same, listing the devices (for "all" and under mpirun) with `instance`, which it makes
-// when it is null (after the option is read: a typo is reported as such)
+// bv::Error naming -device. The devices are listed (for "all" and under mpirun) with
+// `instance`, made here when it is null (after the option is read: a typo is reported as such).
 std::vector<std::string> batchDevices(const std::string& option, const RankPlace& place,
                                       std::shared_ptr<vk::Instance>& instance);
 
