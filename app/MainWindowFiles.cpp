@@ -2,25 +2,24 @@
 // throwing bv::Error naming the file (the menus show it).
 #include "app/MainWindow.h"
 
-#include "app/RefinePanel.h"
-
 #include "app/CompareView.h"
-#include "compute/io/MeasuredImage.h"
-
-#include <QActionGroup>
-#include <QFileInfo>
-
 #include "app/DisplayPanel.h"
 #include "app/ExperimentDocument.h"
 #include "app/Exporter.h"
 #include "app/HeadlessCommand.h"
+#include "app/RefinePanel.h"
 #include "app/SimulationController.h"
 #include "compute/core/Error.h"
+#include "compute/io/MeasuredImage.h"
 #include "render/ImageWindow.h"
 
+#include <QActionGroup>
 #include <QClipboard>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QStatusBar>
+
+#include <sstream>
 
 namespace bv::app {
 
@@ -80,11 +79,14 @@ void MainWindow::openExperiment(const QString& path) {
 
 void MainWindow::openMeasuredImage(const QString& path, int frame) {
     runGuarded(tr("Cannot open the measured image"), [&] {
+        // laid out as the experiment's panels (a DIALS experiment's), as headless
+        std::ostringstream notes;
         io::MeasuredImage measured =
-            io::readMeasuredImage(path.toStdString(), static_cast<std::size_t>(frame));
-        // the trusted ranges of the experiment's panels (a DIALS experiment's), as headless
-        io::applyTrustedRanges(measured, m_document->experiment().detector.panels);
+            io::readMeasuredImageFor(path.toStdString(), static_cast<std::size_t>(frame),
+                                     m_document->experiment().detector.panels, notes);
         m_compare->setMeasured(std::move(measured), QFileInfo(path).fileName());
+        if (!notes.str().empty())
+            statusBar()->showMessage(QString::fromStdString(notes.str()).trimmed(), 8000);
         for (QAction* a : m_compareModes->actions())
             a->setEnabled(true);
         if (m_compare->mode() == CompareView::Simulated)

@@ -4,7 +4,10 @@
 #include "compute/io/CbfImage.h"
 #include "compute/io/Smv.h"
 
+#include <glm/geometric.hpp>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 
@@ -99,6 +102,60 @@ std::vector<int> stackedPanelRows(const MeasuredImage& image, const std::vector<
     return rows;
 }
 
+std::size_t stackModules(MeasuredImage& image, const std::vector<Panel>& panels) {
+    if (panels.size() < 2 || !stackedPanelRows(image, panels).empty())
+        return 0;
+    const Panel& first = panels.front();
+    struct Place {
+        long long fast, slow;
+    };
+    std::vector<Place> places;
+    long long minFast = 0, minSlow = 0, maxFast = 0, maxSlow = 0;
+    for (const Panel& p : panels) {
+        const bool sameGrid = p.fastPixels == first.fastPixels &&
+                              p.pixelSizeFast == first.pixelSizeFast &&
+                              p.pixelSizeSlow == first.pixelSizeSlow &&
+                              glm::dot(p.fast, first.fast) > 0.999 && glm::dot(p.slow, first.slow) > 0.999;
+        if (!sameGrid || p.slowPixels <= 0)
+            return 0;
+        const glm::dvec3 d = p.origin - first.origin;
+        const Place at{std::llround(glm::dot(d, first.fast) / first.pixelSizeFast),
+                       std::llround(glm::dot(d, first.slow) / first.pixelSizeSlow)};
+        places.push_back(at);
+        minFast = std::min(minFast, at.fast);
+        minSlow = std::min(minSlow, at.slow);
+        maxFast = std::max(maxFast, at.fast + p.fastPixels);
+        maxSlow = std::max(maxSlow, at.slow + p.slowPixels);
+    }
+    if (maxFast - minFast != image.width || maxSlow - minSlow != image.height)
+        return 0;
+    // every pixel of the image in at most one panel
+    std::vector<std::uint8_t> taken(image.pixels.size(), 0);
+    MeasuredImage stacked = image;
+    stacked.width = first.fastPixels;
+    stacked.height = 0;
+    stacked.pixels.clear();
+    stacked.hasData.clear();
+    for (std::size_t k = 0; k < panels.size(); ++k) {
+        const long long f0 = places[k].fast - minFast, s0 = places[k].slow - minSlow;
+        for (long long s = s0; s < s0 + panels[k].slowPixels; ++s) {
+            const std::size_t row = static_cast<std::size_t>(s * image.width + f0);
+            for (std::size_t i = row; i < row + static_cast<std::size_t>(stacked.width); ++i) {
+                if (taken[i])
+                    return 0;
+                taken[i] = 1;
+            }
+            stacked.pixels.insert(stacked.pixels.end(), image.pixels.begin() + long(row),
+                                  image.pixels.begin() + long(row) + stacked.width);
+            stacked.hasData.insert(stacked.hasData.end(), image.hasData.begin() + long(row),
+                                   image.hasData.begin() + long(row) + stacked.width);
+        }
+        stacked.height += panels[k].slowPixels;
+    }
+    image = std::move(stacked);
+    return panels.size();
+}
+
 std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels) {
     if (panels.empty() || stackedPanelRows(image, panels).empty())
         return 0;
@@ -116,6 +173,18 @@ std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& p
         first += count;
     }
     return taken;
+}
+
+MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
+                                   const std::vector<Panel>& panels, std::ostream& log) {
+    MeasuredImage measured = readMeasuredImage(path, frame);
+    const int wholeWidth = measured.width, wholeHeight = measured.height;
+    if (const std::size_t modules = stackModules(measured, panels))
+        log << path << ": " << modules << " modules taken from their places in the " << wholeWidth
+            << " x " << wholeHeight << " image\n";
+    if (const std::size_t taken = applyTrustedRanges(measured, panels))
+        log << path << ": " << taken << " pixels outside the panels' trusted range carry no data\n";
+    return measured;
 }
 
 } // namespace bv::io

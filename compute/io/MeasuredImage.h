@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -42,12 +43,28 @@ MeasuredImage readMeasuredImage(const std::string& path, std::size_t frame = 0);
 // `width` wide, their rows adding up to `height`); empty where it does not.
 std::vector<int> stackedPanelRows(const MeasuredImage& image, const std::vector<Panel>& panels);
 
+// A frame of a detector of modules written as one image of the whole detector, gaps
+// included (a PILATUS CBF of 2463 x 2527 pixels, an EIGER's frame), where the experiment
+// describes each module as a panel (dxtbx's multi-panel models): each panel's rectangle of
+// the image is where its origin lies from the first panel's, in pixels along the first
+// panel's fast and slow axes (rounded), and the panels are taken out in order and stacked as
+// a simulation stacks them. Only where that layout is exact: panels of one width and one pixel
+// size with the first's axes, their rectangles inside the image without overlap, their
+// bounding box the whole image. Returns the panels taken (0: the image is left as it was).
+std::size_t stackModules(MeasuredImage& image, const std::vector<Panel>& panels);
+
 // The detector's trusted ranges (a DIALS experiment's panels): a pixel whose count lies
 // outside its panel's range, min to max inclusive (dxtbx's definition since 2023; 3.12's
 // excluded both ends, which would take every pixel of 0 counts under a range from 0), has no
 // data. The panels as the image stacks them (each `width` wide, their rows adding up to
 // `height`); otherwise, or without ranges, nothing changes. Returns the pixels it took.
 std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels);
+
+// The frame as a simulation of `panels` lays it out, for a comparison or a fit: read,
+// its modules stacked (stackModules) and the trusted ranges applied, a line to `log` for each
+// that changed something. The headless run and the viewer read measured frames through it.
+MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
+                                   const std::vector<Panel>& panels, std::ostream& log);
 
 // The NeXus part (MeasuredNexus.cpp).
 MeasuredImage readMeasuredNexus(const std::string& path, std::size_t frame);

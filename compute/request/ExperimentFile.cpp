@@ -177,11 +177,7 @@ MeasuredSource measuredSource(const RunRequest& r) {
 
 io::MeasuredImage readMeasured(const RunRequest& request, const MeasuredSource& source,
                                std::ostream& log) {
-    io::MeasuredImage measured = io::readMeasuredImage(source.path, source.frame);
-    if (const std::size_t taken = io::applyTrustedRanges(measured, request.experiment.detector.panels))
-        log << source.path << ": " << taken
-            << " pixels outside the panels' trusted range carry no data\n";
-    return measured;
+    return io::readMeasuredImageFor(source.path, source.frame, request.experiment.detector.panels, log);
 }
 
 // a -lambda or -energy after -experiment: the crystal's matrix keeps the file's cell

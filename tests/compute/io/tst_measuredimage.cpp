@@ -130,6 +130,49 @@ class TestMeasuredImage : public QObject {
         QCOMPARE(n.hasData, std::vector<std::uint8_t>(6, 1));
     }
 
+    void modulesTakenFromTheWholeDetectorsImage() {
+        // four modules of 2 x 2 pixels of 0.1 mm, two across and two down with a gap of one
+        // pixel between them (as a PILATUS's): a 5 x 5 image whose pixel (f, s) holds 10 s + f,
+        // the gaps -1 (no data). The panels are listed down then across, as a file may.
+        bv::io::MeasuredImage m;
+        m.width = m.height = 5;
+        for (int s = 0; s < 5; ++s)
+            for (int f = 0; f < 5; ++f) {
+                const bool gap = f == 2 || s == 2;
+                m.pixels.push_back(gap ? -1.0f : float(10 * s + f));
+                m.hasData.push_back(gap ? 0 : 1);
+            }
+        std::vector<bv::Panel> panels;
+        for (int across : {0, 1})
+            for (int down : {0, 1}) {
+                bv::Panel p;
+                p.fastPixels = p.slowPixels = 2;
+                p.pixelSizeFast = p.pixelSizeSlow = 1e-4;
+                p.origin = glm::dvec3(0.1, 0.0, 0.0) + 3e-4 * across * p.fast + 3e-4 * down * p.slow;
+                panels.push_back(p);
+            }
+        bv::io::MeasuredImage stacked = m;
+        QCOMPARE(bv::io::stackModules(stacked, panels), std::size_t(4));
+        QCOMPARE(stacked.width, 2);
+        QCOMPARE(stacked.height, 8);
+        // module (across 0, down 0), then (0, 1), (1, 0), (1, 1): each its own 2 x 2 pixels
+        QCOMPARE(stacked.pixels, (std::vector<float>{0, 1, 10, 11, 30, 31, 40, 41,
+                                                     3, 4, 13, 14, 33, 34, 43, 44}));
+        QCOMPARE(stacked.hasData, std::vector<std::uint8_t>(16, 1));
+        // stacked already: left as it is
+        QCOMPARE(bv::io::stackModules(stacked, panels), std::size_t(0));
+        // modules that do not tile the image (one moved a pixel along fast, so the bounding
+        // box is 6 wide; or one over another): left as it is
+        std::vector<bv::Panel> moved = panels;
+        moved[3].origin += 1e-4 * moved[3].fast;
+        bv::io::MeasuredImage n = m;
+        QCOMPARE(bv::io::stackModules(n, moved), std::size_t(0));
+        moved = panels; // the last at (1, 3): over the one at (0, 3), the box still 5 x 5
+        moved[3].origin -= 2e-4 * moved[3].fast;
+        QCOMPARE(bv::io::stackModules(n, moved), std::size_t(0));
+        QCOMPARE(n.pixels, m.pixels);
+    }
+
     void refusals() {
         QTemporaryDir dir;
         QVERIFY(refusal(pathIn(dir, "missing.cbf")).contains("missing.cbf: cannot open"));
