@@ -340,7 +340,8 @@ void limitOutputsToPanels(RunRequest& cl, const std::vector<std::string>& args) 
                         ") is written as -nexusfile (NeXus/NXmx, one module per panel), "
                         "-floatfile (the panels' rows stacked in order) and -pgmfile; SMV and "
                         "CBF files of one flat detector cannot hold it");
-    if (cl.outputs.writeNoise || !cl.outputs.intFile.empty())
+    // a fit writes no images: nothing is left out
+    if (cl.refine.empty() && (cl.outputs.writeNoise || !cl.outputs.intFile.empty()))
         cl.notices.push_back("a detector of several panels: the int and noise images (SMV, one "
                              "flat detector) are not written; the float image stacks the panels");
     // countPhotons stays: a NeXus file of the panels holds the photon counts unless -nonoise

@@ -6,14 +6,20 @@
 #include "compute/io/DialsExperiment.h"
 #include "compute/io/DialsReflections.h"
 #include "compute/io/RefinedExperiment.h"
+#include "compute/model/Units.h"
 #include "compute/refine/Refinement.h"
+#include "compute/refine/StartSize.h"
+#include "compute/refine/FitSampling.h"
 #include "compute/run/ModelRenderer.h"
 #include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 
 #include <glm/matrix.hpp>
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 
 namespace bv::headless {
 
@@ -140,9 +146,39 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
                                   const refine::ObservedSpots* spots,
                                   engine::Simulator& simulator, std::ostream& out,
                                   const refine::ProgressCallback& progress) {
-    const ResolvedExperiment resolved = run::resolveQuietly(request.experiment);
-    const Experiment start = refine::canonicalStart(request.experiment, resolved);
+    Experiment stated = request.experiment;
+    const bool fitsSize = std::find(request.refine.begin(), request.refine.end(), "ncells") !=
+                          request.refine.end();
+    if (fitsSize && refine::statesNoSize(stated)) {
+        const refine::StartSize size = refine::searchStartSize(stated, measured, [&](const Experiment& e) {
+            run::setPlan(simulator, run::prepareQuietly(e));
+            simulator.run();
+            return simulator.image();
+        });
+        stated.crystal.cells = glm::dvec3(size.cells);
+        out << "the start: no crystal size stated; " << size.cells
+            << " cells along each axis correlates best with the frame (of";
+        for (std::size_t i = 0; i < size.correlations.size(); ++i)
+            out << (i ? ", " : " ") << refine::startSizeCandidates()[i] << ": "
+                << std::round(size.correlations[i] * 1000.0) / 1000.0;
+        out << "; -N sets it)\n";
+    }
+    const ResolvedExperiment resolved = run::resolveQuietly(stated);
+    const Experiment start = refine::canonicalStart(stated, resolved);
     const refine::ParameterSet set(start, resolved, request.refine);
+    if (start.crystal.phi.steps != request.experiment.crystal.phi.steps) {
+        const refine::RotationSampling r = refine::rotationSamplingForFit(resolved, stated.beam.wavelength);
+        char line[320];
+        std::snprintf(line, sizeof line,
+                      "the rotation: %g deg in %d phi steps, chosen for the fit (a reflection "
+                      "at %.2f A crosses the sphere in %.3g deg; -phisteps sets them)\n",
+                      units::degreesFromRadians(r.oscillation), *start.crystal.phi.steps,
+                      r.resolution, units::degreesFromRadians(r.crossing));
+        out << line;
+    }
+    if (set.start().crystal.mosaicDomains != request.experiment.crystal.mosaicDomains)
+        out << "the mosaic: " << *set.start().crystal.mosaicDomains
+            << " domains, chosen for the fit (-mosaic_domains sets them)\n";
     if (!set.cellConstraint().empty())
         out << "the cell: " << set.cellConstraint() << "\n";
     refine::FitReport report = refineOnDevice(request, measured, simulator, start,

@@ -2,6 +2,7 @@
 
 #include "compute/core/Error.h"
 #include "compute/io/SpaceGroupLattice.h"
+#include "compute/refine/FitSampling.h"
 #include "compute/model/Rotation.h"
 #include "compute/model/Units.h"
 
@@ -254,6 +255,18 @@ Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment
     e.crystal.missetAngles = glm::dvec3(0.0);
     e.crystal.sampleSize = glm::dvec3(0.0);
     e.crystal.cells = resolved.cells;
+    // what the frame integrates, sampled finely enough to fit where the user did not say
+    // (docs/numerics/fit-sampling.md): the oscillation (nanoBragg's two steps left a nanoBragg
+    // frame of five steps 0.4 mm and 0.5 % off along the distance-cell valley) and the mosaic
+    // domains (its ten left one 0.14 mm and 0.18 % off)
+    if (!e.crystal.phi.steps && !e.crystal.phi.step && resolved.phi.range > 0.0)
+        e.crystal.phi.steps = rotationSamplingForFit(resolved, e.beam.wavelength).steps;
+    if (!e.crystal.mosaicDomains && e.crystal.mosaicSpread.value_or(0.0) > 0.0)
+        e.crystal.mosaicDomains = kFitMosaicDomains;
+    // nanoBragg's automatic oversampling follows the crystal's size, which -refine ncells
+    // moves: kept at the start's, so that the cost does not jump where the size crosses a step
+    if (!e.sampling.oversample || *e.sampling.oversample <= 0)
+        e.sampling.oversample = resolved.oversample;
     return e;
 }
 
@@ -290,7 +303,7 @@ ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
             const double spread =
                 std::max(units::degreesFromRadians(m_start.crystal.mosaicSpread.value_or(0.0)), 0.05);
             if (!m_start.crystal.mosaicDomains)
-                m_start.crystal.mosaicDomains = 10;
+                m_start.crystal.mosaicDomains = kFitMosaicDomains;
             m_parameters.push_back({"mosaic", "deg", Group::Mosaic, 0, {}, spread,
                                     std::max(0.002, spread * 0.02), 0.0, 20.0});
         } else if (g == "ncells") {

@@ -9,6 +9,7 @@
 #include "compute/model/Resolve.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/refine/RefinedParameters.h"
+#include "compute/refine/FitSampling.h"
 
 #include <QtTest>
 
@@ -16,6 +17,7 @@
 #include <glm/matrix.hpp>
 
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 namespace {
@@ -86,11 +88,68 @@ QStringList namesOf(const bv::refine::ParameterSet& set) {
     return names;
 }
 
+// canonicalStart of a frame given as words (the start a fit samples)
+bv::Experiment fitStart(const std::vector<std::string>& words) {
+    bv::RunRequest r = bv::cli::parseCommandLine(words);
+    bv::random::ReferenceRandom rng;
+    std::ostringstream log;
+    const bv::ResolvedExperiment resolved = bv::resolve(r.experiment, rng, log);
+    return bv::refine::canonicalStart(r.experiment, resolved);
+}
+std::optional<int> fitPhiSteps(const std::vector<std::string>& words) {
+    return fitStart(words).crystal.phi.steps;
+}
+
 } // namespace
 
 class TestRefinedParameters : public QObject {
     Q_OBJECT
   private slots:
+    // A rotation frame of 0.5 degrees with no -phisteps: a crystal 15 x 70 A = 1050 A long
+    // has lattice peaks 1/1050 per A wide; the detector's corner (1024 pixels of 0.1 mm
+    // at 120 mm, the beam in the middle: 51.25 mm along both axes, 72.48 mm off the beam)
+    // sees 2 theta = atan(72.48 / 120) = 31.13 degrees, |d*| = 2 sin(15.56) / 1 A = 0.5366 /A.
+    // A peak there crosses the sphere in 1 / (1050 x 0.5366) = 1.775e-3 rad = 0.1017 degrees;
+    // half of it per step is 0.5 / 0.0508 = 9.8, so 10 steps. What the user said is kept.
+    void rotationSampledForTheFit() {
+        const std::vector<std::string> frame{"-cell", "50", "60", "70", "90", "90", "90",
+                                             "-default_F", "1", "-N", "15", "-lambda", "1",
+                                             "-detpixels", "1024", "-pixel", "0.1",
+                                             "-distance", "120", "-phi", "0", "-osc", "0.5"};
+        QCOMPARE(fitPhiSteps(frame).value_or(-1), 10);
+        auto given = frame;
+        given.insert(given.end(), {"-phisteps", "5"});
+        QCOMPARE(fitPhiSteps(given).value_or(-1), 5);
+        auto bigCrystal = frame; // N 200: 0.0038 degrees a step would be 131: the cap
+        bigCrystal[10] = "200";
+        QCOMPARE(fitPhiSteps(bigCrystal).value_or(-1), bv::refine::kMaxRotationSteps);
+        auto still = frame; // no oscillation: nothing to sample
+        still.resize(still.size() - 2);
+        QVERIFY(!fitPhiSteps(still).has_value());
+    }
+
+    // The mosaic domains a fit samples where -mosaic_domains is not given: 50 for a crystal
+    // with a spread and for one whose spread is fitted; what the user said is kept; no spread
+    // and none fitted: none chosen.
+    void mosaicDomainsForTheFit() {
+        const std::vector<std::string> crystal{"-cell", "50", "60", "70", "90", "90", "90",
+                                               "-default_F", "1", "-N", "15", "-lambda", "1"};
+        auto spread = crystal;
+        spread.insert(spread.end(), {"-mosaic", "0.3"});
+        QCOMPARE(fitStart(spread).crystal.mosaicDomains.value_or(-1), 50);
+        auto given = spread;
+        given.insert(given.end(), {"-mosaic_domains", "7"});
+        QCOMPARE(fitStart(given).crystal.mosaicDomains.value_or(-1), 7);
+        const bv::Experiment none = fitStart(crystal);
+        QVERIFY(!none.crystal.mosaicDomains.has_value());
+        bv::RunRequest r = bv::cli::parseCommandLine(crystal);
+        bv::random::ReferenceRandom rng;
+        std::ostringstream log;
+        const bv::ResolvedExperiment resolved = bv::resolve(r.experiment, rng, log);
+        const bv::refine::ParameterSet fitsMosaic(none, resolved, {"mosaic"});
+        QCOMPARE(fitsMosaic.start().crystal.mosaicDomains.value_or(-1), 50);
+    }
+
     void latticeTies_data() {
         QTest::addColumn<QStringList>("cell");
         QTest::addColumn<QString>("hall");
