@@ -31,6 +31,8 @@ namespace {
 const std::pair<const char*, const char*> kGroups[] = {
     {"distance", "the whole detector along the beam (mm)"},
     {"beam", "the beam centre: the detector in its plane (pixels)"},
+    {"panels", "every panel on its own: along the beam (mm) and in its plane (pixels); not with "
+               "distance or beam"},
     {"orientation", "three small rotations of the crystal (degrees)"},
     {"cell", "the cell edges; equal edges move as one (Å)"},
     {"mosaic", "the mosaic spread (degrees)"},

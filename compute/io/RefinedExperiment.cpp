@@ -9,6 +9,7 @@
 #include <glm/matrix.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace bv::io {
@@ -43,6 +44,46 @@ std::size_t modelIndex(const Json& root, std::size_t id, const char* model) {
     return 0;
 }
 
+glm::dvec3 vector3(const Json& v) {
+    return glm::dvec3(v.at(0).get<double>(), v.at(1).get<double>(), v.at(2).get<double>());
+}
+
+// each panel's group axes in dxtbx's lab frame (columns fast, slow, normal), as the hierarchy
+// composes them from the root: a panel's origin is a point of its group's frame
+void groupAxes(const Json& node, const glm::dmat3& parent, int depth, std::vector<glm::dmat3>& axes) {
+    if (depth > 64)
+        throw Error("the detector's hierarchy is nested too deep");
+    const glm::dvec3 fast = glm::normalize(parent * (node.contains("fast_axis")
+                                                         ? vector3(node["fast_axis"]) : glm::dvec3(1, 0, 0)));
+    const glm::dvec3 slow = glm::normalize(parent * (node.contains("slow_axis")
+                                                         ? vector3(node["slow_axis"]) : glm::dvec3(0, 1, 0)));
+    const glm::dmat3 frame(fast, slow, glm::cross(fast, slow));
+    if (!node.contains("children"))
+        return;
+    for (const Json& child : node["children"]) {
+        if (child.contains("panel")) {
+            const std::size_t k = child["panel"].get<std::size_t>();
+            if (k < axes.size())
+                axes[k] = frame;
+        } else {
+            groupAxes(child, frame, depth + 1, axes);
+        }
+    }
+}
+
+// each panel moved by its own shift (mm, dxtbx's frame) beyond the whole detector's
+void shiftPanels(Json& detector, const std::vector<glm::dvec3>& shifts) {
+    Json& panels = detector.at("panels");
+    std::vector<glm::dmat3> axes(panels.size(), glm::dmat3(1.0)); // outside a hierarchy: the lab's
+    if (detector.contains("hierarchy"))
+        groupAxes(detector["hierarchy"], glm::dmat3(1.0), 0, axes);
+    for (std::size_t k = 0; k < panels.size() && k < shifts.size(); ++k) {
+        Json& origin = panels[k].at("origin");
+        // the shift in the group's frame: its components along the group's axes
+        origin = vector(vector3(origin) + glm::transpose(axes[k]) * shifts[k]);
+    }
+}
+
 } // namespace
 
 void writeRefinedExperiment(const std::string& input, std::size_t id, const std::string& output,
@@ -68,6 +109,12 @@ void writeRefinedExperiment(const std::string& input, std::size_t id, const std:
                                            origin[2].get<double>()) + shift);
             }
         }
+        std::vector<glm::dvec3> panelShifts;
+        for (const glm::dvec3& own : refined.panelShifts)
+            panelShifts.push_back(toDials(own) * 1e3);
+        if (std::any_of(panelShifts.begin(), panelShifts.end(),
+                        [](const glm::dvec3& v) { return v != glm::dvec3(0.0); }))
+            shiftPanels(detector, panelShifts);
         // the crystal, the goniometer's rotations taken back out
         glm::dmat3 settingTimesFixed(1.0);
         if (root.contains("goniometer") && root["goniometer"].size() > 0 &&

@@ -15,11 +15,14 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bv::io {
 
 struct RefinedModels {
     glm::dvec3 detectorShift{0.0};         // m
+    // m, each panel's move beyond detectorShift (-refine panels; zero or empty: none)
+    std::vector<glm::dvec3> panelShifts;
     glm::dvec3 a{0.0}, b{0.0}, c{0.0};     // Angstrom, at the goniometer's zero
     std::optional<double> mosaicSpread;    // rad
     std::optional<glm::dvec3> cells;       // Na, Nb, Nc

@@ -2,9 +2,9 @@
 
 #include "compute/core/Error.h"
 #include "compute/io/SpaceGroupLattice.h"
-#include "compute/refine/FitSampling.h"
 #include "compute/model/Rotation.h"
 #include "compute/model/Units.h"
+#include "compute/refine/FitSampling.h"
 
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>
@@ -271,7 +271,7 @@ Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment
 }
 
 const char* ParameterSet::knownGroups() {
-    return "distance, beam, orientation, cell, mosaic, ncells (and scale, always fitted)";
+    return "distance, beam, panels, orientation, cell, mosaic, ncells (and scale, always fitted)";
 }
 
 ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
@@ -292,6 +292,24 @@ ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
             const glm::dvec2 b = beamOnPanel(first, m_beam);
             m_parameters.push_back({"beam_x", "pixels", Group::Beam, 0, {}, b.x, 0.02});
             m_parameters.push_back({"beam_y", "pixels", Group::Beam, 1, {}, b.y, 0.02});
+        } else if (g == "panels") {
+            if (std::find(groups.begin(), groups.end(), "distance") != groups.end() ||
+                std::find(groups.begin(), groups.end(), "beam") != groups.end())
+                throw Error("-refine panels moves every panel on its own; distance and beam move "
+                            "the whole detector: name panels, or distance and beam");
+            for (std::size_t k = 0; k < m_start.detector.panels.size(); ++k) {
+                const Panel& panel = m_start.detector.panels[k];
+                const std::string name = "panel" + std::to_string(k) + "_";
+                const double d = glm::dot(panel.origin, panel.normal()) /
+                                 glm::dot(m_beam, panel.normal()) / kMm;
+                Parameter distance{name + "distance", "mm", Group::Panel, 0, {}, d, 0.01, d * 0.2, d * 5};
+                Parameter fast{name + "shift_fast", "pixels", Group::Panel, 1, {}, 0.0, 0.02};
+                Parameter slow{name + "shift_slow", "pixels", Group::Panel, 2, {}, 0.0, 0.02};
+                for (Parameter* q : {&distance, &fast, &slow}) {
+                    q->panel = static_cast<int>(k);
+                    m_parameters.push_back(*q);
+                }
+            }
         } else if (g == "orientation") {
             const char* names[] = {"orientation_x", "orientation_y", "orientation_z"};
             for (int i = 0; i < 3; ++i)
@@ -354,6 +372,16 @@ Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
             // the beam further along fast: the detector moved the other way
             shift -= (p.component == 0 ? m_fast * m_pixelFast : m_slow * m_pixelSlow) * delta;
             break;
+        case Group::Panel: {
+            Panel& panel = e.detector.panels.at(static_cast<std::size_t>(p.panel));
+            if (p.component == 0)
+                panel.origin += m_beam * (delta * kMm);
+            else if (p.component == 1)
+                panel.origin += panel.fast * (panel.pixelSizeFast * delta);
+            else
+                panel.origin += panel.slow * (panel.pixelSizeSlow * delta);
+            break;
+        }
         case Group::Orientation:
             rotation[p.component] = units::radiansFromDegrees(values[i]);
             break;
@@ -382,6 +410,12 @@ Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
 io::RefinedModels refinedModels(const Experiment& start, const Experiment& r) {
     io::RefinedModels models;
     models.detectorShift = r.detector.panels.at(0).origin - start.detector.panels.at(0).origin;
+    // each panel's own move beyond the whole detector's (-refine panels)
+    for (std::size_t k = 0; k < r.detector.panels.size() && k < start.detector.panels.size(); ++k) {
+        const glm::dvec3 own = r.detector.panels[k].origin - start.detector.panels[k].origin -
+                               models.detectorShift;
+        models.panelShifts.push_back(own);
+    }
     const glm::dmat3 direct = directFromReciprocal(*r.crystal.mosflmMatrix / (r.beam.wavelength * 1e10));
     models.a = direct[0];
     models.b = direct[1];

@@ -12,6 +12,10 @@
 //                           angle; triclinic all six), the tied ones set with them exactly;
 //                           without a space group the edges, those equal at the start (to
 //                           1e-4) as one, the angles kept
+//   panel<k>_distance mm    panel k (from 0, the detector's order) moved along the beam
+//   panel<k>_shift_fast, panel<k>_shift_slow  pixels  panel k moved in its own plane
+//                           (-refine panels: every panel on its own; not with distance or
+//                           beam, which move the whole detector)
 //   mosaic           deg    the mosaic spread
 //   Na, Nb, Nc       cells  the crystal's size in unit cells (continuous while fitting)
 //
@@ -33,17 +37,18 @@
 
 namespace bv::refine {
 
-enum class Group { Distance, Beam, Orientation, Cell, Mosaic, Ncells };
+enum class Group { Distance, Beam, Panel, Orientation, Cell, Mosaic, Ncells };
 
 struct Parameter {
     std::string name;  // "distance", "beam_x", "cell_a", "Na", ...
     std::string unit;  // "mm", "pixels", "deg", "A", "cells"
     Group group = Group::Distance;
-    int component = 0;           // x/y/z, a/b/c
+    int component = 0;           // x/y/z, a/b/c; a panel's: 0 distance, 1 fast, 2 slow
     std::vector<int> tied;       // cell: what it sets, of a, b, c, alpha, beta, gamma (0 to 5)
     double start = 0.0;          // in `unit`
     double step = 0.0;           // the finite difference, in `unit`
     double lower = -1e300, upper = 1e300; // bounds in `unit`
+    int panel = 0;               // Group::Panel: which
 };
 
 class ParameterSet {
