@@ -305,14 +305,10 @@ void RefinePanel::saveRefinedExperiment(const QString& path) const {
                     "experiment came from: open it first (File › Open DIALS experiment)");
     // the detector's shift from where the file puts it (the fields may have moved it before
     // the fit: the fit's start is not necessarily the file's)
-    RunRequest fromFile;
-    const auto id = static_cast<std::size_t>(request.experimentId);
-    request::applyDialsExperiment(fromFile, request.experimentFile, id);
-    Experiment asFiled = m_document.experiment();
-    asFiled.detector = fromFile.experiment.detector; // no -distance or rotation after it
-    const Experiment filed = refine::canonicalStart(asFiled, run::resolveQuietly(asFiled));
-    io::writeRefinedExperiment(request.experimentFile, id, path.toStdString(),
-                               refine::refinedModels(filed, r->refined));
+    io::writeRefinedExperiment(request.experimentFile, static_cast<std::size_t>(request.experimentId),
+                               path.toStdString(),
+                               refine::refinedModelsForFile(m_document.experiment(),
+                                                            request::filedDetector(request), r->refined));
 }
 
 void RefinePanel::setMessage(const QString& message) {

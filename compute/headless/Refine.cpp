@@ -7,9 +7,10 @@
 #include "compute/io/DialsReflections.h"
 #include "compute/io/RefinedExperiment.h"
 #include "compute/model/Units.h"
+#include "compute/refine/FitSampling.h"
 #include "compute/refine/Refinement.h"
 #include "compute/refine/StartSize.h"
-#include "compute/refine/FitSampling.h"
+#include "compute/request/ExperimentFile.h"
 #include "compute/run/ModelRenderer.h"
 #include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
@@ -212,7 +213,9 @@ void writeRefinementFiles(const RunRequest& request, const refine::FitReport& re
         io::writeRefinedExperiment(request.experimentFile,
                                    static_cast<std::size_t>(request.experimentId),
                                    request.refinedExperiment,
-                                   refine::refinedModels(report.start, report.refined));
+                                   refine::refinedModelsForFile(
+                                       request.experiment, request::filedDetector(request),
+                                       report.refined));
         out << "refined experiment written to " << request.refinedExperiment << "\n";
     }
 }

@@ -3,6 +3,7 @@
 #include "compute/core/Error.h"
 #include "compute/io/SpaceGroupLattice.h"
 #include "compute/model/Rotation.h"
+#include "compute/random/ReferenceRandom.h"
 #include "compute/model/Units.h"
 #include "compute/refine/FitSampling.h"
 
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 namespace bv::refine {
 
@@ -423,6 +425,15 @@ io::RefinedModels refinedModels(const Experiment& start, const Experiment& r) {
     models.mosaicSpread = r.crystal.mosaicSpread;
     models.cells = r.crystal.cells;
     return models;
+}
+
+io::RefinedModels refinedModelsForFile(const Experiment& experiment, const Detector& filed,
+                                       const Experiment& refined) {
+    Experiment asFiled = experiment;
+    asFiled.detector = filed;
+    random::ReferenceRandom rng;
+    std::ostringstream quiet;
+    return refinedModels(canonicalStart(asFiled, resolve(asFiled, rng, quiet)), refined);
 }
 
 } // namespace bv::refine

@@ -98,4 +98,11 @@ Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment
 // and size in cells (the headless -refine and the viewer's File > Save refined experiment).
 io::RefinedModels refinedModels(const Experiment& start, const Experiment& refined);
 
+// What -refined_experiment and the viewer's File > Save refined experiment write: the models
+// of `refined` against the experiment as its file places the detector (`filed`, the file's
+// own panels, request::filedDetector), not as the fit started. A -distance or a rotation
+// given after -experiment moved the start; it is part of what the fit found.
+io::RefinedModels refinedModelsForFile(const Experiment& experiment, const Detector& filed,
+                                       const Experiment& refined);
+
 } // namespace bv::refine

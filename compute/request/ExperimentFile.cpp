@@ -133,6 +133,12 @@ void applyDialsExperiment(RunRequest& request, const std::string& path, std::siz
     applyDialsExperiment(c, path, id, "-experiment " + path);
 }
 
+Detector filedDetector(const RunRequest& request) {
+    RunRequest fromFile;
+    applyDialsExperiment(fromFile, request.experimentFile, static_cast<std::size_t>(request.experimentId));
+    return fromFile.experiment.detector;
+}
+
 void applyExperimentFrame(ParseContext& c, long long frame, const std::string& where) {
     c.request.frame = frame;
     if (c.request.experimentFile.empty())

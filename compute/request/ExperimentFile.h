@@ -34,6 +34,10 @@ void applyDialsExperiment(ParseContext& c, const std::string& path, std::size_t 
 // "-experiment path" came after the words that made it.
 void applyDialsExperiment(RunRequest& request, const std::string& path, std::size_t id = 0);
 
+// The detector of the request's -experiment (its -experiment_id) as the file places it, with
+// no option after it (what a refined experiment list is written against).
+Detector filedDetector(const RunRequest& request);
+
 // -frame after -experiment: phi and the oscillation of that image of the scan
 void applyExperimentFrame(ParseContext& c, long long frame, const std::string& where);
 

@@ -10,6 +10,7 @@
 #include "compute/random/ReferenceRandom.h"
 #include "compute/refine/RefinedParameters.h"
 #include "compute/refine/FitSampling.h"
+#include "compute/request/ExperimentFile.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -193,6 +194,30 @@ class TestRefinedParameters : public QObject {
                      qPrintable(QString("panel %1").arg(k)));
         // the whole detector's groups and the module's own are not both fitted
         QVERIFY_THROWS_EXCEPTION(bv::Error, bv::refine::ParameterSet(start, resolved, {"panels", "distance"}));
+    }
+
+    // A -distance after -experiment moves the fit's start; what is written back is measured
+    // from the detector as the file places it, so a fit that changes nothing writes the
+    // option's move (before, measured from the start, it wrote none).
+    void refinedListKeepsAnOptionAfterTheFile() {
+        const std::string expt = BV_TEST_DATA "/dials/tetragonal.expt";
+        const std::vector<std::string> crystal{"-default_F", "1", "-N", "5"};
+        std::vector<std::string> words{"-experiment", expt};
+        words.insert(words.end(), crystal.begin(), crystal.end());
+        const bv::RunRequest asFiled = bv::cli::parseCommandLine(words);
+        words.insert(words.end(), {"-distance", "123"});
+        const bv::RunRequest moved = bv::cli::parseCommandLine(words);
+        bv::random::ReferenceRandom rng;
+        std::ostringstream log;
+        const bv::ResolvedExperiment filed = bv::resolve(asFiled.experiment, rng, log);
+        const bv::ResolvedExperiment there = bv::resolve(moved.experiment, rng, log);
+        const glm::dvec3 optionMove = there.panels.at(0).pix0 - filed.panels.at(0).pix0;
+        QVERIFY(glm::length(optionMove) > 1e-4); // the option moved the detector
+        const bv::Experiment start = bv::refine::canonicalStart(moved.experiment, there);
+        const bv::io::RefinedModels models = bv::refine::refinedModelsForFile(
+            moved.experiment, bv::request::filedDetector(moved), start);
+        QVERIFY(glm::length(models.detectorShift - optionMove) < 1e-12);
+        QVERIFY(glm::length(bv::refine::refinedModels(start, start).detectorShift) == 0.0);
     }
 
     void latticeTies_data() {
