@@ -1,6 +1,7 @@
 #include "app/RefineRunner.h"
 
 #include "compute/core/Error.h"
+#include "compute/refine/StartSize.h"
 #include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
 #include "render/ImageWindow.h"
@@ -63,9 +64,18 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
         m_request.reset();
         m_promise.reset();
     }
-    m_worker = std::thread([this, pixels, background] {
+    m_worker = std::thread([this, pixels, background, experiment, groups] {
         try {
-            refine::Refinement fit(*m_set, m_measured,
+            // no size stated and ncells fitted: the start searched first, as headless does
+            // (the panel's start column follows the fit's first values)
+            refine::ParameterSet fitted = *m_set;
+            Experiment sized = experiment;
+            if (refine::chooseStartSize(sized, groups, m_measured,
+                                        [this](const Experiment& e) { return renderOnGuiThread(e); })) {
+                const ResolvedExperiment r = run::resolveQuietly(sized);
+                fitted = refine::ParameterSet(refine::canonicalStart(sized, r), r, groups);
+            }
+            refine::Refinement fit(fitted, m_measured,
                                    [this](const Experiment& e) { return renderOnGuiThread(e); },
                                    pixels, background);
             fit.setProgress([this](const refine::FitProgress& progress) {

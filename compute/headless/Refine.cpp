@@ -148,20 +148,18 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
                                   engine::Simulator& simulator, std::ostream& out,
                                   const refine::ProgressCallback& progress) {
     Experiment stated = request.experiment;
-    const bool fitsSize = std::find(request.refine.begin(), request.refine.end(), "ncells") !=
-                          request.refine.end();
-    if (fitsSize && refine::statesNoSize(stated)) {
-        const refine::StartSize size = refine::searchStartSize(stated, measured, [&](const Experiment& e) {
+    const std::optional<refine::StartSize> size =
+        refine::chooseStartSize(stated, request.refine, measured, [&](const Experiment& e) {
             run::setPlan(simulator, run::prepareQuietly(e));
             simulator.run();
             return simulator.image();
         });
-        stated.crystal.cells = glm::dvec3(size.cells);
-        out << "the start: no crystal size stated; " << size.cells
+    if (size) {
+        out << "the start: no crystal size stated; " << size->cells
             << " cells along each axis correlates best with the frame (of";
-        for (std::size_t i = 0; i < size.correlations.size(); ++i)
+        for (std::size_t i = 0; i < size->correlations.size(); ++i)
             out << (i ? ", " : " ") << refine::startSizeCandidates()[i] << ": "
-                << std::round(size.correlations[i] * 1000.0) / 1000.0;
+                << std::round(size->correlations[i] * 1000.0) / 1000.0;
         out << "; -N sets it)\n";
     }
     const ResolvedExperiment resolved = run::resolveQuietly(stated);

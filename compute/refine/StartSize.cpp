@@ -1,5 +1,6 @@
 #include "compute/refine/StartSize.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -55,6 +56,16 @@ StartSize searchStartSize(const Experiment& experiment, const io::MeasuredImage&
         }
     }
     return best;
+}
+
+std::optional<StartSize> chooseStartSize(Experiment& experiment, const std::vector<std::string>& groups,
+                                         const io::MeasuredImage& measured,
+                                         const std::function<std::vector<float>(const Experiment&)>& render) {
+    if (std::find(groups.begin(), groups.end(), "ncells") == groups.end() || !statesNoSize(experiment))
+        return std::nullopt;
+    const StartSize size = searchStartSize(experiment, measured, render);
+    experiment.crystal.cells = glm::dvec3(size.cells);
+    return size;
 }
 
 } // namespace bv::refine

@@ -8,6 +8,8 @@
 #include "compute/model/Experiment.h"
 
 #include <functional>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace bv::refine {
@@ -28,5 +30,12 @@ StartSize searchStartSize(const Experiment& experiment, const io::MeasuredImage&
 
 // Whether the experiment states no size: one cell along every axis and no crystal size.
 bool statesNoSize(const Experiment& experiment);
+
+// What a fit of `groups` (-refine's names) starts from: where they include ncells and the
+// experiment states no size, the searched size is set in `experiment` and returned; otherwise
+// nothing changes. The headless fit and the viewer's Refine dock both call it.
+std::optional<StartSize> chooseStartSize(Experiment& experiment, const std::vector<std::string>& groups,
+                                         const io::MeasuredImage& measured,
+                                         const std::function<std::vector<float>(const Experiment&)>& render);
 
 } // namespace bv::refine
