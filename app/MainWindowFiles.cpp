@@ -11,6 +11,7 @@
 #include "app/SimulationController.h"
 #include "compute/core/Error.h"
 #include "compute/io/MeasuredImage.h"
+#include "compute/request/ExperimentFile.h"
 #include "render/ImageWindow.h"
 
 #include <QActionGroup>
@@ -83,7 +84,8 @@ void MainWindow::openMeasuredImage(const QString& path, int frame) {
         std::ostringstream notes;
         io::MeasuredImage measured =
             io::readMeasuredImageFor(path.toStdString(), static_cast<std::size_t>(frame),
-                                     m_document->experiment().detector.panels, notes);
+                                     m_document->experiment().detector.panels,
+                                     request::experimentMask(m_document->commandLine()), notes);
         m_compare->setMeasured(std::move(measured), QFileInfo(path).fileName());
         if (!notes.str().empty())
             statusBar()->showMessage(QString::fromStdString(notes.str()).trimmed(), 8000);

@@ -185,6 +185,11 @@ expt = target("expt")
     b'"slow_axis": [-1, 0, 0], "origin": [1, 2, -50], "children": [{"children": '
     b'[{"panel": 0}]}]}]}}]}')
 
+# ---- mask: DIALS imageset masks, pickles of flex.bool (compute/io/DialsMask.h) ------------
+mask = target("mask")
+for name in ("two-panels.p2.mask", "two-panels.p4.mask"):
+    (mask / ("seed-" + name)).write_bytes((DATA / "dials" / name).read_bytes())
+
 # ---- refl: DIALS reflection tables, MessagePack (compute/io/DialsReflections.h) -----------
 refl = target("refl")
 (refl / "seed-strong.refl").write_bytes((DATA / "dials" / "strong.refl").read_bytes())

@@ -426,6 +426,9 @@ void readOtherModels(const Node& root, std::size_t id, DialsExperiment& result) 
         };
         if (imageset.has("template"))
             result.imageTemplate = beside(imageset.member("template").text());
+        if (imageset.has("mask") && imageset.member("mask").json().is_string() &&
+            !imageset.member("mask").text().empty())
+            result.mask = beside(imageset.member("mask").text());
         if (imageset.has("images")) {
             const Node images = imageset.member("images");
             for (std::size_t i = 0; i < images.size(); ++i)

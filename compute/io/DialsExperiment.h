@@ -87,6 +87,9 @@ struct DialsExperiment {
     // relative to the .expt's folder are made relative to the working directory
     std::string imageTemplate;
     std::vector<std::string> images;
+    // the imageset's mask (dials.apply_mask's "mask": a pickle of each panel's trusted
+    // pixels, io/DialsMask.h), made relative as the images are; empty where none
+    std::string mask;
     std::size_t experimentCount = 0; // in the list (0: a file of models with no "experiment")
     std::vector<std::string> notes;  // what was read but not used
 };

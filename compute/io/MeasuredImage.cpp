@@ -2,6 +2,7 @@
 
 #include "compute/core/Error.h"
 #include "compute/io/CbfImage.h"
+#include "compute/io/DialsMask.h"
 #include "compute/io/Smv.h"
 
 #include <glm/geometric.hpp>
@@ -176,7 +177,8 @@ std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& p
 }
 
 MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
-                                   const std::vector<Panel>& panels, std::ostream& log) {
+                                   const std::vector<Panel>& panels, const std::string& mask,
+                                   std::ostream& log) {
     MeasuredImage measured = readMeasuredImage(path, frame);
     const int wholeWidth = measured.width, wholeHeight = measured.height;
     if (const std::size_t modules = stackModules(measured, panels))
@@ -184,6 +186,27 @@ MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
             << " x " << wholeHeight << " image\n";
     if (const std::size_t taken = applyTrustedRanges(measured, panels))
         log << path << ": " << taken << " pixels outside the panels' trusted range carry no data\n";
+    if (!mask.empty()) {
+        const std::vector<PanelMask> masks = readDialsMask(mask);
+        const std::vector<int> rows = stackedPanelRows(measured, panels);
+        bool fits = !rows.empty() && masks.size() == panels.size();
+        for (std::size_t k = 0; fits && k < masks.size(); ++k)
+            fits = masks[k].fastPixels == panels[k].fastPixels && masks[k].slowPixels == panels[k].slowPixels;
+        if (!fits)
+            throw Error(mask + ": the mask's " + std::to_string(masks.size()) + " panel(s) (the first " +
+                        std::to_string(masks[0].fastPixels) + " x " + std::to_string(masks[0].slowPixels) +
+                        ") are not the detector's panels as " + path + " is read");
+        std::size_t taken = 0, at = 0;
+        for (const PanelMask& m : masks)
+            for (const std::uint8_t valid : m.valid) {
+                if (!valid && measured.hasData[at]) {
+                    measured.hasData[at] = 0;
+                    ++taken;
+                }
+                ++at;
+            }
+        log << path << ": " << taken << " pixels masked by " << mask << "\n";
+    }
     return measured;
 }
 

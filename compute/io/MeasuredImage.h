@@ -61,10 +61,13 @@ std::size_t stackModules(MeasuredImage& image, const std::vector<Panel>& panels)
 std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels);
 
 // The frame as a simulation of `panels` lays it out, for a comparison or a fit: read,
-// its modules stacked (stackModules) and the trusted ranges applied, a line to `log` for each
-// that changed something. The headless run and the viewer read measured frames through it.
+// its modules stacked (stackModules), the trusted ranges applied and, where `mask` names a
+// DIALS mask file (the experiment's imageset's), its untrusted pixels taken out; a line to
+// `log` for each that changed something. The headless run and the viewer read measured
+// frames through it. Throws bv::Error where the mask's panels are not `panels`.
 MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
-                                   const std::vector<Panel>& panels, std::ostream& log);
+                                   const std::vector<Panel>& panels, const std::string& mask,
+                                   std::ostream& log);
 
 // The NeXus part (MeasuredNexus.cpp).
 MeasuredImage readMeasuredNexus(const std::string& path, std::size_t frame);

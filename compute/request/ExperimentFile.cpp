@@ -183,7 +183,16 @@ MeasuredSource measuredSource(const RunRequest& r) {
 
 io::MeasuredImage readMeasured(const RunRequest& request, const MeasuredSource& source,
                                std::ostream& log) {
-    return io::readMeasuredImageFor(source.path, source.frame, request.experiment.detector.panels, log);
+    return io::readMeasuredImageFor(source.path, source.frame, request.experiment.detector.panels,
+                                    experimentMask(request), log);
+}
+
+std::string experimentMask(const RunRequest& request) {
+    if (request.experimentFile.empty())
+        return {};
+    return io::readDialsExperiment(request.experimentFile, static_cast<std::size_t>(request.experimentId),
+                                   io::DialsModels::All)
+        .mask;
 }
 
 // a -lambda or -energy after -experiment: the crystal's matrix keeps the file's cell

@@ -34,6 +34,9 @@ void applyDialsExperiment(ParseContext& c, const std::string& path, std::size_t 
 // "-experiment path" came after the words that made it.
 void applyDialsExperiment(RunRequest& request, const std::string& path, std::size_t id = 0);
 
+// The mask file of the request's -experiment's imageset (dials.apply_mask's), or "".
+std::string experimentMask(const RunRequest& request);
+
 // The detector of the request's -experiment (its -experiment_id) as the file places it, with
 // no option after it (what a refined experiment list is written against).
 Detector filedDetector(const RunRequest& request);
