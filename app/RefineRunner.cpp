@@ -40,8 +40,10 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
     if (m_window.device() == VK_NULL_HANDLE)
         throw Error("refinement: the GPU device is not ready yet");
     const ResolvedExperiment resolved = run::resolveQuietly(experiment);
+    // ncells too where no size is stated (the worker searches its start): the panel's rows
+    const std::vector<std::string> fitting = refine::fittedGroups(experiment, groups);
     auto set = std::make_unique<refine::ParameterSet>(refine::canonicalStart(experiment, resolved),
-                                                      resolved, groups);
+                                                      resolved, fitting);
     if (!m_simulator || precision != m_precision) {
         releaseEngine();
         vk::BorrowedDevice borrowed = render::borrowedDevice(m_window);
@@ -64,16 +66,17 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
         m_request.reset();
         m_promise.reset();
     }
-    m_worker = std::thread([this, pixels, background, experiment, groups] {
+    m_worker = std::thread([this, pixels, background, experiment, fitting] {
         try {
             // no size stated and ncells fitted: the start searched first, as headless does
             // (the panel's start column follows the fit's first values)
             refine::ParameterSet fitted = *m_set;
             Experiment sized = experiment;
-            if (refine::chooseStartSize(sized, groups, m_measured,
+            std::vector<std::string> sizedGroups = fitting;
+            if (refine::chooseStartSize(sized, sizedGroups, m_measured,
                                         [this](const Experiment& e) { return renderOnGuiThread(e); })) {
                 const ResolvedExperiment r = run::resolveQuietly(sized);
-                fitted = refine::ParameterSet(refine::canonicalStart(sized, r), r, groups);
+                fitted = refine::ParameterSet(refine::canonicalStart(sized, r), r, sizedGroups);
             }
             refine::Refinement fit(fitted, m_measured,
                                    [this](const Experiment& e) { return renderOnGuiThread(e); },

@@ -147,24 +147,29 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
                                   const refine::ObservedSpots* spots,
                                   engine::Simulator& simulator, std::ostream& out,
                                   const refine::ProgressCallback& progress) {
-    Experiment stated = request.experiment;
+    RunRequest fitting = request; // with the crystal's size searched where none is stated
+    const bool fitsSize =
+        std::find(request.refine.begin(), request.refine.end(), "ncells") != request.refine.end();
     const std::optional<refine::StartSize> size =
-        refine::chooseStartSize(stated, request.refine, measured, [&](const Experiment& e) {
+        refine::chooseStartSize(fitting.experiment, fitting.refine, measured, [&](const Experiment& e) {
             run::setPlan(simulator, run::prepareQuietly(e));
             simulator.run();
             return simulator.image();
         });
+    const Experiment& stated = fitting.experiment;
     if (size) {
         out << "the start: no crystal size stated; " << size->cells
             << " cells along each axis correlates best with the frame (of";
         for (std::size_t i = 0; i < size->correlations.size(); ++i)
             out << (i ? ", " : " ") << refine::startSizeCandidates()[i] << ": "
                 << std::round(size->correlations[i] * 1000.0) / 1000.0;
-        out << "; -N sets it)\n";
+        out << (fitsSize ? "; -N sets it)\n"
+                         : "; fitted too, as a size held at a guess would move the distance; "
+                           "-N holds one)\n");
     }
     const ResolvedExperiment resolved = run::resolveQuietly(stated);
     const Experiment start = refine::canonicalStart(stated, resolved);
-    const refine::ParameterSet set(start, resolved, request.refine);
+    const refine::ParameterSet set(start, resolved, fitting.refine);
     if (start.crystal.phi.steps != request.experiment.crystal.phi.steps) {
         const refine::RotationSampling r = refine::rotationSamplingForFit(resolved, stated.beam.wavelength);
         char line[320];
@@ -180,7 +185,7 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
             << " domains, chosen for the fit (-mosaic_domains sets them)\n";
     if (!set.cellConstraint().empty())
         out << "the cell: " << set.cellConstraint() << "\n";
-    refine::FitReport report = refineOnDevice(request, measured, simulator, start,
+    refine::FitReport report = refineOnDevice(fitting, measured, simulator, start,
                                               RenderPath::FittedPixels, nullptr, progress);
     report.cellConstraint = set.cellConstraint();
     if (spots) { // the whole images at the start and after, every spot in them

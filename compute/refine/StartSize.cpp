@@ -58,12 +58,19 @@ StartSize searchStartSize(const Experiment& experiment, const io::MeasuredImage&
     return best;
 }
 
-std::optional<StartSize> chooseStartSize(Experiment& experiment, const std::vector<std::string>& groups,
+std::vector<std::string> fittedGroups(const Experiment& experiment, std::vector<std::string> groups) {
+    if (statesNoSize(experiment) && std::find(groups.begin(), groups.end(), "ncells") == groups.end())
+        groups.push_back("ncells");
+    return groups;
+}
+
+std::optional<StartSize> chooseStartSize(Experiment& experiment, std::vector<std::string>& groups,
                                          const io::MeasuredImage& measured,
                                          const std::function<std::vector<float>(const Experiment&)>& render) {
-    if (std::find(groups.begin(), groups.end(), "ncells") == groups.end() || !statesNoSize(experiment))
+    if (!statesNoSize(experiment))
         return std::nullopt;
     const StartSize size = searchStartSize(experiment, measured, render);
+    groups = fittedGroups(experiment, groups);
     experiment.crystal.cells = glm::dvec3(size.cells);
     return size;
 }

@@ -1,8 +1,8 @@
 #pragma once
-// A start for -refine ncells where the experiment states no crystal size (nanoBragg's default
-// of one cell: every reflection spread over the whole frame, from which a fit does not find
-// the spots): the size, alike along a, b and c, whose image correlates best with the measured
-// frame, among a few sizes a factor of two apart (docs/refinement.md, "The start").
+// A crystal size for a fit where the experiment states none (nanoBragg's default of one cell:
+// every reflection spread over the whole frame, from which a fit finds no spots, whether the
+// size is fitted or held): the size, alike along a, b and c, whose image correlates best with
+// the measured frame, among a few sizes a factor of two apart (docs/numerics/fit-sampling.md).
 
 #include "compute/io/MeasuredImage.h"
 #include "compute/model/Experiment.h"
@@ -31,10 +31,14 @@ StartSize searchStartSize(const Experiment& experiment, const io::MeasuredImage&
 // Whether the experiment states no size: one cell along every axis and no crystal size.
 bool statesNoSize(const Experiment& experiment);
 
-// What a fit of `groups` (-refine's names) starts from: where they include ncells and the
-// experiment states no size, the searched size is set in `experiment` and returned; otherwise
-// nothing changes. The headless fit and the viewer's Refine dock both call it.
-std::optional<StartSize> chooseStartSize(Experiment& experiment, const std::vector<std::string>& groups,
+// The groups a fit of `groups` fits: ncells added where the experiment states no size.
+std::vector<std::string> fittedGroups(const Experiment& experiment, std::vector<std::string> groups);
+
+// What a fit starts from: where the experiment states no size, the searched size is set in
+// `experiment`, ncells is added to `groups` (-refine's names: a size held at a guess moves the
+// distance to answer it; -N holds a size the user knows) and the search is returned;
+// otherwise nothing changes. The headless fit and the viewer's Refine dock call it.
+std::optional<StartSize> chooseStartSize(Experiment& experiment, std::vector<std::string>& groups,
                                          const io::MeasuredImage& measured,
                                          const std::function<std::vector<float>(const Experiment&)>& render);
 

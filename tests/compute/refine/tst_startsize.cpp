@@ -2,7 +2,8 @@
 // on a made-up forward model whose spots are lines of Gaussian peaks as wide as 1/N, a frame
 // made at N = 8 (plus a flat background and a gap without data) is found at 8 of the
 // candidates 2 to 64; what the experiment states about oversampling is kept, and otherwise
-// the candidates are rendered with one sub-pixel.
+// the candidates are rendered with one sub-pixel. A fit that did not name ncells fits it too
+// when the size was searched; a stated size is left alone.
 
 #include "compute/refine/StartSize.h"
 
@@ -60,9 +61,21 @@ class TestStartSize : public QObject {
         experiment.sampling.oversample = 3;
         bv::refine::searchStartSize(experiment, measured, render);
         QCOMPARE(oversamples, std::vector<int>(found.correlations.size(), 3));
-        // a size stated is a start: no search
+        // a fit of the distance alone: the size searched and fitted too
+        bv::Experiment unsized;
+        std::vector<std::string> groups{"distance"};
+        const std::optional<bv::refine::StartSize> chosen =
+            bv::refine::chooseStartSize(unsized, groups, measured, render);
+        QVERIFY(chosen.has_value());
+        QCOMPARE(unsized.crystal.cells, glm::dvec3(8.0));
+        QCOMPARE(groups, (std::vector<std::string>{"distance", "ncells"}));
+        // a size stated is a start: no search, the groups as they were
         experiment.crystal.cells = glm::dvec3(10, 10, 10);
         QVERIFY(!bv::refine::statesNoSize(experiment));
+        groups = {"distance"};
+        QVERIFY(!bv::refine::chooseStartSize(experiment, groups, measured, render).has_value());
+        QCOMPARE(groups, std::vector<std::string>{"distance"});
+        QCOMPARE(experiment.crystal.cells, glm::dvec3(10.0));
         experiment.crystal.cells = glm::dvec3(1.0);
         experiment.crystal.sampleSize = glm::dvec3(1e-7, 0, 0);
         QVERIFY(!bv::refine::statesNoSize(experiment));
