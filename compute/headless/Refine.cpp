@@ -147,15 +147,16 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
                                   const refine::ObservedSpots* spots,
                                   engine::Simulator& simulator, std::ostream& out,
                                   const refine::ProgressCallback& progress) {
+    const auto render = [&](const Experiment& e) { // a whole image
+        run::setPlan(simulator, run::prepareQuietly(e));
+        simulator.run();
+        return simulator.image();
+    };
     RunRequest fitting = request; // with the crystal's size searched where none is stated
     const bool fitsSize =
         std::find(request.refine.begin(), request.refine.end(), "ncells") != request.refine.end();
     const std::optional<refine::StartSize> size =
-        refine::chooseStartSize(fitting.experiment, fitting.refine, measured, [&](const Experiment& e) {
-            run::setPlan(simulator, run::prepareQuietly(e));
-            simulator.run();
-            return simulator.image();
-        });
+        refine::chooseStartSize(fitting.experiment, fitting.refine, measured, render);
     const Experiment& stated = fitting.experiment;
     if (size) {
         out << "the start: no crystal size stated; " << size->cells
@@ -189,11 +190,6 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
                                               RenderPath::FittedPixels, nullptr, progress);
     report.cellConstraint = set.cellConstraint();
     if (spots) { // the whole images at the start and after, every spot in them
-        const auto render = [&](const Experiment& e) {
-            run::setPlan(simulator, run::prepareQuietly(e));
-            simulator.run();
-            return simulator.image();
-        };
         report.observed = refine::FitReport::Observed{
             *spots, matchImage(*spots, render(set.experimentAt(set.startValues())), measured, resolved),
             matchImage(*spots, render(report.refined), measured, resolved)};

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <limits>
 
 namespace bv::io {
 
@@ -174,6 +175,51 @@ std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& p
         first += count;
     }
     return taken;
+}
+
+ComparisonStats compareRegion(const MeasuredImage& measured, const std::vector<float>& simulated,
+                              std::size_t firstRow, std::size_t rows, std::size_t columns) {
+    const std::size_t width = static_cast<std::size_t>(measured.width);
+    // sums about a shift (the first pixel's values) keep the variances' digits
+    double n = 0, sumS = 0, sumM = 0, sumSS = 0, sumMM = 0, sumSM = 0;
+    bool shifted = false;
+    double s0 = 0, m0 = 0;
+    for (std::size_t row = firstRow; row < firstRow + rows; ++row)
+        for (std::size_t col = 0; col < columns; ++col) {
+            const std::size_t i = row * width + col;
+            if (!measured.hasData[i])
+                continue;
+            if (!shifted) {
+                s0 = simulated[i];
+                m0 = measured.pixels[i];
+                shifted = true;
+            }
+            const double s = simulated[i] - s0, m = measured.pixels[i] - m0;
+            n += 1;
+            sumS += s;
+            sumM += m;
+            sumSS += s * s;
+            sumMM += m * m;
+            sumSM += s * m;
+        }
+    ComparisonStats st;
+    st.pixels = static_cast<std::size_t>(n);
+    if (n == 0) {
+        st.correlation = std::numeric_limits<double>::quiet_NaN();
+        return st;
+    }
+    const double varS = sumSS - sumS * sumS / n;
+    const double varM = sumMM - sumM * sumM / n;
+    const double cov = sumSM - sumS * sumM / n;
+    st.correlation = varS > 0 && varM > 0 ? cov / std::sqrt(varS * varM)
+                                          : std::numeric_limits<double>::quiet_NaN();
+    // m - m0 = k (s - s0) + b': the slope of the shifted data is the scale
+    st.scale = varS > 0 ? cov / varS : 0.0;
+    const double shiftedBackground = (sumM - st.scale * sumS) / n;
+    st.background = shiftedBackground + m0 - st.scale * s0;
+    st.residual = std::sqrt(std::max(0.0, varM - st.scale * cov) / n);
+    st.measuredRms = std::sqrt(std::max(0.0, varM) / n);
+    return st;
 }
 
 MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,

@@ -69,6 +69,21 @@ MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
                                    const std::vector<Panel>& panels, const std::string& mask,
                                    std::ostream& log);
 
+// A simulated image against the frame over rows [firstRow, firstRow + rows) and columns
+// [0, columns), the pixels with data only: the measured counts m fitted by a scale k and a
+// constant background b, m ~ k s + b (linear least squares), the correlation of m and s, and
+// the rms of m - k s - b beside that of m about its mean. `simulated` has the frame's size.
+struct ComparisonStats {
+    std::size_t pixels = 0;   // with data
+    double correlation = 0.0; // Pearson's, of measured and simulated (NaN: a constant image)
+    double scale = 0.0;       // k
+    double background = 0.0;  // b, in the measured image's counts
+    double residual = 0.0;    // rms of m - k s - b
+    double measuredRms = 0.0; // rms of m - mean(m)
+};
+ComparisonStats compareRegion(const MeasuredImage& measured, const std::vector<float>& simulated,
+                              std::size_t firstRow, std::size_t rows, std::size_t columns);
+
 // The NeXus part (MeasuredNexus.cpp).
 MeasuredImage readMeasuredNexus(const std::string& path, std::size_t frame);
 

@@ -100,13 +100,11 @@ void writeRefinedExperiment(const std::string& input, std::size_t id, const std:
         Json& detector = root.at("detector").at(modelIndex(root, id, "detector"));
         if (detector.contains("hierarchy") && detector["hierarchy"].contains("origin")) {
             Json& origin = detector["hierarchy"]["origin"];
-            origin = vector(glm::dvec3(origin[0].get<double>(), origin[1].get<double>(),
-                                       origin[2].get<double>()) + shift);
+            origin = vector(vector3(origin) + shift);
         } else {
             for (Json& panel : detector.at("panels")) {
                 Json& origin = panel.at("origin");
-                origin = vector(glm::dvec3(origin[0].get<double>(), origin[1].get<double>(),
-                                           origin[2].get<double>()) + shift);
+                origin = vector(vector3(origin) + shift);
             }
         }
         std::vector<glm::dvec3> panelShifts;

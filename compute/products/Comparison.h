@@ -21,14 +21,9 @@
 
 namespace bv::products {
 
-struct ComparisonStats {
-    std::size_t pixels = 0;   // with data
-    double correlation = 0.0; // Pearson's, of measured and simulated (NaN: a constant image)
-    double scale = 0.0;       // k
-    double background = 0.0;  // b, in the measured image's counts
-    double residual = 0.0;    // rms of m - k s - b
-    double measuredRms = 0.0; // rms of m - mean(m)
-};
+// the statistics over a region (io/MeasuredImage.h, which the refinement's start uses too)
+using io::ComparisonStats;
+using io::compareRegion;
 
 struct Comparison {
     ComparisonStats all;
@@ -39,10 +34,6 @@ struct Comparison {
 // width and height: one panel, or the panels' rows stacked as the float image holds them).
 Comparison compareImages(const io::MeasuredImage& measured, const std::vector<float>& simulated,
                          const ResolvedExperiment& resolved);
-
-// The statistics of pixels i in [begin, end) of rows of `width`, columns [0, columns)
-ComparisonStats compareRegion(const io::MeasuredImage& measured, const std::vector<float>& simulated,
-                              std::size_t firstRow, std::size_t rows, std::size_t columns);
 
 void printComparison(std::ostream& out, const std::string& name, const io::MeasuredImage& measured,
                      std::size_t frame, const Comparison& c);

@@ -3,8 +3,8 @@
 #include "compute/core/Error.h"
 #include "compute/io/SpaceGroupLattice.h"
 #include "compute/model/Rotation.h"
-#include "compute/random/ReferenceRandom.h"
 #include "compute/model/Units.h"
+#include "compute/random/ReferenceRandom.h"
 #include "compute/refine/FitSampling.h"
 
 #include <glm/geometric.hpp>

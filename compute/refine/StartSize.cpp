@@ -6,28 +6,6 @@
 
 namespace bv::refine {
 
-namespace {
-
-// Pearson's correlation of the measured pixels with data and the simulated ones
-double correlation(const io::MeasuredImage& measured, const std::vector<float>& simulated) {
-    double n = 0, sm = 0, ss = 0, smm = 0, sss = 0, sms = 0;
-    for (std::size_t i = 0; i < simulated.size() && i < measured.pixels.size(); ++i) {
-        if (!measured.hasData[i])
-            continue;
-        const double m = measured.pixels[i], s = simulated[i];
-        n += 1;
-        sm += m;
-        ss += s;
-        smm += m * m;
-        sss += s * s;
-        sms += m * s;
-    }
-    const double cm = smm - sm * sm / n, cs = sss - ss * ss / n, c = sms - sm * ss / n;
-    return n > 1 && cm > 0 && cs > 0 ? c / std::sqrt(cm * cs) : -1.0;
-}
-
-} // namespace
-
 const std::vector<double>& startSizeCandidates() {
     static const std::vector<double> sizes{2, 4, 8, 16, 32, 64};
     return sizes;
@@ -48,7 +26,15 @@ StartSize searchStartSize(const Experiment& experiment, const io::MeasuredImage&
         e.crystal.sampleSize = glm::dvec3(0.0);
         if (!e.sampling.oversample)
             e.sampling.oversample = 1;
-        const double r = correlation(measured, render(e));
+        // a flat image, no data, or a rendering not the frame's size (the fit then says why)
+        // explains nothing
+        const std::vector<float> image = render(e);
+        const double c = image.size() != measured.pixels.size()
+                             ? -1.0
+                             : io::compareRegion(measured, image, 0, static_cast<std::size_t>(measured.height),
+                                                 static_cast<std::size_t>(measured.width))
+                                   .correlation;
+        const double r = std::isnan(c) ? -1.0 : c;
         best.correlations.push_back(r);
         if (r > bestCorrelation) {
             bestCorrelation = r;

@@ -6,6 +6,7 @@
 
 #include "compute/core/Error.h"
 #include "compute/io/DialsMask.h"
+#include "compute/io/InputFile.h"
 #include "compute/io/MeasuredImage.h"
 #include "compute/io/Smv.h"
 
@@ -13,7 +14,6 @@
 #include <QtTest>
 
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
 namespace {
@@ -21,8 +21,7 @@ namespace {
 const std::string kData = BV_TEST_DATA "/dials/";
 
 std::string bytesOf(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return bv::io::readWholeFile(path, "DIALS mask");
 }
 
 QString refusal(const std::string& bytes) {
