@@ -96,6 +96,11 @@ void fit(const char* name, headless::RenderPath path, const RunRequest& perturbe
     std::printf("[%s]   run (submit and wait)          %10.1f ms\n", name, t.run);
     std::printf("[%s]   read-back                      %10.1f ms\n", name, t.readBack);
     std::printf("[%s] fit on the host (the rest)       %10.1f ms\n", name, wall - t.total());
+    const refine::FitReport::HostTimes& h = report.hostMs;
+    std::printf("[%s]   spot regions, background, start %9.1f ms\n", name, h.setup);
+    std::printf("[%s]   normal equations, differences  %10.1f ms\n", name, h.normalEquations);
+    std::printf("[%s]   trial steps' costs             %10.1f ms\n", name, h.costs);
+    std::printf("[%s]   after the fit (RMSD, sigma)    %10.1f ms\n", name, h.after);
     std::printf("[%s] pipelines built, recordings      %10d, %d\n", name,
                 simulator.pipelineCount() - pipelines, simulator.recordCount() - records);
     std::printf("[%s] spot RMSD                        %10.4f -> %.4f pixels\n", name,

@@ -17,8 +17,10 @@
 // on the eigenvalues above 1e-15 of the largest and 0 on the others (where J^T r is 0 but
 // for rounding), d = sqrt(r^T r - |c|^2). docs/numerics/compressed-least-squares.md.
 //
-//   NormalEquations s = normalEquations(n, q, [&](std::size_t i, double* row) {
-//       ... row[j] = d r_i / d value_j ...; return r_i; });
+//   NormalEquations s = normalEquations(n, q, [&](std::size_t first, std::size_t count,
+//                                                 double* rows, double* r) {
+//       for (std::size_t k = 0; k < count; ++k) {   // pixel i = first + k
+//           ... rows[k * q + j] = d r_i / d value_j ...; r[k] = r_i; } });
 //   const Compressed c = compress(s);   // c.residuals (q + 1), c.jacobian ((q + 1) x q)
 
 #include <cstddef>
@@ -34,11 +36,16 @@ struct NormalEquations {
     double rtr = 0.0;        // the sum of the squared residuals
 };
 
-// Pixel i's residual, its Jacobian row written into row[0..q).
-using ResidualRow = std::function<double(std::size_t i, double* row)>;
+// Pixels first .. first + count: their residuals into r[0..count) and their Jacobian rows into
+// rows (count x q, row-major). Called for blocks of a few hundred pixels, from several threads
+// at once (each with its own block).
+using ResidualRows =
+    std::function<void(std::size_t first, std::size_t count, double* rows, double* r)>;
 
-// The sums over pixels 0..n, in chunks of a fixed size whose partial sums are added in order.
-NormalEquations normalEquations(std::size_t n, std::size_t q, const ResidualRow& rowOf);
+// The sums over pixels 0..n, in chunks of a fixed size whose partial sums are added in order;
+// within a chunk, blocks of a fixed size, each added as a matrix product (the same bits on any
+// number of threads).
+NormalEquations normalEquations(std::size_t n, std::size_t q, const ResidualRows& rowsOf);
 
 struct Compressed {
     std::vector<double> residuals; // q + 1: c, then d

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <memory>
@@ -20,6 +21,26 @@ namespace bv::refine {
 
 namespace {
 
+// Adds the wall time of its scope to a figure of FitReport::hostMs (or of the renderings).
+class Stopwatch {
+  public:
+    explicit Stopwatch(double& into) : m_into(into), m_start(Clock::now()) {}
+    ~Stopwatch() { stop(); }
+    void stop() {
+        if (m_running)
+            m_into += std::chrono::duration<double, std::milli>(Clock::now() - m_start).count();
+        m_running = false;
+    }
+    Stopwatch(const Stopwatch&) = delete;
+    Stopwatch& operator=(const Stopwatch&) = delete;
+
+  private:
+    using Clock = std::chrono::steady_clock;
+    double& m_into;
+    Clock::time_point m_start;
+    bool m_running = true;
+};
+
 // The residuals of the chosen pixels and their derivatives, handed to Ceres as their normal
 // equations (NormalEquations.h: q + 1 residuals for q values, whatever the pixels); the
 // rendering at the last x is kept, since Ceres asks for the Jacobian at a point it has just
@@ -28,9 +49,9 @@ class PixelResiduals : public ceres::CostFunction {
   public:
     PixelResiduals(const ParameterSet& set, const io::MeasuredImage& measured,
                    const PixelModel& model, std::vector<std::size_t> pixels,
-                   std::vector<double> weights, int& renders)
+                   std::vector<double> weights, int& renders, FitReport::HostTimes& times)
         : m_set(set), m_measured(measured), m_model(model), m_pixels(std::move(pixels)),
-          m_weights(std::move(weights)), m_renders(renders) {
+          m_weights(std::move(weights)), m_renders(renders), m_times(times) {
         set_num_residuals(static_cast<int>(set.parameters().size() + 3));
         mutable_parameter_block_sizes()->push_back(static_cast<int>(set.parameters().size()));
         mutable_parameter_block_sizes()->push_back(2); // scale, background
@@ -45,6 +66,7 @@ class PixelResiduals : public ceres::CostFunction {
         const double k = parameters[1][0], b = parameters[1][1];
         if (!jacobians) {
             const std::vector<float>& s = imageAt(x);
+            const Stopwatch watch(m_times.costs);
             double rtr = 0.0;
             for (std::size_t i = 0; i < m_pixels.size(); ++i) {
                 const double r = residual(i, s, k, b);
@@ -85,35 +107,50 @@ class PixelResiduals : public ceres::CostFunction {
     // and background (J^T J is the inverse of the covariance before the reduced chi-square)
     NormalEquations normalEquations(const std::vector<double>& x, double k, double b) const {
         const std::size_t p = x.size(), n = m_pixels.size();
-        const std::vector<double>& slopes = slopesAt(x);
+        const Slopes& slopes = slopesAt(x);
         const std::vector<float>& s = imageAt(x);
-        return refine::normalEquations(n, p + 2, [&](std::size_t i, double* row) {
-            const double w = m_weights[i];
-            for (std::size_t j = 0; j < p; ++j)
-                row[j] = -w * k * slopes[j * n + i];
-            row[p] = -w * s[i];
-            row[p + 1] = -w;
-            return residual(i, s, k, b);
+        const std::size_t q = p + 2;
+        const Stopwatch watch(m_times.normalEquations);
+        return refine::normalEquations(n, q, [&](std::size_t first, std::size_t count,
+                                                 double* rows, double* r) {
+            for (std::size_t m = 0; m < count; ++m) {
+                const std::size_t i = first + m;
+                const double w = m_weights[i];
+                double* row = rows + m * q;
+                for (std::size_t j = 0; j < p; ++j)
+                    row[j] = -w * k * slopes.at(j, i);
+                row[p] = -w * s[i];
+                row[p + 1] = -w;
+                r[m] = residual(i, s, k, b);
+            }
         });
     }
 
-    // The image's derivatives by the parameters at x, parameter-major (forward differences, one
-    // rendering per parameter, each written in one sweep); kept for the covariance at the
-    // minimum, where Ceres has just asked for them.
-    const std::vector<double>& slopesAt(const std::vector<double>& x) const {
-        if (x == m_slopesX && !m_slopes.empty())
+    // The renderings the image's derivatives by the parameters at x are made of (forward
+    // differences, one rendering per parameter moved by its step): the image at x and each
+    // moved one, kept for the covariance at the minimum, where Ceres has just asked for them.
+    // The differences are taken where the normal equations read them (Slopes::at).
+    struct Slopes {
+        std::vector<float> here;
+        std::vector<std::vector<float>> moved;
+        std::vector<double> perStep; // 1 / each parameter's step
+        double at(std::size_t j, std::size_t i) const {
+            return (double(moved[j][i]) - double(here[i])) * perStep[j];
+        }
+    };
+    const Slopes& slopesAt(const std::vector<double>& x) const {
+        if (x == m_slopesX && !m_slopes.moved.empty())
             return m_slopes;
-        const std::size_t p = x.size(), n = m_pixels.size();
-        const std::vector<float>& here = imageAt(x); // render() leaves the kept image alone
-        m_slopes.resize(n * p);
+        const std::size_t p = x.size();
+        m_slopes.here = imageAt(x);
+        m_slopes.moved.resize(p);
+        m_slopes.perStep.resize(p);
         for (std::size_t j = 0; j < p; ++j) {
             std::vector<double> moved = x;
             const double h = m_set.parameters()[j].step;
+            m_slopes.perStep[j] = 1.0 / h;
             moved[j] += h;
-            const std::vector<float> there = render(moved);
-            double* column = m_slopes.data() + j * n;
-            for (std::size_t r = 0; r < n; ++r)
-                column[r] = (double(there[r]) - double(here[r])) / h;
+            m_slopes.moved[j] = render(moved); // render() leaves the kept image alone
         }
         m_slopesX = x;
         return m_slopes;
@@ -121,6 +158,7 @@ class PixelResiduals : public ceres::CostFunction {
 
     std::vector<float> render(const std::vector<double>& x) const {
         ++m_renders;
+        const Stopwatch watch(m_renderMs);
         std::vector<float> values = m_model.pixels(m_set.experimentAt(x));
         if (values.size() != m_pixels.size())
             throw Error("refinement: the forward model gave " + std::to_string(values.size()) +
@@ -133,6 +171,8 @@ class PixelResiduals : public ceres::CostFunction {
         m_lastX = other.m_lastX;
         m_lastImage = other.m_lastImage;
     }
+
+    double renderMs() const { return m_renderMs; }
 
     const std::vector<float>& imageAt(const std::vector<double>& x) const {
         if (x != m_lastX || m_lastImage.empty()) {
@@ -149,8 +189,11 @@ class PixelResiduals : public ceres::CostFunction {
     std::vector<std::size_t> m_pixels;
     std::vector<double> m_weights;
     int& m_renders;
+    FitReport::HostTimes& m_times;
+    mutable double m_renderMs = 0.0; // the renderings' wall time, which `after` leaves out
     mutable std::vector<double> m_lastX;
-    mutable std::vector<double> m_slopesX, m_slopes; // slopesAt's last
+    mutable std::vector<double> m_slopesX; // slopesAt's last x
+    mutable Slopes m_slopes;
     mutable std::vector<float> m_lastImage;
 };
 
@@ -288,6 +331,7 @@ FitReport Refinement::run(int maxIterations) {
     if (first.size() != m_measured.pixels.size())
         throw Error("refinement: the simulated image has " + std::to_string(first.size()) +
                     " pixels, the measured one " + std::to_string(m_measured.pixels.size()));
+    Stopwatch setup(report.hostMs.setup);
     const SpotRegions regions = spotRegions(first, m_measured.width, m_measured.height, m_measured.hasData);
     std::vector<std::size_t> pixels;
     for (std::size_t i = 0; i < first.size(); ++i)
@@ -322,6 +366,7 @@ FitReport Refinement::run(int maxIterations) {
     for (std::size_t i : pixels)
         weights.push_back(1.0 / std::sqrt(std::max(m_measured.pixels[i] - b0, 1.0)));
 
+    setup.stop();
     std::vector<double> x = start;
     double kb[2] = {k0, b0};
     m_model.setPixels(pixels); // only these are rendered from now on
@@ -356,7 +401,7 @@ FitReport Refinement::run(int maxIterations) {
                 weights[r] = 1.0 / std::sqrt(std::max(kb[0] * fitted[r] + kb[1] + under[pixels[r]], 1.0));
         }
         auto next = std::make_unique<PixelResiduals>(m_set, less, m_model, pixels, weights,
-                                                     report.renders);
+                                                     report.renders, report.hostMs);
         if (cost)
             next->keepRendering(*cost);
         problem = std::make_unique<ceres::Problem>(); // owns the last stage's cost: it goes here
@@ -378,6 +423,8 @@ FitReport Refinement::run(int maxIterations) {
         report.iterations += static_cast<int>(summary.iterations.size());
     }
     report.termination = summary.message;
+    Stopwatch after(report.hostMs.after);
+    const double renderedBefore = cost->renderMs(), normalBefore = report.hostMs.normalEquations;
 
     // the residuals of the fit and (last: it renders the start again) of the start, with the
     // final weights
@@ -403,6 +450,9 @@ FitReport Refinement::run(int maxIterations) {
         const Parameter& p = m_set.parameters()[j];
         report.values.push_back({p.name, p.unit, p.start, x[j], sigma[j]});
     }
+    after.stop(); // less its renderings and normal equations, counted on their own
+    report.hostMs.after -= (cost->renderMs() - renderedBefore) +
+                           (report.hostMs.normalEquations - normalBefore);
     report.values.push_back({"scale", "", k0, kb[0], sigma[x.size()]});
     report.values.push_back({"background", "counts", b0, kb[1], sigma[x.size() + 1]});
     report.start = m_set.start();

@@ -67,6 +67,13 @@ struct FitReport {
     int iterations = 0;
     int renders = 0;
     std::string termination; // Ceres's words
+    // Where the fit's host time went (wall ms, the renderings left out): the spot regions,
+    // background and start values; the normal equations (the Jacobian's differences taken
+    // there); the costs of trial steps; what follows the fit (residuals, spot RMSD,
+    // uncertainties).
+    struct HostTimes {
+        double setup = 0.0, normalEquations = 0.0, costs = 0.0, after = 0.0;
+    } hostMs;
     Experiment start, refined; // the canonical start (ParameterSet::start) and the fit's
     // the crystal's cell vectors (Angstrom, laboratory frame, at phi 0) at the start and after
     glm::dmat3 startCell{0.0}, refinedCell{0.0}; // columns a, b, c

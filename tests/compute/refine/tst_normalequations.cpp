@@ -39,10 +39,14 @@ Problem madeUp(Eigen::Index n, Eigen::Index q, int dead) {
 bv::refine::NormalEquations sums(const Problem& p) {
     return bv::refine::normalEquations(
         static_cast<std::size_t>(p.j.rows()), static_cast<std::size_t>(p.j.cols()),
-        [&](std::size_t i, double* row) {
-            for (Eigen::Index c = 0; c < p.j.cols(); ++c)
-                row[c] = p.j(Eigen::Index(i), c);
-            return p.r(Eigen::Index(i));
+        [&](std::size_t first, std::size_t count, double* rows, double* r) {
+            const Eigen::Index q = p.j.cols();
+            for (std::size_t k = 0; k < count; ++k) {
+                const auto i = static_cast<Eigen::Index>(first + k);
+                for (Eigen::Index c = 0; c < q; ++c)
+                    rows[static_cast<Eigen::Index>(k) * q + c] = p.j(i, c);
+                r[k] = p.r(i);
+            }
         });
 }
 
