@@ -1,7 +1,6 @@
 #include "compute/run/ModelRenderer.h"
 
 #include "compute/core/Error.h"
-#include "compute/plan/Plan.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/run/PreparedRun.h"
 
@@ -31,11 +30,11 @@ void ModelRenderer::render(const Experiment& e, const std::vector<std::uint16_t>
     Clock::time_point mark = Clock::now();
     random::ReferenceRandom rng; // as prepareQuietly: the run's own generator, warnings dropped
     std::ostringstream quiet;
-    const ResolvedExperiment resolved = resolve(e, rng, quiet);
-    m_times.resolve += millisecondsSince(mark);
-    const plan::Plan plan = plan::makePlan(resolved, mask);
+    const PreparedRun prepared = prepare(e, mask, rng, quiet, [&](const ResolvedExperiment&) {
+        m_times.resolve += millisecondsSince(mark);
+    });
     m_times.plan += millisecondsSince(mark);
-    m_simulator.setPlan(plan, referenceLoop(resolved), inputs);
+    m_simulator.setPlan(prepared.plan, referenceLoop(prepared.resolved), inputs);
     m_times.setPlan += millisecondsSince(mark);
     m_simulator.run();
     m_times.run += millisecondsSince(mark);

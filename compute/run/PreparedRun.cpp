@@ -9,11 +9,17 @@ namespace bv::run {
 
 PreparedRun prepare(const Experiment& experiment, random::ReferenceRandom& rng, std::ostream& log,
                     const ResolvedStep& onResolved) {
+    return prepare(experiment, experiment.mask, rng, log, onResolved);
+}
+
+PreparedRun prepare(const Experiment& experiment, const std::vector<std::uint16_t>& mask,
+                    random::ReferenceRandom& rng, std::ostream& log,
+                    const ResolvedStep& onResolved) {
     PreparedRun prepared;
     prepared.resolved = resolve(experiment, rng, log);
     if (onResolved)
         onResolved(prepared.resolved);
-    prepared.plan = plan::makePlan(prepared.resolved, experiment.mask);
+    prepared.plan = plan::makePlan(prepared.resolved, mask);
     return prepared;
 }
 

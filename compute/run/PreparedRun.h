@@ -17,8 +17,10 @@
 #include "compute/plan/Plan.h"
 #include "compute/plan/Preview.h"
 
+#include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <vector>
 
 namespace bv::random {
 class ReferenceRandom;
@@ -41,6 +43,11 @@ using ResolvedStep = std::function<void(const ResolvedExperiment&)>;
 // printing the reference's warnings on `log`, and makes its plan. Throws bv::Error for what
 // the experiment cannot be.
 PreparedRun prepare(const Experiment& experiment, random::ReferenceRandom& rng, std::ostream& log,
+                    const ResolvedStep& onResolved = {});
+// The same with a mask of the caller's in place of the experiment's (a fit's chosen pixels:
+// run::ModelRenderer).
+PreparedRun prepare(const Experiment& experiment, const std::vector<std::uint16_t>& mask,
+                    random::ReferenceRandom& rng, std::ostream& log,
                     const ResolvedStep& onResolved = {});
 
 // The same with a generator of its own and the warnings dropped: for a run whose generator
