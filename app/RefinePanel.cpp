@@ -27,17 +27,6 @@
 namespace bv::app {
 
 namespace {
-// -refine's groups, in its order, with what each moves
-const std::pair<const char*, const char*> kGroups[] = {
-    {"distance", "the whole detector along the beam (mm)"},
-    {"beam", "the beam centre: the detector in its plane (pixels)"},
-    {"panels", "every panel on its own: along the beam (mm) and in its plane (pixels); not with "
-               "distance or beam"},
-    {"orientation", "three small rotations of the crystal (degrees)"},
-    {"cell", "the cell edges; equal edges move as one (Å)"},
-    {"mosaic", "the mosaic spread (degrees)"},
-    {"ncells", "the crystal's size in unit cells, Na Nb Nc"},
-};
 
 QString number(double v, int digits = 7) {
     return QString::number(v, 'g', digits);
@@ -58,7 +47,7 @@ RefinePanel::RefinePanel(ExperimentDocument& document, SimulationController& con
     layout->setContentsMargins(6, 6, 6, 6);
     auto* groups = new QGridLayout;
     int i = 0;
-    for (const auto& [name, what] : kGroups) {
+    for (const auto& [name, what] : refine::ParameterSet::groupWords()) {
         auto* box = new QCheckBox(QString::fromLatin1(name), this);
         box->setObjectName(QStringLiteral("refine_") + QString::fromLatin1(name));
         box->setToolTip(tr(what));
@@ -148,7 +137,7 @@ RefinePanel::~RefinePanel() = default;
 
 std::vector<std::string> RefinePanel::groups() const {
     std::vector<std::string> out;
-    for (const auto& [name, what] : kGroups)
+    for (const auto& [name, what] : refine::ParameterSet::groupWords())
         if (m_groups.at(name)->isChecked())
             out.push_back(name);
     return out;

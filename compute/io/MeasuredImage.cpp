@@ -105,15 +105,15 @@ std::vector<int> stackedPanelRows(const MeasuredImage& image, const std::vector<
 }
 
 std::size_t stackModules(MeasuredImage& image, const std::vector<Panel>& panels) {
-    if (panels.size() < 2 || !stackedPanelRows(image, panels).empty())
-        return 0;
-    const Panel& first = panels.front();
+    if (!stackedPanelRows(image, panels).empty())
+        return 0; // stacked already (one panel the image's size among them)
     struct Place {
         long long fast, slow;
     };
     std::vector<Place> places;
     long long minFast = 0, minSlow = 0, maxFast = 0, maxSlow = 0;
     for (const Panel& p : panels) {
+        const Panel& first = panels.front(); // the grid every module must share
         const bool sameGrid = p.fastPixels == first.fastPixels &&
                               p.pixelSizeFast == first.pixelSizeFast &&
                               p.pixelSizeSlow == first.pixelSizeSlow &&
@@ -130,7 +130,8 @@ std::size_t stackModules(MeasuredImage& image, const std::vector<Panel>& panels)
         maxSlow = std::max(maxSlow, at.slow + p.slowPixels);
     }
     if (maxFast - minFast != image.width || maxSlow - minSlow != image.height)
-        return 0;
+        return 0; // (no panels: an extent of 0)
+    const Panel& first = panels.front();
     // every pixel of the image in at most one panel
     std::vector<std::uint8_t> taken(image.pixels.size(), 0);
     MeasuredImage stacked = image;
@@ -159,7 +160,7 @@ std::size_t stackModules(MeasuredImage& image, const std::vector<Panel>& panels)
 }
 
 std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels) {
-    if (panels.empty() || stackedPanelRows(image, panels).empty())
+    if (stackedPanelRows(image, panels).empty()) // (also where no panel has a range)
         return 0;
     std::size_t taken = 0, first = 0;
     for (const Panel& p : panels) {

@@ -272,8 +272,28 @@ Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment
     return e;
 }
 
+const std::vector<ParameterSet::GroupWords>& ParameterSet::groupWords() {
+    static const std::vector<GroupWords> groups = {
+        {"distance", "the whole detector along the beam (mm)"},
+        {"beam", "the beam centre: the detector in its plane (pixels)"},
+        {"panels", "every panel on its own: along the beam (mm) and in its plane (pixels); not "
+                   "with distance or beam"},
+        {"orientation", "three small rotations of the crystal (degrees)"},
+        {"cell", "the cell edges; equal edges move as one (Å)"},
+        {"mosaic", "the mosaic spread (degrees)"},
+        {"ncells", "the crystal's size in unit cells, Na Nb Nc"},
+    };
+    return groups;
+}
+
 const char* ParameterSet::knownGroups() {
-    return "distance, beam, panels, orientation, cell, mosaic, ncells (and scale, always fitted)";
+    static const std::string words = [] {
+        std::string w;
+        for (const GroupWords& g : groupWords())
+            w += (w.empty() ? "" : ", ") + std::string(g.name);
+        return w + " (and scale, always fitted)";
+    }();
+    return words.c_str();
 }
 
 ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,

@@ -64,8 +64,14 @@ class ParameterSet {
     Experiment experimentAt(const std::vector<double>& values) const;
     std::vector<double> startValues() const;
 
-    // The groups -refine takes, for messages.
+    // The groups -refine takes, for messages ("distance, beam, ... (and scale, always fitted)").
     static const char* knownGroups();
+    // The same in their order, each with what it moves in words (the viewer's Refine dock).
+    struct GroupWords {
+        const char* name;
+        const char* moves;
+    };
+    static const std::vector<GroupWords>& groupWords();
     // with the cell group: which lattice ties it, in words ("tetragonal (P 41 21 2): ...")
     const std::string& cellConstraint() const { return m_cellConstraint; }
 
