@@ -1,9 +1,9 @@
 #include "compute/amorphous/AmorphousImage.h"
 
+#include "compute/core/HostThreads.h"
+
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <thread>
 
 namespace bv::amorphous {
 
@@ -152,21 +152,13 @@ AmorphousImage renderAmorphous(const NonBraggSetup& setup, int threads) {
     image.pixels.assign(static_cast<std::size_t>(setup.fpixels) * setup.spixels, 0.0f);
     std::vector<double> rowOmega(static_cast<std::size_t>(setup.spixels), 0.0);
     const Renderer renderer(setup);
-    if (threads <= 0)
-        threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    threads = std::min(threads, setup.spixels);
-    std::atomic<int> nextRow{0};
-    auto work = [&] {
-        for (int row = nextRow++; row < setup.spixels; row = nextRow++)
-            rowOmega[static_cast<std::size_t>(row)] = renderer.row(
-                row, image.pixels.data() + static_cast<std::size_t>(row) * setup.fpixels);
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool)
-        t.join();
+    forEachOnHostThreads(
+        static_cast<std::size_t>(std::max(setup.spixels, 0)),
+        [&](std::size_t row) {
+            rowOmega[row] = renderer.row(static_cast<int>(row),
+                                         image.pixels.data() + row * static_cast<std::size_t>(setup.fpixels));
+        },
+        static_cast<unsigned>(std::max(threads, 0)));
     for (double w : rowOmega)
         image.omegaSum += w;
     return image;

@@ -1,13 +1,11 @@
 #include "compute/engine/SolidAngle.h"
 
+#include "compute/core/HostThreads.h"
 #include "compute/model/Rotation.h"
 
 #include <glm/geometric.hpp>
 
 #include <algorithm>
-#include <atomic>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 namespace bv::engine {
@@ -60,27 +58,10 @@ double solidAngleSum(const plan::Plan& p) {
     const std::vector<std::uint16_t>* mask = p.mask && !p.mask->empty() ? p.mask : nullptr;
     const int rows = std::max(p.slowPixels, 0);
     std::vector<double> sums(static_cast<std::size_t>(rows), 0.0);
-    // rows are shared out in chunks; with one worker (or a small detector) it runs here
-    constexpr int chunk = 16;
-    std::atomic<int> next{0};
-    auto work = [&] {
-        for (int first = next.fetch_add(chunk); first < rows; first = next.fetch_add(chunk))
-            for (int s = first; s < std::min(rows, first + chunk); ++s)
-                sums[static_cast<std::size_t>(s)] = rowSum(p, s, mask);
-    };
-    const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
-    const unsigned workers = std::min({hardware, 16u, static_cast<unsigned>(rows / chunk)});
-    std::vector<std::thread> threads;
-    for (unsigned i = 1; i < workers; ++i) {
-        try {
-            threads.emplace_back(work);
-        } catch (const std::system_error&) {
-            break; // no more threads to be had: the ones running (and this one) finish the rows
-        }
-    }
-    work();
-    for (std::thread& t : threads)
-        t.join();
+    // rows are shared out in chunks of 16; a small detector's run here alone
+    forEachOnHostThreads(
+        static_cast<std::size_t>(rows),
+        [&](std::size_t s) { sums[s] = rowSum(p, static_cast<int>(s), mask); }, 0, 16);
     double sum = 0.0;
     for (double rowValue : sums) // in row order: the same number whatever the thread count
         sum += rowValue;

@@ -1,5 +1,7 @@
 #include "compute/refine/LocalBackground.h"
 
+#include "compute/core/HostThreads.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -107,22 +109,23 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
         b.ys = tileCentres(rows, tile);
         const int nx = static_cast<int>(b.xs.size()), ny = static_cast<int>(b.ys.size());
         b.level.assign(static_cast<std::size_t>(nx) * ny, std::nan(""));
-        std::vector<float> values;
-        for (int ty = 0; ty < ny; ++ty)
-            for (int tx = 0; tx < nx; ++tx) {
-                values.clear();
-                for (int y = ty * tile; y < std::min(rows, (ty + 1) * tile); ++y)
-                    for (int x = tx * tile; x < std::min(width, (tx + 1) * tile); ++x) {
-                        const std::size_t i = static_cast<std::size_t>(b.firstRow + y) * width + x;
-                        if (measured.hasData[i] && !excluded[i] && std::isfinite(measured.pixels[i]))
-                            values.push_back(measured.pixels[i]);
-                    }
-                const double level = clippedMean(values);
-                b.level[static_cast<std::size_t>(ty) * nx + tx] = level;
-                if (std::isfinite(level)) {
-                    sum += level;
-                    ++own;
+        // each tile's level on its own (the host's threads share the tiles out)
+        forEachOnHostThreads(b.level.size(), [&](std::size_t t) {
+            const int tx = static_cast<int>(t % static_cast<std::size_t>(nx));
+            const int ty = static_cast<int>(t / static_cast<std::size_t>(nx));
+            std::vector<float> values;
+            for (int y = ty * tile; y < std::min(rows, (ty + 1) * tile); ++y)
+                for (int x = tx * tile; x < std::min(width, (tx + 1) * tile); ++x) {
+                    const std::size_t i = static_cast<std::size_t>(b.firstRow + y) * width + x;
+                    if (measured.hasData[i] && !excluded[i] && std::isfinite(measured.pixels[i]))
+                        values.push_back(measured.pixels[i]);
                 }
+            b.level[t] = clippedMean(values);
+        });
+        for (double level : b.level) // in tile order: the same sum whatever the threads did
+            if (std::isfinite(level)) {
+                sum += level;
+                ++own;
             }
         result.tiles += nx * ny;
         tiled.push_back(std::move(b));
@@ -157,7 +160,8 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
         std::vector<std::pair<int, double>> columns(static_cast<std::size_t>(width));
         for (int x = 0; x < width; ++x)
             columns[static_cast<std::size_t>(x)] = between(b.xs, x + 0.5);
-        for (int y = 0; y < b.rows; ++y) {
+        forEachOnHostThreads(static_cast<std::size_t>(b.rows), [&](std::size_t row) {
+            const int y = static_cast<int>(row);
             const auto [ty, wy] = between(b.ys, y + 0.5);
             const int ty1 = std::min(ty + 1, ny - 1);
             for (int x = 0; x < width; ++x) {
@@ -169,7 +173,7 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
                 result.level[static_cast<std::size_t>(b.firstRow + y) * width + x] =
                     static_cast<float>((1 - wy) * lower + wy * upper);
             }
-        }
+        }, 0, 16);
     }
     return result;
 }

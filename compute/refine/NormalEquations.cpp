@@ -1,11 +1,11 @@
 #include "compute/refine/NormalEquations.h"
 
+#include "compute/core/HostThreads.h"
+
 #include <Eigen/Dense>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
-#include <thread>
 
 namespace bv::refine {
 
@@ -57,19 +57,9 @@ NormalEquations zero(std::size_t q) {
 NormalEquations normalEquations(std::size_t n, std::size_t q, const ResidualRows& rowsOf) {
     const std::size_t chunks = (n + kChunk - 1) / kChunk;
     std::vector<NormalEquations> parts(chunks, zero(q));
-    std::atomic<std::size_t> next{0};
-    const auto work = [&] {
-        for (std::size_t k = next++; k < chunks; k = next++)
-            addChunk(k * kChunk, std::min(n, (k + 1) * kChunk), rowsOf, parts[k]);
-    };
-    const std::size_t threads =
-        std::min<std::size_t>(chunks, std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (std::size_t t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (std::thread& t : pool)
-        t.join();
+    forEachOnHostThreads(chunks, [&](std::size_t k) {
+        addChunk(k * kChunk, std::min(n, (k + 1) * kChunk), rowsOf, parts[k]);
+    });
 
     NormalEquations sum = zero(q);
     for (const NormalEquations& part : parts) { // in chunk order: the same bits every time
