@@ -76,6 +76,23 @@ NormalEquations normalEquations(std::size_t n, std::size_t q, const ResidualRows
     return sum;
 }
 
+double sumOfSquares(std::size_t n, const std::function<double(std::size_t)>& residualOf) {
+    const std::size_t chunks = (n + kChunk - 1) / kChunk;
+    std::vector<double> parts(chunks, 0.0);
+    forEachOnHostThreads(chunks, [&](std::size_t k) {
+        double sum = 0.0;
+        for (std::size_t i = k * kChunk; i < std::min(n, (k + 1) * kChunk); ++i) {
+            const double r = residualOf(i);
+            sum += r * r;
+        }
+        parts[k] = sum;
+    });
+    double sum = 0.0;
+    for (double part : parts) // in chunk order: the same bits every time
+        sum += part;
+    return sum;
+}
+
 Compressed compress(const NormalEquations& s) {
     const auto q = static_cast<Eigen::Index>(s.q);
     const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>

@@ -47,6 +47,9 @@ using ResidualRows =
 // number of threads).
 NormalEquations normalEquations(std::size_t n, std::size_t q, const ResidualRows& rowsOf);
 
+// r^T r alone (a trial step's cost), in the same chunks: pixel i's residual from residualOf(i).
+double sumOfSquares(std::size_t n, const std::function<double(std::size_t i)>& residualOf);
+
 struct Compressed {
     std::vector<double> residuals; // q + 1: c, then d
     std::vector<double> jacobian;  // (q + 1) x q, row-major: R, then a row of zeros

@@ -67,11 +67,8 @@ class PixelResiduals : public ceres::CostFunction {
         if (!jacobians) {
             const std::vector<float>& s = imageAt(x);
             const Stopwatch watch(m_times.costs);
-            double rtr = 0.0;
-            for (std::size_t i = 0; i < m_pixels.size(); ++i) {
-                const double r = residual(i, s, k, b);
-                rtr += r * r;
-            }
+            const double rtr = sumOfSquares(m_pixels.size(),
+                                            [&](std::size_t i) { return residual(i, s, k, b); });
             std::fill(residuals, residuals + q, 0.0);
             residuals[q] = std::sqrt(rtr);
             return true;

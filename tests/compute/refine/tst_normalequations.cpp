@@ -72,6 +72,14 @@ class TestNormalEquations : public QObject {
         QVERIFY(relative(s.rtr, p.r.squaredNorm()) < 1e-12);
     }
 
+    void sumOfSquaresAgreesWithTheNormalEquations() { // (QCOMPARE of doubles: to 1e-12)
+        const Problem p = madeUp(50000, 3, -1);
+        const double alone = bv::refine::sumOfSquares(
+            static_cast<std::size_t>(p.r.size()), [&](std::size_t i) { return p.r(Eigen::Index(i)); });
+        QCOMPARE(alone, sums(p).rtr);
+        QVERIFY(relative(alone, p.r.squaredNorm()) < 1e-12);
+    }
+
     void sameBitsEveryRun() {
         const Problem p = madeUp(100000, 4, -1);
         const bv::refine::NormalEquations first = sums(p);
