@@ -1,9 +1,67 @@
 #include "compute/refine/SpotCentroids.h"
 
+#include "compute/core/HostThreads.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 namespace bv::refine {
+
+namespace {
+
+// A float's bits as an unsigned key in the floats' order (negative values below positive).
+std::uint32_t orderKey(float v) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &v, sizeof bits);
+    return (bits & 0x80000000u) ? ~bits : (bits | 0x80000000u);
+}
+
+// The value nth_element would put at `rank` among the image's pixels with data (0-based,
+// below their count), exactly: a histogram of the keys' upper 16 bits finds the bin that
+// holds it, and only that bin's values are sorted. The host's threads share the passes out;
+// their counts are whole numbers, so the answer does not depend on them.
+float valueOfRank(const std::vector<float>& image, const std::vector<std::uint8_t>& hasData,
+                  std::size_t rank) {
+    const std::size_t n = image.size();
+    const std::size_t parts = std::min<std::size_t>(hostThreads(), (n + 65535) / 65536 + 1);
+    const auto range = [&](std::size_t part) {
+        return std::pair<std::size_t, std::size_t>{n * part / parts, n * (part + 1) / parts};
+    };
+    std::vector<std::vector<std::size_t>> counts(parts);
+    forEachOnHostThreads(parts, [&](std::size_t part) {
+        std::vector<std::size_t>& c = counts[part];
+        c.assign(65536, 0);
+        const auto [first, last] = range(part);
+        for (std::size_t i = first; i < last; ++i)
+            if (hasData[i])
+                ++c[orderKey(image[i]) >> 16];
+    });
+    std::size_t below = 0, bin = 0;
+    for (; bin < 65536; ++bin) {
+        std::size_t inBin = 0;
+        for (const std::vector<std::size_t>& c : counts)
+            inBin += c[bin];
+        if (below + inBin > rank)
+            break;
+        below += inBin;
+    }
+    std::vector<std::vector<float>> found(parts);
+    forEachOnHostThreads(parts, [&](std::size_t part) {
+        const auto [first, last] = range(part);
+        for (std::size_t i = first; i < last; ++i)
+            if (hasData[i] && (orderKey(image[i]) >> 16) == bin)
+                found[part].push_back(image[i]);
+    });
+    std::vector<float> values;
+    for (const std::vector<float>& f : found)
+        values.insert(values.end(), f.begin(), f.end());
+    const auto at = values.begin() + static_cast<long>(rank - below);
+    std::nth_element(values.begin(), at, values.end());
+    return *at;
+}
+
+} // namespace
 
 SpotRegions spotRegions(const std::vector<float>& image, int width, int height,
                         const std::vector<std::uint8_t>& hasData) {
@@ -11,15 +69,12 @@ SpotRegions spotRegions(const std::vector<float>& image, int width, int height,
     const std::size_t n = image.size();
     r.grown.assign(n, 0);
     r.label.assign(n, -1);
-    std::vector<float> sorted;
-    for (std::size_t i = 0; i < n; ++i)
-        if (hasData[i])
-            sorted.push_back(image[i]);
-    if (sorted.empty())
+    const auto withData = static_cast<std::size_t>(
+        std::count_if(hasData.begin(), hasData.end(), [](std::uint8_t h) { return h != 0; }));
+    if (withData == 0)
         return r;
-    const std::size_t at = std::min(sorted.size() - 1, static_cast<std::size_t>(0.999 * static_cast<double>(sorted.size())));
-    std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(at), sorted.end());
-    const float threshold = 0.01f * sorted[at];
+    const std::size_t at = std::min(withData - 1, static_cast<std::size_t>(0.999 * static_cast<double>(withData)));
+    const float threshold = 0.01f * valueOfRank(image, hasData, at);
     std::vector<std::uint8_t> core(n, 0);
     for (std::size_t i = 0; i < n; ++i)
         core[i] = hasData[i] && image[i] > threshold && threshold > 0.0f;
@@ -48,15 +103,22 @@ SpotRegions spotRegions(const std::vector<float>& image, int width, int height,
             }
         }
     }
+    // the cores grown by kGrow pixels every way (a square): along the rows, then the columns
     constexpr int kGrow = 3;
-    for (int y = 0; y < height; ++y)
-        for (int x = 0; x < width; ++x) {
-            if (!core[static_cast<std::size_t>(y) * width + x])
-                continue;
-            for (int v = std::max(0, y - kGrow); v <= std::min(height - 1, y + kGrow); ++v)
+    std::vector<std::uint8_t> along(n, 0);
+    const auto rowAt = [&](std::size_t y) { return y * static_cast<std::size_t>(width); };
+    forEachOnHostThreads(static_cast<std::size_t>(height), [&](std::size_t y) {
+        for (int x = 0; x < width; ++x)
+            if (core[rowAt(y) + x])
                 for (int u = std::max(0, x - kGrow); u <= std::min(width - 1, x + kGrow); ++u)
-                    r.grown[static_cast<std::size_t>(v) * width + u] = 1;
-        }
+                    along[rowAt(y) + u] = 1;
+    }, 0, 64);
+    forEachOnHostThreads(static_cast<std::size_t>(height), [&](std::size_t y) {
+        const int row = static_cast<int>(y);
+        for (int v = std::max(0, row - kGrow); v <= std::min(height - 1, row + kGrow); ++v)
+            for (int x = 0; x < width; ++x)
+                r.grown[rowAt(y) + x] |= along[rowAt(static_cast<std::size_t>(v)) + x];
+    }, 0, 64);
     return r;
 }
 
