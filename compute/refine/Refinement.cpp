@@ -330,33 +330,41 @@ FitReport Refinement::run(int maxIterations) {
                     " pixels, the measured one " + std::to_string(m_measured.pixels.size()));
     Stopwatch setup(report.hostMs.setup);
     const SpotRegions regions = spotRegions(first, m_measured.width, m_measured.height, m_measured.hasData);
+    // The fitted pixels and the measured frame less its local background (the spots and the
+    // fitted constant), from spot regions: the start's, and again after the first stage.
+    std::vector<std::uint8_t> grown = regions.grown;
     std::vector<std::size_t> pixels;
-    for (std::size_t i = 0; i < first.size(); ++i)
-        if (m_measured.hasData[i] && (m_choice == PixelChoice::All || regions.grown[i]))
-            pixels.push_back(i);
-    if (pixels.size() < 10 * (start.size() + 2))
-        throw Error("refinement: " + std::to_string(pixels.size()) +
-                    " pixels with data in the spot regions, too few for " +
-                    std::to_string(start.size() + 2) + " parameters (the start image shows no "
-                    "spots on the measured frame's pixels with data?)");
-    // the measured frame less its local background: the spots and the fitted constant
-    io::MeasuredImage less = m_measured;
-    std::vector<float> under(m_measured.pixels.size(), 0.0f);
-    if (m_background == BackgroundChoice::Local) {
-        // panels not stacked as the simulation stacks them: one band
-        LocalBackground local = localBackground(
-            m_measured, regions.grown, io::stackedPanelRows(m_measured, m_set.start().detector.panels));
-        under = std::move(local.level);
-        report.backgroundTile = local.tile;
-        report.backgroundTiles = local.tiles;
-        report.backgroundTilesFromNeighbours = local.tilesFromNeighbours;
-        double sum = 0.0;
-        for (std::size_t i : pixels) {
-            less.pixels[i] -= under[i];
-            sum += under[i];
+    io::MeasuredImage less;
+    std::vector<float> under;
+    const auto choosePixels = [&] {
+        pixels.clear();
+        for (std::size_t i = 0; i < first.size(); ++i)
+            if (m_measured.hasData[i] && (m_choice == PixelChoice::All || grown[i]))
+                pixels.push_back(i);
+        if (pixels.size() < 10 * (start.size() + 2))
+            throw Error("refinement: " + std::to_string(pixels.size()) +
+                        " pixels with data in the spot regions, too few for " +
+                        std::to_string(start.size() + 2) + " parameters (the start image shows "
+                        "no spots on the measured frame's pixels with data?)");
+        less = m_measured;
+        under.assign(m_measured.pixels.size(), 0.0f);
+        if (m_background == BackgroundChoice::Local) {
+            // panels not stacked as the simulation stacks them: one band
+            LocalBackground local = localBackground(
+                m_measured, grown, io::stackedPanelRows(m_measured, m_set.start().detector.panels));
+            under = std::move(local.level);
+            report.backgroundTile = local.tile;
+            report.backgroundTiles = local.tiles;
+            report.backgroundTilesFromNeighbours = local.tilesFromNeighbours;
+            double sum = 0.0;
+            for (std::size_t i : pixels) {
+                less.pixels[i] -= under[i];
+                sum += under[i];
+            }
+            report.backgroundMean = sum / double(pixels.size());
         }
-        report.backgroundMean = sum / double(pixels.size());
-    }
+    };
+    choosePixels();
     const auto [k0, b0] = linearFit(first, less, pixels);
     // Poisson's variance: the counts less the fitted constant (an offset such as an ADC's)
     std::vector<double> weights;
@@ -392,14 +400,43 @@ FitReport Refinement::run(int maxIterations) {
     if (m_progress)
         options.update_state_every_iteration = true; // the reporter reads x and kb
     for (int stage = 0; stage < 2 && !stopped; ++stage) {
+        bool samePixels = true;
         if (stage == 1) {
-            const std::vector<float> fitted = cost->imageAt(x);
-            for (std::size_t r = 0; r < pixels.size(); ++r)
-                weights[r] = 1.0 / std::sqrt(std::max(kb[0] * fitted[r] + kb[1] + under[pixels[r]], 1.0));
+            // Where the first stage moved the spots, the start's regions may hold only their
+            // edges, and its background map their peaks: the regions of the first stage's
+            // whole image join the start's (a union: a stage that went astray loses nothing),
+            // and the pixels and the background are chosen again from them.
+            if (m_choice == PixelChoice::Spots || m_background == BackgroundChoice::Local) {
+                const std::vector<float> moved = m_model.image(m_set.experimentAt(x));
+                ++report.renders;
+                const Stopwatch again(report.hostMs.setup);
+                const SpotRegions there =
+                    spotRegions(moved, m_measured.width, m_measured.height, m_measured.hasData);
+                std::size_t added = 0;
+                for (std::size_t i = 0; i < grown.size(); ++i)
+                    if (there.grown[i] && !grown[i]) {
+                        grown[i] = 1;
+                        ++added;
+                    }
+                if (added > 0) {
+                    choosePixels();
+                    report.regionPixelsAdded = added;
+                }
+                samePixels = added == 0;
+                m_model.setPixels(pixels); // (image() rendered the whole frame)
+                weights.resize(pixels.size());
+                for (std::size_t r = 0; r < pixels.size(); ++r)
+                    weights[r] = 1.0 / std::sqrt(std::max(
+                        kb[0] * moved[pixels[r]] + kb[1] + under[pixels[r]], 1.0));
+            } else {
+                const std::vector<float> fitted = cost->imageAt(x);
+                for (std::size_t r = 0; r < pixels.size(); ++r)
+                    weights[r] = 1.0 / std::sqrt(std::max(kb[0] * fitted[r] + kb[1] + under[pixels[r]], 1.0));
+            }
         }
         auto next = std::make_unique<PixelResiduals>(m_set, less, m_model, pixels, weights,
                                                      report.renders, report.hostMs);
-        if (cost)
+        if (cost && samePixels)
             next->keepRendering(*cost);
         problem = std::make_unique<ceres::Problem>(); // owns the last stage's cost: it goes here
         cost = next.release();
@@ -485,6 +522,9 @@ void printFitReport(std::ostream& out, const FitReport& r) {
             << " counts in the fitted pixels, plus the fitted constant\n";
     else
         out << "  background: the fitted constant\n";
+    if (r.regionPixelsAdded > 0)
+        out << "  spot regions: " << r.regionPixelsAdded
+            << " pixels added where the first stage moved the spots\n";
     if (r.observed)
         printSpotMatch(out, r.observed->spots, r.observed->start, &r.observed->end);
 }
