@@ -558,6 +558,7 @@ std::string fitReportJson(const FitReport& r) {
     else
         j["background_model"] = {{"kind", "constant"}};
     j["pixels"] = r.pixels;
+    j["spot_region_pixels_added"] = r.regionPixelsAdded; // by the first stage's image
     j["iterations"] = r.iterations;
     j["renderings"] = r.renders;
     j["termination"] = r.termination;
