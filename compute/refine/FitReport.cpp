@@ -1,0 +1,76 @@
+#include "compute/refine/Refinement.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <ostream>
+
+// A fit's report in words (the headless program's lines) and as JSON (-fit_report).
+namespace bv::refine {
+
+void printFitReport(std::ostream& out, const FitReport& r) {
+    out << "refinement: " << r.pixels << " pixels, " << r.iterations << " iterations, "
+        << r.renders << " renderings (" << r.termination << ")\n";
+    out << "  " << std::left << std::setw(16) << "parameter" << std::right << std::setw(14)
+        << "start" << std::setw(14) << "refined" << std::setw(12) << "change" << std::setw(12)
+        << "sigma" << "\n";
+    for (const FittedValue& v : r.values) {
+        out << "  " << std::left << std::setw(16) << (v.name + (v.unit.empty() ? "" : " (" + v.unit + ")"))
+            << std::right << std::setw(14) << std::setprecision(7) << v.start << std::setw(14)
+            << v.value << std::setw(12) << std::setprecision(4) << v.value - v.start
+            << std::setw(12) << v.sigma << "\n";
+    }
+    out << std::setprecision(6) << "  weighted residual (rms): " << r.startResidual << " -> "
+        << r.endResidual << "\n  spot centroid RMSD (" << r.spots << " spots): " << r.startSpotRmsd
+        << " -> " << r.endSpotRmsd << " pixels\n";
+    if (r.backgroundTile > 0)
+        out << "  background: the frame's own around the spots (" << r.backgroundTile
+            << "-pixel tiles, " << r.backgroundTiles << ", " << r.backgroundTilesFromNeighbours
+            << " from their neighbours), mean " << r.backgroundMean
+            << " counts in the fitted pixels, plus the fitted constant\n";
+    else
+        out << "  background: the fitted constant\n";
+    if (r.regionPixelsAdded > 0)
+        out << "  spot regions: " << r.regionPixelsAdded
+            << " pixels added where the first stage moved the spots\n";
+    if (r.observed)
+        printSpotMatch(out, r.observed->spots, r.observed->start, &r.observed->end);
+}
+
+std::string fitReportJson(const FitReport& r) {
+    nlohmann::ordered_json j;
+    nlohmann::ordered_json parameters = nlohmann::ordered_json::array();
+    for (const FittedValue& v : r.values)
+        parameters.push_back({{"name", v.name}, {"unit", v.unit}, {"start", v.start},
+                              {"value", v.value}, {"change", v.value - v.start}, {"sigma", v.sigma}});
+    j["parameters"] = parameters;
+    if (!r.cellConstraint.empty())
+        j["cell_constraint"] = r.cellConstraint;
+    const auto cell = [](const glm::dmat3& m) {
+        nlohmann::ordered_json c;
+        const char* names[] = {"a", "b", "c"};
+        for (int i = 0; i < 3; ++i)
+            c[names[i]] = {m[i].x, m[i].y, m[i].z};
+        return c;
+    };
+    j["crystal_angstrom_lab_frame"] = {{"start", cell(r.startCell)}, {"refined", cell(r.refinedCell)}};
+    j["residual"] = {{"start", r.startResidual}, {"end", r.endResidual}};
+    j["spot_rmsd_pixels"] = {{"start", r.startSpotRmsd}, {"end", r.endSpotRmsd}, {"spots", r.spots}};
+    if (r.observed)
+        j["observed_spots"] = spotMatchJson(r.observed->spots, r.observed->start, &r.observed->end);
+    if (r.backgroundTile > 0)
+        j["background_model"] = {{"kind", "local"}, {"tile_pixels", r.backgroundTile},
+                                 {"tiles", r.backgroundTiles},
+                                 {"tiles_from_neighbours", r.backgroundTilesFromNeighbours},
+                                 {"mean_counts", r.backgroundMean}};
+    else
+        j["background_model"] = {{"kind", "constant"}};
+    j["pixels"] = r.pixels;
+    j["spot_region_pixels_added"] = r.regionPixelsAdded; // by the first stage's image
+    j["iterations"] = r.iterations;
+    j["renderings"] = r.renders;
+    j["termination"] = r.termination;
+    return j.dump(2) + "\n";
+}
+
+} // namespace bv::refine
