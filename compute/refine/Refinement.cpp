@@ -31,7 +31,6 @@ class Stopwatch {
     }
     Stopwatch(const Stopwatch&) = delete;
     Stopwatch& operator=(const Stopwatch&) = delete;
-
   private:
     using Clock = std::chrono::steady_clock;
     double& m_into;
