@@ -399,6 +399,7 @@ FitReport Refinement::run(int maxIterations) {
     for (int stage = 0; stage < 2 && !stopped; ++stage) {
         bool samePixels = true;
         if (stage == 1) {
+            std::vector<float> fitted; // the first stage's model at the fitted pixels
             // Where the first stage moved the spots, the start's regions may hold only their
             // edges, and its background map their peaks: the regions of the first stage's
             // whole image join the start's (a union: a stage that went astray loses nothing),
@@ -417,19 +418,18 @@ FitReport Refinement::run(int maxIterations) {
                     }
                 if (added > 0) {
                     choosePixels();
+                    m_model.setPixels(pixels);
                     report.regionPixelsAdded = added;
                 }
                 samePixels = added == 0;
-                m_model.setPixels(pixels); // (image() rendered the whole frame)
-                weights.resize(pixels.size());
-                for (std::size_t r = 0; r < pixels.size(); ++r)
-                    weights[r] = 1.0 / std::sqrt(std::max(
-                        kb[0] * moved[pixels[r]] + kb[1] + under[pixels[r]], 1.0));
+                for (std::size_t i : pixels)
+                    fitted.push_back(moved[i]);
             } else {
-                const std::vector<float> fitted = cost->imageAt(x);
-                for (std::size_t r = 0; r < pixels.size(); ++r)
-                    weights[r] = 1.0 / std::sqrt(std::max(kb[0] * fitted[r] + kb[1] + under[pixels[r]], 1.0));
+                fitted = cost->imageAt(x);
             }
+            weights.resize(pixels.size());
+            for (std::size_t r = 0; r < pixels.size(); ++r)
+                weights[r] = 1.0 / std::sqrt(std::max(kb[0] * fitted[r] + kb[1] + under[pixels[r]], 1.0));
         }
         auto next = std::make_unique<PixelResiduals>(m_set, less, m_model, pixels, weights,
                                                      report.renders, report.hostMs);
