@@ -1,9 +1,10 @@
 #include "compute/random/CounterRandom.h"
 
+#include "compute/core/HostThreads.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <thread>
 
 // Mirrored line for line by shaders/counter_random.glsl: a change here is a change there, and
 // tests/engine/tst_counternoise.cpp compares the two bit for bit. Constants are written as the
@@ -272,22 +273,13 @@ float counterPoisson(float mean, CounterKey key, std::uint32_t pixel) {
 std::vector<float> counterPoissonImage(const std::vector<float>& means, CounterKey key,
                                        int threads) {
     std::vector<float> deviates(means.size());
-    const std::size_t n = means.size();
-    const auto parts = static_cast<std::size_t>(
-        std::max(1, threads > 0 ? threads : static_cast<int>(std::thread::hardware_concurrency())));
-    auto run = [&](std::size_t begin, std::size_t end) {
-        for (std::size_t i = begin; i < end; ++i)
+    // a pixel's deviate is keyed by its index alone: any thread may draw it
+    forEachOnHostThreads(
+        means.size(),
+        [&](std::size_t i) {
             deviates[i] = counterPoisson(means[i], key, static_cast<std::uint32_t>(i));
-    };
-    if (parts == 1 || n < 4096) {
-        run(0, n);
-        return deviates;
-    }
-    std::vector<std::thread> workers;
-    for (std::size_t p = 0; p < parts; ++p)
-        workers.emplace_back(run, n * p / parts, n * (p + 1) / parts);
-    for (std::thread& w : workers)
-        w.join();
+        },
+        static_cast<unsigned>(std::max(threads, 0)), 4096);
     return deviates;
 }
 
