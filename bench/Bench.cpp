@@ -62,7 +62,8 @@ using Clock = std::chrono::steady_clock;
 struct Setup {
     std::string label = "built-in";
     std::vector<std::uint32_t> shaderCode;
-    std::uint32_t localSizeX = 8, localSizeY = 8;
+    std::uint32_t localSizeX = bv::engine::SimulatorOptions{}.localSizeX;
+    std::uint32_t localSizeY = bv::engine::SimulatorOptions{}.localSizeY;
     std::uint64_t workPerSlice = 0; // 0: the Simulator's default
     bool statistics = false;
     bool specialised = true;

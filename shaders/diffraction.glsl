@@ -112,43 +112,9 @@ real3 rotateAbout(real3 v, real3 axis, real angle) {
     return axis * along + v * c + cross(axis, v) * s;
 }
 
-void main() {
-#if BV_TRACE
-    // the pinned pixel, all of its loop in this one invocation
-    SliceEntry range = slices[push.slot];
-    range.begin = 0u;
-    range.end = range.total;
-    const int fpixel = trace.pixel.x;
-    const int spixel = trace.pixel.y;
-    if (fpixel < P.roiXmin || spixel < P.roiYmin || fpixel > P.roiXmax ||
-        spixel > P.roiYmax || fpixel >= P.fastPixels || spixel >= P.slowPixels) {
-        trace.counts.x = kTraceOutside;
-        return;
-    }
-    const int index = spixel * P.fastPixels + fpixel;
-    const PanelFrame frame = panelFrame(spixel);
-    if (fpixel >= frame.fastPixels) {
-        trace.counts.x = kTraceOutside;
-        return;
-    }
-    if (kMask && masked(index)) {
-        trace.counts.x = kTraceMasked;
-        return;
-    }
-#else
-    const SliceEntry range = slices[push.slot];
-    // the dispatch covers the ROI's bounding box; the image was zero-filled before it
-    const int fpixel = P.roiXmin + int(gl_GlobalInvocationID.x);
-    const int spixel = P.roiYmin + int(gl_GlobalInvocationID.y);
-    if (fpixel > P.roiXmax || spixel > P.roiYmax || fpixel >= P.fastPixels ||
-        spixel >= P.slowPixels)
-        return;
-    const int index = spixel * P.fastPixels + fpixel;
-    const PanelFrame frame = panelFrame(spixel);
-    if (fpixel >= frame.fastPixels || (kMask && masked(index)))
-        return; // beyond a narrower panel, or masked
-#endif
-
+// One pixel's steps [range.begin, range.end): (fpixel, spixel) on the stacked image, index
+// into it, frame its panel's.
+void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame frame) {
     // A search slice (kSerialGridExit) walks the same loop only to find the pixel's first step
     // whose tricubic neighbourhood leaves the grid: nothing to do in a pixel whose step is
     // known, or one after a pixel already known to have one.
@@ -253,14 +219,14 @@ void main() {
         const real3 incident = entry.incident.xyz;
         const real lambda = entry.incident.w;
 #if BV_PRECISE
-        const real3 scattering = (diffracted - incident) * (RC(1.0) / lambda);
+        const real3 scattering = (diffracted - incident) * entry.u.w; // u.w: 1/lambda
 #else
         // diffracted - incident loses digits to cancellation at small angles (its component
         // along the beam is ~theta^2); in float that costs 1e-5 of h. Taken apart in the
         // source's frame the along-beam part is -|p_perp|^2/(R(R + p.i)), with no difference
         // of nearby numbers (docs/numerics/scattering-vector.md).
         const real3 scattering =
-            scatteringInFrame(position, airpath, inverseAirpath, entry) * (RC(1.0) / lambda);
+            scatteringInFrame(position, airpath, inverseAirpath, entry) * entry.u.w;
 #endif
         bool skipped = false;
         if (kDmin) {
@@ -362,3 +328,50 @@ void main() {
     image[index] = float(pixel);
 #endif
 }
+
+#if BV_TRACE
+void main() {
+    // the pinned pixel, all of its loop in this one invocation
+    SliceEntry range = slices[push.slot];
+    range.begin = 0u;
+    range.end = range.total;
+    const int fpixel = trace.pixel.x;
+    const int spixel = trace.pixel.y;
+    if (fpixel < P.roiXmin || spixel < P.roiYmin || fpixel > P.roiXmax ||
+        spixel > P.roiYmax || fpixel >= P.fastPixels || spixel >= P.slowPixels) {
+        trace.counts.x = kTraceOutside;
+        return;
+    }
+    const int index = spixel * P.fastPixels + fpixel;
+    const PanelFrame frame = panelFrame(spixel);
+    if (fpixel >= frame.fastPixels) {
+        trace.counts.x = kTraceOutside;
+        return;
+    }
+    if (kMask && masked(index)) {
+        trace.counts.x = kTraceMasked;
+        return;
+    }
+    shadePixel(range, fpixel, spixel, index, frame);
+}
+#else
+void main() {
+    // The dispatch covers the ROI's bounding box, range.rows rows an invocation, a dispatch's
+    // height apart; the image was zero-filled before it.
+    const SliceEntry range = slices[push.slot];
+    const int fpixel = P.roiXmin + int(gl_GlobalInvocationID.x);
+    if (fpixel > P.roiXmax || fpixel >= P.fastPixels)
+        return;
+    const int rowStride = int(gl_NumWorkGroups.y * gl_WorkGroupSize.y);
+    for (int r = 0; r < int(range.rows); ++r) {
+        const int spixel = P.roiYmin + int(gl_GlobalInvocationID.y) + r * rowStride;
+        if (spixel > P.roiYmax || spixel >= P.slowPixels)
+            return; // and the rows after it
+        const int index = spixel * P.fastPixels + fpixel;
+        const PanelFrame frame = panelFrame(spixel);
+        if (fpixel >= frame.fastPixels || (kMask && masked(index)))
+            continue; // beyond a narrower panel, or masked
+        shadePixel(range, fpixel, spixel, index, frame);
+    }
+}
+#endif

@@ -175,8 +175,8 @@ struct Orientation {
 layout(std430, set = 0, binding = 1) readonly buffer Orientations { Orientation orientations[]; };
 struct Source {
     real4 incident; // xyz: unit vector along the incident X-rays; w: wavelength (m)
-    real4 u;        // xyz: unit vectors completing (incident, u, v) to a right-handed frame
-    real4 v;
+    real4 u;        // xyz: unit vectors completing (incident, u, v) to a right-handed frame;
+    real4 v;        // u.w: 1/wavelength, divided once on the host in double
 };
 layout(std430, set = 0, binding = 2) readonly buffer Sources { Source sources[]; };
 // F(hkl), h slowest, l fastest
@@ -199,7 +199,7 @@ struct SliceEntry {
     uint end;     // one past its last step
     uint total;   // steps per pixel: the slice ending there finishes the pixel
     uint search;  // 1: a search slice (kSerialGridExit): find where the grid is left, no image
-    uint unused1;
+    uint rows;    // image rows an invocation shades, groupsY * (workgroup height) apart
 };
 layout(std430, set = 0, binding = 6) readonly buffer Slices { SliceEntry slices[]; };
 // per pixel: running sum, polar, omega, capture fraction

@@ -229,13 +229,15 @@ void DeviceTables::writeSlices(const plan::Plan& p, std::uint64_t workPerSlice) 
     std::vector<GpuSliceEntry> table(static_cast<std::size_t>(m_options.maxSlices));
     const std::uint32_t groupsX =
         static_cast<std::uint32_t>((width + m_options.localSizeX - 1) / m_options.localSizeX);
-    const std::uint32_t groupsY =
-        static_cast<std::uint32_t>((height + m_options.localSizeY - 1) / m_options.localSizeY);
+    const std::uint32_t rows = rowsPerInvocation(steps);
+    const std::uint32_t groupsY = static_cast<std::uint32_t>(
+        (height + m_options.localSizeY * rows - 1) / (m_options.localSizeY * rows));
     for (std::uint64_t i = 0; i < count; ++i) {
         GpuSliceEntry& e = table[i];
         e.groupsX = groupsX;
         e.groupsY = groupsY;
         e.groupsZ = groupsX > 0 && groupsY > 0 ? 1u : 0u;
+        e.rows = rows;
         e.begin = static_cast<std::uint32_t>(steps * i / count);
         e.end = static_cast<std::uint32_t>(steps * (i + 1) / count);
         e.total = static_cast<std::uint32_t>(steps);

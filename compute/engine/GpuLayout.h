@@ -35,7 +35,8 @@ template <typename Real> struct GpuParams {
 template <typename Real> struct GpuOrientation { GpuVec4<Real> a, b, c; };
 
 // struct Source (std430): incident direction and wavelength (w), and two unit vectors that
-// complete it to a right-handed frame (the fast shader's scattering vector uses them)
+// complete it to a right-handed frame (the fast shader's scattering vector uses them); u's w
+// holds the reciprocal wavelength
 template <typename Real> struct GpuSource { GpuVec4<Real> incident, u, v; };
 
 // slices[] (std430): a VkDispatchIndirectCommand followed by the slice's step range
@@ -43,7 +44,7 @@ struct GpuSliceEntry {
     std::uint32_t groupsX = 0, groupsY = 0, groupsZ = 0;
     std::uint32_t begin = 0, end = 0, total = 0;
     std::uint32_t search = 0; // 1: a search slice of the grid-exit rule (no image)
-    std::uint32_t unused1 = 0;
+    std::uint32_t rows = 1;   // image rows an invocation shades (rowsPerInvocation)
 };
 
 // the head of buffer GridExit (std430): where the reference's loop first leaves the HKL grid;

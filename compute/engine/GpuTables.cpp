@@ -137,7 +137,10 @@ template <typename Real> std::vector<GpuSource<Real>> gpuSources(const plan::Pla
                 : (std::fabs(i.y) <= std::fabs(i.z) ? glm::dvec3(0, 1, 0) : glm::dvec3(0, 0, 1));
         const glm::dvec3 u = glm::normalize(glm::cross(i, a));
         const glm::dvec3 v = glm::cross(i, u);
-        table.push_back({vec4<Real>(i, s.wavelength), vec4<Real>(u), vec4<Real>(v)});
+        // u.w: the reciprocal wavelength the scattering vector is scaled by, divided here once
+        // in double instead of in every pixel (a double division is a software sequence)
+        table.push_back(
+            {vec4<Real>(i, s.wavelength), vec4<Real>(u, 1.0 / s.wavelength), vec4<Real>(v)});
     }
     return table;
 }

@@ -33,6 +33,18 @@ bool serialGridExit(const plan::Plan& plan);
 
 // freshRows: the rows of the phi carry-over's first unit (SerialOrder.h)
 template <typename Real> GpuParams<Real> gpuParams(const plan::Plan& plan, int freshRows);
+// Image rows one invocation of the diffraction shader shades, kRowsPerShortInvocation where
+// a pixel's loop is short (at most kShortLoopSteps steps), else 1. A GPU starts workgroups at
+// a bounded rate (an H200: about 1.6 thousand million a second, whatever their size), so a
+// 4096^2 image of one-step pixels in 8x8 groups was bound by starting them (0.164 ms with
+// nothing computed); four rows each take that part to a quarter (docs/performance.md,
+// "session 9").
+constexpr std::uint32_t kShortLoopSteps = 16;
+constexpr std::uint32_t kRowsPerShortInvocation = 4;
+constexpr std::uint32_t rowsPerInvocation(std::uint64_t stepsPerPixel) {
+    return stepsPerPixel <= kShortLoopSteps ? kRowsPerShortInvocation : 1u;
+}
+
 // the panels and the panel of each image row (one entry and one row at least: every
 // binding needs a buffer; the shader reads them only with kPanels)
 template <typename Real>

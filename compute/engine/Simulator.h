@@ -112,7 +112,10 @@ struct SimulatorOptions {
     // copy every table through a staging buffer even where the GPU's memory is mappable (as a
     // discrete GPU's device-local memory usually is not): lets lavapipe test that path
     bool stagedUploads = false;
-    std::uint32_t localSizeX = 8; // workgroup size (specialization constants 0 and 1)
+    // workgroup size (specialization constants 0 and 1): 16x8 gave a 4096^2 image of one-step
+    // pixels 9 % on an H200 against 8x8 and moved the long loops by less than the spread
+    // (docs/performance.md, sessions 4 and 9)
+    std::uint32_t localSizeX = 16;
     std::uint32_t localSizeY = 8;
     // SPIR-V words to run instead of the built-in shader of `precision`, for benchmarks of
     // shader variants (braggview-bench --shader); it must declare the same interface and use
