@@ -165,13 +165,16 @@ void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame 
         capture = state.w;
     }
 
-    const FreshUnit freshUnit = freshUnits[spixel];
+    // (no load where no unit is fresh: most plans, and every one-step still)
+    FreshUnit freshUnit = FreshUnit(-1, 0u);
+    if (P.freshRows != 0)
+        freshUnit = FreshUnit(freshUnits[spixel].pixel, freshUnits[spixel].unit);
     uint step = range.begin;
     uint unit = step / orientationCount;  // (layer, subS, subF, source)
     uint first = step % orientationCount; // first orientation of this unit in the slice
     while (step < range.end) {
-        if (cancelRequested != 0u)
-            return; // the run is cancelled (its image is discarded)
+        if (step != range.begin && cancelRequested != 0u)
+            return; // the run is cancelled (its image is discarded); main asked before the first
         if (search && uint(index) > gridExit.exitPixel)
             return; // an earlier pixel leaves the grid: this one's steps do not matter
         const uint source = unit % sourceCount;
@@ -215,7 +218,7 @@ void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame 
             }
         }
 
-        const Source entry = sources[source];
+        const Source entry = sourceAt(source);
         const real3 incident = entry.incident.xyz;
         const real lambda = entry.incident.w;
 #if BV_PRECISE
@@ -251,7 +254,7 @@ void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame 
 #endif
 
             for (uint o = first; o < last; ++o) {
-                const Orientation axes = orientations[o < fresh ? orientationCount + o : o];
+                const Orientation axes = orientationAt(o < fresh ? orientationCount + o : o);
                 const real3 hkl = real3(dot(axes.a.xyz, scattering), dot(axes.b.xyz, scattering),
                                         dot(axes.c.xyz, scattering));
                 const real3 hkl0 = ceil(hkl - RC(0.5));
@@ -362,6 +365,8 @@ void main() {
     const int fpixel = P.roiXmin + int(gl_GlobalInvocationID.x);
     if (fpixel > P.roiXmax || fpixel >= P.fastPixels)
         return;
+    if (cancelRequested != 0u)
+        return; // the run is cancelled (its image is discarded)
     const int rowStride = int(gl_NumWorkGroups.y * gl_WorkGroupSize.y);
     for (int r = 0; r < int(range.rows); ++r) {
         const int spixel = P.roiYmin + int(gl_GlobalInvocationID.y) + r * rowStride;

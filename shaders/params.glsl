@@ -72,6 +72,9 @@ layout(constant_id = 20) const int kOrientationCountConstant = 1; // phi steps x
 layout(constant_id = 21) const int kCellsAConstant = 1;
 layout(constant_id = 22) const int kCellsBConstant = 1;
 layout(constant_id = 23) const int kCellsCConstant = 1;
+// the orientation and source tables read through their uniform-buffer views (bindings 13, 14;
+// GpuLayout.h, kUniformTableBytes): both fit, on a GPU
+layout(constant_id = 24) const bool kUniformTablesConstant = false;
 
 // the flag of P.shape's bit (GpuLayout.h: shapeBit, the constant's id - 1)
 #define BV_SHAPE_FLAG(constant, bit) (kSpecialised ? constant : ((P.shape >> (bit)) & 1u) != 0u)
@@ -90,6 +93,7 @@ layout(constant_id = 23) const int kCellsCConstant = 1;
 #define kDmin BV_SHAPE_FLAG(kDminConstant, 13)
 #define kSerialGridExit BV_SHAPE_FLAG(kSerialGridExitConstant, 14)
 #define kPanels BV_SHAPE_FLAG(kPanelsConstant, 15)
+#define kUniformTables BV_SHAPE_FLAG(kUniformTablesConstant, 23)
 #define kOversample (kSpecialised ? kOversampleConstant : P.oversample)
 #define kSourceCount (kSpecialised ? kSourceCountConstant : P.sourceCount)
 #define kOrientationCount (kSpecialised ? kOrientationCountConstant : P.orientationCount)
@@ -179,6 +183,34 @@ struct Source {
     real4 v;        // u.w: 1/wavelength, divided once on the host in double
 };
 layout(std430, set = 0, binding = 2) readonly buffer Sources { Source sources[]; };
+// The same two tables as uniform buffers, bound to at most their first 64 KiB and read only
+// with kUniformTables: a value all threads of a group read at once comes from the constant
+// cache instead of the memory pipeline. Not on CPU devices (BV_PARAMS_IN_STORAGE, below).
+#if !BV_PARAMS_IN_STORAGE
+#if BV_PRECISE
+const int kUniformRows = 682; // 65536 / 96 bytes
+#else
+const int kUniformRows = 1365; // 65536 / 48 bytes
+#endif
+layout(std140, set = 0, binding = 13) uniform OrientationsView {
+    Orientation orientationRows[kUniformRows];
+};
+layout(std140, set = 0, binding = 14) uniform SourcesView { Source sourceRows[kUniformRows]; };
+// (member by member: the two blocks' structs are distinct SPIR-V types, std140 and std430)
+Orientation orientationAt(uint i) {
+    if (kUniformTables)
+        return Orientation(orientationRows[i].a, orientationRows[i].b, orientationRows[i].c);
+    return Orientation(orientations[i].a, orientations[i].b, orientations[i].c);
+}
+Source sourceAt(uint i) {
+    if (kUniformTables)
+        return Source(sourceRows[i].incident, sourceRows[i].u, sourceRows[i].v);
+    return Source(sources[i].incident, sources[i].u, sources[i].v);
+}
+#else
+Orientation orientationAt(uint i) { return orientations[i]; }
+Source sourceAt(uint i) { return sources[i]; }
+#endif
 // F(hkl), h slowest, l fastest
 layout(std430, set = 0, binding = 3) readonly buffer Amplitudes { real amplitudes[]; };
 // 16-bit mask values, two per word, pixel 2i in the low half

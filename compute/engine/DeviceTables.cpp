@@ -31,7 +31,7 @@ DeviceTables::DeviceTables(const vk::Device& device, const TableOptions& options
           vk::MemoryUse::Readback, "the readback of the HKL grid's edge")) {
     m_descriptorPool = vk::DescriptorPool(
         device, 1,
-        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 13}});
+        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 3}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 13}});
     m_set = m_descriptorPool.allocate(setLayout);
     m_commandPool = vk::CommandPool(device);
     m_uploadCommands = vk::CommandBuffer(m_commandPool);
@@ -50,9 +50,12 @@ DeviceTables::DeviceTables(const vk::Device& device, const TableOptions& options
     m_params = makeBuffer("the simulation parameters",
                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                           vk::MemoryUse::Upload);
-    m_orientations =
-        makeBuffer("the crystal orientation table", storage, vk::MemoryUse::DeviceLocal);
-    m_sources = makeBuffer("the source table", storage, vk::MemoryUse::DeviceLocal);
+    // read as storage buffers, or through uniform-buffer views where they are small
+    m_orientations = makeBuffer("the crystal orientation table",
+                                storage | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                                vk::MemoryUse::DeviceLocal);
+    m_sources = makeBuffer("the source table", storage | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                           vk::MemoryUse::DeviceLocal);
     m_amplitudes = makeBuffer("the structure factor table", storage, vk::MemoryUse::DeviceLocal);
     m_mask = makeBuffer("the pixel mask", storage, vk::MemoryUse::DeviceLocal);
     m_image = makeBuffer("the intensity image",
@@ -75,12 +78,22 @@ DeviceTables::DeviceTables(const vk::Device& device, const TableOptions& options
           m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get(), m_gridExit.get(),
           m_panels.get(), m_panelRows.get()})
         b->buffer = vk::Buffer(device, 256, b->usage, b->use, b->label);
+    // the uniform-buffer views cover the shader's whole declared block (params.glsl,
+    // kUniformRows): a driver may read all of it (lavapipe does), so the two tables are never
+    // smaller than the view
+    for (DeviceBuffer* b : {m_orientations.get(), m_sources.get()})
+        b->buffer = vk::Buffer(device, uniformLimit(), b->usage, b->use, b->label);
     writeDescriptors();
 }
 
 std::size_t DeviceTables::gridExitHeaderBytes() const {
     return m_options.precision == Precision::Precise ? sizeof(GpuGridExit<double>)
                                                      : sizeof(GpuGridExit<float>);
+}
+
+VkDeviceSize DeviceTables::uniformLimit() const {
+    return std::min<VkDeviceSize>(kUniformTableBytes,
+                                  m_device.info().limits.maxUniformBufferRange);
 }
 
 void DeviceTables::writeDescriptors() {
@@ -101,7 +114,11 @@ void DeviceTables::writeDescriptors() {
          {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_gridExit->buffer.handle()},
          {BindingPanels, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_panels->buffer.handle()},
          {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_panelRows->buffer.handle()},
-         {BindingCancel, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_cancelWord}});
+         {BindingCancel, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, m_cancelWord},
+         {BindingOrientationsUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
+          m_orientations->buffer.handle(), 0, uniformLimit()},
+         {BindingSourcesUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, m_sources->buffer.handle(), 0,
+          uniformLimit()}});
     ++m_bindingGeneration;
 }
 
@@ -172,7 +189,8 @@ void DeviceTables::flushUploads() {
 
 template <typename Real> void DeviceTables::writeTables(const plan::Plan& p, unsigned parts) {
     if (parts & plan::FrameChanged) {
-        const GpuParams<Real> params = gpuParams<Real>(p, m_freshRows);
+        GpuParams<Real> params = gpuParams<Real>(p, m_freshRows);
+        params.shape |= tableBits();
         write(*m_params, &params, sizeof(params));
         const auto [panels, rows] = gpuPanels<Real>(p);
         write(*m_panels, panels);
@@ -196,6 +214,18 @@ void DeviceTables::writeSlices(const plan::Plan& p, std::uint64_t workPerSlice) 
     const std::uint64_t slots = static_cast<std::uint64_t>(m_options.maxSlices) / (search ? 2 : 1);
     const std::uint64_t work = width * height * steps;
     std::uint64_t count = (work + workPerSlice - 1) / workPerSlice;
+    if (m_options.maxStepsPerSlice > 0) {
+        const std::uint64_t needed =
+            (steps + m_options.maxStepsPerSlice - 1) / m_options.maxStepsPerSlice;
+        count = std::max(count, needed);
+        if (needed > slots)
+            m_warnings.push_back(
+                "a pixel's " + std::to_string(steps) + " steps need " + std::to_string(needed) +
+                " dispatches of at most " + std::to_string(m_options.maxStepsPerSlice) +
+                " on this CPU device, and a run has " + std::to_string(slots) +
+                ": lavapipe ends a shader's loops after 65535 iterations, so pixels may be cut "
+                "short (fewer phi steps, mosaic domains or sources, or a GPU)");
+    }
     count = std::clamp<std::uint64_t>(count, 1, std::min<std::uint64_t>(slots, steps));
     if (count > 1) {
         // the state that carries each pixel's sums from one slice to the next
@@ -337,6 +367,20 @@ unsigned DeviceTables::upload(const plan::Plan& p, const ReferenceLoop& loop,
     }
 
     const bool precise = m_options.precision == Precision::Precise;
+    // the orientation rows (fresh ones included) and the sources through uniform-buffer views
+    // where both fit; the parameter block carries the choice to the generic pipeline
+    const std::size_t rowBytes =
+        precise ? sizeof(GpuOrientation<double>) : sizeof(GpuOrientation<float>);
+    const std::size_t sourceBytes = precise ? sizeof(GpuSource<double>) : sizeof(GpuSource<float>);
+    // (the shader declares 64 KiB blocks: not on a device whose views are shorter)
+    const bool uniformTables = !m_options.paramsInStorage &&
+                               uniformLimit() == kUniformTableBytes &&
+                               m_ordered.size() * rowBytes <= uniformLimit() &&
+                               p.sources.size() * sourceBytes <= uniformLimit();
+    if (uniformTables != m_uniformTables) {
+        m_uniformTables = uniformTables;
+        parts |= plan::FrameChanged;
+    }
     precise ? writeTables<double>(p, parts) : writeTables<float>(p, parts);
     writeSlices(p, workPerSlice);
     if (parts & plan::SourcesChanged)

@@ -34,11 +34,21 @@ namespace bv::engine {
 
 struct TableOptions {
     Precision precision = Precision::Precise; // the one in use: double or float tables
-    bool paramsInStorage = false;             // the parameter block is a storage buffer
+    bool paramsInStorage = false; // the parameter block is a storage buffer (and no table has a
+                                  // uniform-buffer view: CPU devices)
     bool stagedUploads = false;               // SimulatorOptions::stagedUploads
     int maxSlices = 32;
     std::uint32_t localSizeX = 8, localSizeY = 8;
+    // at most this many steps of a pixel in one dispatch, as far as maxSlices allows (0: no
+    // limit). CPU devices: kCpuStepsPerSlice, under lavapipe's loop limit
+    std::uint64_t maxStepsPerSlice = 0;
 };
+
+// lavapipe (llvmpipe's shader compiler) ends a shader's loops after 65535 iterations in all,
+// silently: a pixel with more steps in one dispatch would be cut short. The specialised
+// pipelines take one iteration a step (their inner loops are unrolled); half the limit leaves
+// room for the unit loop (docs/robustness.md, "lavapipe's loop limit").
+constexpr std::uint64_t kCpuStepsPerSlice = 32768;
 
 class DeviceTables {
   public:
@@ -73,6 +83,11 @@ class DeviceTables {
     int slowPixels() const { return m_slow; }
     int activeSlices() const { return m_activeSlices; }
     std::uint64_t stepsPerPixel() const { return m_stepsPerPixel; }
+    // the variant-key bits the uploaded tables decide (SpecUniformTables), for the key and
+    // the parameter block alike
+    std::uint32_t tableBits() const {
+        return m_uniformTables ? 1u << shapeBit(SpecUniformTables) : 0u;
+    }
 
   private:
     // A storage (or uniform) buffer whose size may grow; capacity() bytes are allocated.
@@ -90,6 +105,7 @@ class DeviceTables {
 
     void resize(int fast, int slow);
     void writeDescriptors();
+    VkDeviceSize uniformLimit() const; // kUniformTableBytes or the device's limit, the less
     // Copies bytes into the buffer (growing it when needed; m_rebound when it was replaced).
     void write(DeviceBuffer& target, const void* data, std::size_t bytes);
     template <typename T> void write(DeviceBuffer& target, const std::vector<T>& table) {
@@ -123,6 +139,7 @@ class DeviceTables {
     std::size_t m_stagingUsed = 0;
     std::vector<PendingCopy> m_pendingCopies;
     bool m_rebound = false; // a buffer behind a binding was replaced
+    bool m_uniformTables = false; // orientations and sources read through uniform buffers
     std::uint64_t m_imageGeneration = 0, m_bindingGeneration = 0;
 
     int m_fast = 0, m_slow = 0;

@@ -154,14 +154,26 @@ enum SpecId : std::uint32_t {
     SpecCellsA = 21,
     SpecCellsB = 22,
     SpecCellsC = 23,
+    // the orientation and source tables read through uniform-buffer views (bindings 13, 14)
+    // instead of their storage buffers: both fit in kUniformTableBytes (GPUs only)
+    SpecUniformTables = 24,
 };
 
 // The bit of GpuParams::shape (and of the Simulator's variant key) that holds the flag of
-// specialization constant `id` (SpecInterpolate .. SpecPanels); bits 0-1 hold SpecShape.
+// specialization constant `id` (SpecInterpolate .. SpecPanels, SpecUniformTables); bits 0-1
+// hold SpecShape.
 constexpr unsigned shapeBit(SpecId id) {
     return static_cast<unsigned>(id) - 1u;
 }
-static_assert(shapeBit(SpecInterpolate) == 2 && shapeBit(SpecPanels) == 15);
+static_assert(shapeBit(SpecInterpolate) == 2 && shapeBit(SpecPanels) == 15 &&
+              shapeBit(SpecUniformTables) == 23);
+
+// What the orientation and source tables may hold to be read through uniform-buffer views:
+// a GPU's constant cache serves a value every thread of a group reads at once, where a
+// storage buffer's load waits on the memory pipeline (simple_4096 on an H200: 0.149 ms with
+// the tables in storage buffers, 0.124 with the one orientation from the parameter block;
+// docs/performance.md, session 9). 64 KiB is NVIDIA's and lavapipe's maxUniformBufferRange.
+constexpr std::size_t kUniformTableBytes = 65536;
 
 // The cancel word (binding 12, shaders/params.glsl): the host writes 1 to stop a run in
 // flight at once (Simulator::requestCancel); every run starts with 0.
@@ -185,6 +197,8 @@ enum Binding : std::uint32_t {
     BindingPanels = 10,
     BindingPanelRows = 11,
     BindingCancel = 12,
+    BindingOrientationsUniform = 13, // the orientation table again, as a uniform buffer
+    BindingSourcesUniform = 14,      // the source table again, as a uniform buffer
 };
 
 namespace layout_checks {

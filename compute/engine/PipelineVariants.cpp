@@ -44,7 +44,9 @@ PipelineVariants::PipelineVariants(const vk::Device& device, VariantOptions opti
                                          {BindingGridExit, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingPanels, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
-                                         {BindingCancel, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}});
+                                         {BindingCancel, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
+                                         {BindingOrientationsUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
+                                         {BindingSourcesUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER}});
     m_layout = vk::PipelineLayout(device, {m_setLayout.handle()}, sizeof(GpuPush));
     m_commandPool = vk::CommandPool(device);
 }
@@ -70,7 +72,8 @@ vk::SpecializationConstants PipelineVariants::specializationConstants(const Vari
         .add(SpecOrientationCount, key.orientations)
         .add(SpecCellsA, key.cells[0])
         .add(SpecCellsB, key.cells[1])
-        .add(SpecCellsC, key.cells[2]);
+        .add(SpecCellsC, key.cells[2])
+        .add(SpecUniformTables, ((key.bits >> shapeBit(SpecUniformTables)) & 1u) != 0);
     return constants;
 }
 

@@ -32,14 +32,14 @@ Precision precisionOn(const vk::Device& device, Precision asked) {
     return asked == Precision::Precise && !device.float64Enabled() ? Precision::Fast : asked;
 }
 
-bool paramsInStorageOn(const vk::Device& device) {
-    return device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
+bool paramsInStorageOn(const vk::Device& device, const SimulatorOptions& o) {
+    return device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU && !o.gpuShaderOnCpu;
 }
 
 VariantOptions variantOptions(const vk::Device& device, const SimulatorOptions& o) {
     VariantOptions v;
     v.precision = precisionOn(device, o.precision);
-    v.paramsInStorage = paramsInStorageOn(device);
+    v.paramsInStorage = paramsInStorageOn(device, o);
     v.cacheDirectory = o.pipelineCacheDirectory.value_or(vk::defaultPipelineCacheDirectory());
     v.shaderCode = o.shaderCode;
     v.localSizeX = o.localSizeX;
@@ -51,11 +51,13 @@ VariantOptions variantOptions(const vk::Device& device, const SimulatorOptions& 
 TableOptions tableOptions(const vk::Device& device, const SimulatorOptions& o) {
     TableOptions t;
     t.precision = precisionOn(device, o.precision);
-    t.paramsInStorage = paramsInStorageOn(device);
+    t.paramsInStorage = paramsInStorageOn(device, o);
     t.stagedUploads = o.stagedUploads;
     t.maxSlices = o.maxSlices;
     t.localSizeX = o.localSizeX;
     t.localSizeY = o.localSizeY;
+    if (device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        t.maxStepsPerSlice = kCpuStepsPerSlice;
     return t;
 }
 
@@ -96,7 +98,7 @@ SimulatorOptions Simulator::settled(const vk::Device& device, SimulatorOptions o
 Simulator::Simulator(const vk::Device& device, const SimulatorOptions& options)
     : m_device(device), m_options(settled(device, options)),
       m_precision(precisionOn(device, options.precision)),
-      m_paramsInStorage(paramsInStorageOn(device)),
+      m_paramsInStorage(paramsInStorageOn(device, options)),
       m_variants(device, variantOptions(device, m_options), m_warnings, m_constructionTimer),
       m_runner(device), m_tables(device, tableOptions(device, m_options), m_variants.setLayout(),
                                  m_runner.cancelBuffer(), m_warnings) {
@@ -201,6 +203,7 @@ void Simulator::setPlan(const plan::Plan& p, const ReferenceLoop& loop, PlanInpu
     }
 
     m_currentKey = variantKey(p);
+    m_currentKey.bits |= m_tables.tableBits();
     PipelineVariant& current = m_variants.choose(m_currentKey, modeFor(p), m_planTimer);
     if (!current.recorded) {
         m_planTimer.restart();

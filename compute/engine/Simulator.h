@@ -112,6 +112,10 @@ struct SimulatorOptions {
     // copy every table through a staging buffer even where the GPU's memory is mappable (as a
     // discrete GPU's device-local memory usually is not): lets lavapipe test that path
     bool stagedUploads = false;
+    // the GPUs' shader on a CPU device too: the parameter block and the small orientation and
+    // source tables in uniform buffers (GpuLayout.h, kUniformTableBytes). Lets lavapipe test
+    // that path; slow there, where each new set of uniform values compiles a new variant
+    bool gpuShaderOnCpu = false;
     // workgroup size (specialization constants 0 and 1): 16x8 gave a 4096^2 image of one-step
     // pixels 9 % on an H200 against 8x8 and moved the long loops by less than the spread
     // (docs/performance.md, sessions 4 and 9)
@@ -285,6 +289,9 @@ class Simulator {
     };
     // whether the parameter block is a storage buffer (CPU devices) or a uniform buffer
     bool paramsInStorage() const { return m_paramsInStorage; }
+    // the last plan's orientation and source tables are read through uniform-buffer views
+    // (GPUs, or SimulatorOptions::gpuShaderOnCpu; both tables within kUniformTableBytes)
+    bool tablesInUniformBuffers() const { return m_tables.tableBits() != 0; }
     KernelInputs kernelInputs() const;
     const vk::Device& device() const { return m_device; }
     bool isRunning() const { return m_runner.isRunning(); }

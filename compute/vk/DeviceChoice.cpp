@@ -292,7 +292,10 @@ Status checkBufferRequest(const DeviceInfo& device, VkDeviceSize size, VkBufferU
                     ", the limit is " +
                     std::to_string(device.limits.maxStorageBufferRange / 1048576) +
                     " MiB: use a smaller detector or fewer sources/mosaic domains");
-    if ((usage & VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT) && size > device.limits.maxUniformBufferRange)
+    // a uniform buffer is bound whole; one that is also a storage buffer may be viewed as a
+    // uniform buffer in part (the engine's small tables), and the storage limit holds for it
+    if ((usage & VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT) &&
+        !(usage & VK_BUFFER_USAGE_STORAGE_BUFFER_BIT) && size > device.limits.maxUniformBufferRange)
         return fail(label + " is larger than this GPU's largest uniform buffer" + requested +
                     ", the limit is " + std::to_string(device.limits.maxUniformBufferRange) +
                     " bytes");

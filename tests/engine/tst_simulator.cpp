@@ -715,6 +715,89 @@ class TestSimulator : public QObject {
         QVERIFY(std::fabs(sum - simulator.gpuMilliseconds()) <= 1e-9 * std::max(1.0, sum));
     }
 
+    // The GPUs' shader, with the parameter block in a uniform buffer and the orientation and
+    // source tables read through uniform-buffer views, gives the CPU devices' image bit for
+    // bit, generic and specialised; and so does its specialised pipeline when the orientations
+    // outgrow the views (1500 mosaic domains: over 64 KiB of rows in either precision) and are
+    // read from storage again. (Not the generic one there: lavapipe ends a shader's loops
+    // after 65535 iterations in all, and the generic pipeline's Chebyshev and axis loops make
+    // that about 3600 orientations of N = 5; docs/robustness.md, "lavapipe's loop limit".)
+    void uniformTablesGiveTheSameImage_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("precision");
+        for (const char* name : {"square", "sources", "table", "interpolated, grid left mid-image",
+                                 "rotation", "roi and mask"}) {
+            QTest::newRow((std::string(name) + " precise").c_str()) << name << int(Precision::Precise);
+            QTest::newRow((std::string(name) + " fast").c_str()) << name << int(Precision::Fast);
+        }
+    }
+    void uniformTablesGiveTheSameImage() {
+        QFETCH(QString, name);
+        QFETCH(int, precision);
+        using Mode = SimulatorOptions::Specialisation;
+        SimulatorOptions cpuShader = options(Precision(precision));
+        cpuShader.specialisation = Mode::Wait;
+        SimulatorOptions generic = cpuShader, specialised = cpuShader;
+        generic.gpuShaderOnCpu = specialised.gpuShaderOnCpu = true;
+        generic.specialisation = Mode::Generic;
+        Simulator a(*m_device, cpuShader), b(*m_device, generic), c(*m_device, specialised);
+        QVERIFY(a.paramsInStorage() && !b.paramsInStorage() && !c.paramsInStorage());
+        bv::Experiment e = variant(name);
+        auto same = [](const std::vector<float>& x, const std::vector<float>& y) {
+            return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * 4) == 0;
+        };
+        {
+            const Case small(e);
+            for (Simulator* s : {&a, &b, &c}) {
+                s->setPlan(small.plan, small.loop);
+                s->run();
+            }
+            QVERIFY(!a.tablesInUniformBuffers());
+            QVERIFY(b.tablesInUniformBuffers() && c.tablesInUniformBuffers());
+            QVERIFY(c.specialised() && !b.specialised());
+            const std::vector<float> expected = a.image();
+            QVERIFY(*std::max_element(expected.begin(), expected.end()) > 0.0f);
+            QVERIFY(same(b.image(), expected));
+            QVERIFY(same(c.image(), expected));
+        }
+        e.crystal.mosaicSpread = radiansFromDegrees(0.3);
+        e.crystal.mosaicDomains = 1500;
+        const Case outgrown(e);
+        for (Simulator* s : {&a, &c}) {
+            s->setPlan(outgrown.plan, outgrown.loop);
+            s->run();
+        }
+        QVERIFY(!c.tablesInUniformBuffers());
+        QVERIFY(same(c.image(), a.image()));
+    }
+
+    // A pixel of 70000 steps on a CPU device: lavapipe would end the dispatch's loop after
+    // 65535 iterations, so the run is cut into dispatches of at most kCpuStepsPerSlice steps
+    // (three here, though the pixel-steps would fit one) and every step is counted.
+    void longPixelsOnCpuDevicesAreCutIntoDispatches() {
+        bv::Experiment e = variant("square");
+        e.crystal.mosaicSpread = radiansFromDegrees(0.5);
+        e.crystal.mosaicDomains = 70000;
+        e.sampling.roi = bv::Roi{20, 22, 20, 22}; // nine pixels
+        const Case c(e);
+        SimulatorOptions o = options(Precision::Precise);
+        o.specialisation = SimulatorOptions::Specialisation::Wait;
+        Simulator simulator(*m_device, o);
+        simulator.setPlan(c.plan, c.loop);
+        simulator.run();
+        QCOMPARE(int(simulator.dispatchMilliseconds().size()),
+                 int((70000 + bv::engine::kCpuStepsPerSlice - 1) / bv::engine::kCpuStepsPerSlice));
+        const std::vector<float> image = simulator.image();
+        const std::vector<double> reference = c.cpuImage();
+        double top = 0.0;
+        for (double v : reference)
+            top = std::max(top, v);
+        QVERIFY(top > 0.0);
+        for (std::size_t i = 0; i < image.size(); ++i)
+            QVERIFY2(std::fabs(image[i] - reference[i]) <= 1e-6 * top,
+                     qPrintable(QString("pixel %1: %2 against %3").arg(i).arg(image[i]).arg(reference[i])));
+    }
+
     // Tables copied through a staging buffer (a discrete GPU's path) give the same image as
     // tables written in place, also after a second plan that changes some of them.
     void stagedUploadsGiveTheSameImage() {

@@ -415,6 +415,10 @@ class TestVkDeviceChoice : public QObject {
                  tooBig.error().c_str());
         QVERIFY(!bv::vk::checkBufferRequest(gpu, 65537, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                                             "the parameters"));
+        // a storage buffer viewed in part as a uniform buffer: the storage limit holds
+        QVERIFY(bv::vk::checkBufferRequest(gpu, 1048576,
+                                           storage | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
+                                           "the orientation table"));
         QVERIFY(!bv::vk::checkBufferRequest(gpu, 0, storage, "nothing"));
     }
 
