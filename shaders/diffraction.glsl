@@ -361,11 +361,12 @@ void main() {
 void main() {
     // The dispatch covers the ROI's bounding box, range.rows rows an invocation, a dispatch's
     // height apart; the image was zero-filled before it.
-    const SliceEntry range = slices[push.slot];
+    const SliceEntry range = sliceAt(push.slot);
     const int fpixel = P.roiXmin + int(gl_GlobalInvocationID.x);
     if (fpixel > P.roiXmax || fpixel >= P.fastPixels)
         return;
-    if (cancelRequested != 0u)
+    // (not where pixels are short: their dispatch is too)
+    if (range.rows == 1u && cancelRequested != 0u)
         return; // the run is cancelled (its image is discarded)
     const int rowStride = int(gl_NumWorkGroups.y * gl_WorkGroupSize.y);
     for (int r = 0; r < int(range.rows); ++r) {

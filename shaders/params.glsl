@@ -234,6 +234,20 @@ struct SliceEntry {
     uint rows;    // image rows an invocation shades, groupsY * (workgroup height) apart
 };
 layout(std430, set = 0, binding = 6) readonly buffer Slices { SliceEntry slices[]; };
+// The entry of the dispatch's slot, every invocation's first read: on GPUs through the table's
+// uniform view (binding 15, kMaxSliceSlots entries; a constant cache serves it at once), on
+// CPU devices from the storage buffer. Member by member: the blocks' structs are distinct
+// SPIR-V types.
+#if !BV_PARAMS_IN_STORAGE
+layout(std140, set = 0, binding = 15) uniform SlicesView { SliceEntry sliceRows[64]; };
+SliceEntry sliceAt(uint slot) {
+    return SliceEntry(sliceRows[slot].groupsX, sliceRows[slot].groupsY, sliceRows[slot].groupsZ,
+                      sliceRows[slot].begin, sliceRows[slot].end, sliceRows[slot].total,
+                      sliceRows[slot].search, sliceRows[slot].rows);
+}
+#else
+SliceEntry sliceAt(uint slot) { return slices[slot]; }
+#endif
 // per pixel: running sum, polar, omega, capture fraction
 layout(std430, set = 0, binding = 7) buffer States { real4 states[]; };
 

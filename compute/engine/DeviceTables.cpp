@@ -31,7 +31,7 @@ DeviceTables::DeviceTables(const vk::Device& device, const TableOptions& options
           vk::MemoryUse::Readback, "the readback of the HKL grid's edge")) {
     m_descriptorPool = vk::DescriptorPool(
         device, 1,
-        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 3}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 13}});
+        {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 4}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 13}});
     m_set = m_descriptorPool.allocate(setLayout);
     m_commandPool = vk::CommandPool(device);
     m_uploadCommands = vk::CommandBuffer(m_commandPool);
@@ -62,7 +62,9 @@ DeviceTables::DeviceTables(const vk::Device& device, const TableOptions& options
                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                              VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                          vk::MemoryUse::DeviceLocal);
-    m_slices = makeBuffer("the slice table", storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT,
+    m_slices = makeBuffer("the slice table",
+                          storage | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
+                              VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT,
                           vk::MemoryUse::DeviceLocal);
     m_states = makeBuffer("the per-pixel state between slices", VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                           vk::MemoryUse::DeviceLocal);
@@ -83,6 +85,8 @@ DeviceTables::DeviceTables(const vk::Device& device, const TableOptions& options
     // smaller than the view
     for (DeviceBuffer* b : {m_orientations.get(), m_sources.get()})
         b->buffer = vk::Buffer(device, uniformLimit(), b->usage, b->use, b->label);
+    m_slices->buffer = vk::Buffer(device, kMaxSliceSlots * sizeof(GpuSliceEntry), m_slices->usage,
+                                  m_slices->use, m_slices->label);
     writeDescriptors();
 }
 
@@ -118,7 +122,9 @@ void DeviceTables::writeDescriptors() {
          {BindingOrientationsUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER,
           m_orientations->buffer.handle(), 0, uniformLimit()},
          {BindingSourcesUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, m_sources->buffer.handle(), 0,
-          uniformLimit()}});
+          uniformLimit()},
+         {BindingSlicesUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, m_slices->buffer.handle(), 0,
+          kMaxSliceSlots * sizeof(GpuSliceEntry)}});
     ++m_bindingGeneration;
 }
 

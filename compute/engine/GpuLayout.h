@@ -199,7 +199,12 @@ enum Binding : std::uint32_t {
     BindingCancel = 12,
     BindingOrientationsUniform = 13, // the orientation table again, as a uniform buffer
     BindingSourcesUniform = 14,      // the source table again, as a uniform buffer
+    BindingSlicesUniform = 15,       // the slice table again, as a uniform buffer
 };
+
+// The slice table's uniform view holds this many entries (2 KiB), and a run at most as many
+// dispatch slots (SimulatorOptions::maxSlices)
+constexpr int kMaxSliceSlots = 64;
 
 namespace layout_checks {
 

@@ -46,7 +46,8 @@ PipelineVariants::PipelineVariants(const vk::Device& device, VariantOptions opti
                                          {BindingPanelRows, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingCancel, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER},
                                          {BindingOrientationsUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
-                                         {BindingSourcesUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER}});
+                                         {BindingSourcesUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER},
+                                         {BindingSlicesUniform, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER}});
     m_layout = vk::PipelineLayout(device, {m_setLayout.handle()}, sizeof(GpuPush));
     m_commandPool = vk::CommandPool(device);
 }

@@ -67,6 +67,7 @@ SimulatorOptions Simulator::settled(const vk::Device& device, SimulatorOptions o
     // two: the grid-exit rule runs a search slice before the image's (DeviceTables)
     if (options.maxSlices < 2)
         options.maxSlices = 2;
+    options.maxSlices = std::min(options.maxSlices, kMaxSliceSlots);
     if (options.workPerSlice == 0)
         options.workPerSlice = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU
                                    ? std::uint64_t(1) << 26
