@@ -97,7 +97,7 @@ struct SimulatorOptions {
     // where the VkPipelineCache file lives: nullopt is the default directory
     // ($XDG_CACHE_HOME/braggview or ~/.cache/braggview), "" keeps the cache in memory only
     std::optional<std::string> pipelineCacheDirectory;
-    int maxSlices = 32; // dispatch slots in the recorded command buffer (at least 2)
+    int maxSlices = 32; // dispatch slots in the recorded command buffer (2 to kMaxSliceSlots)
     // pixel-steps (pixels x steps of each pixel's loop) per dispatch, about; more work than
     // this is cut into slices, at most maxSlices. 0: by the device, 2^28 on a GPU (2 ms on an
     // H100, tens of ms on a consumer GPU in precise mode), 2^26 on a CPU device such as
