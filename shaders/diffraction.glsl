@@ -170,6 +170,9 @@ void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame 
     if (P.freshRows != 0)
         freshUnit = FreshUnit(freshUnits[spixel].pixel, freshUnits[spixel].unit);
     uint step = range.begin;
+#if BV_TRACE
+    uint walked = 0u; // steps the loops really went through (or skipped by -dmin)
+#endif
     uint unit = step / orientationCount;  // (layer, subS, subF, source)
     uint first = step % orientationCount; // first orientation of this unit in the slice
     while (step < range.end) {
@@ -241,9 +244,11 @@ void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame 
         const uint fresh =
             freshUnit.pixel == index && freshUnit.unit == unit ? uint(P.freshRows) : 0u;
 #if BV_TRACE
-        if (skipped)
+        if (skipped) {
             traceUnit(unit, layer, subS, subF, source, position, airpath, diffracted,
                       scattering, lambda, omega, polar, capture, true);
+            walked += last - first;
+        }
 #endif
         if (!skipped) {
             if (unitStart && (polar == RC(0.0) || kOversamplePolar))
@@ -254,6 +259,9 @@ void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame 
 #endif
 
             for (uint o = first; o < last; ++o) {
+#if BV_TRACE
+                ++walked;
+#endif
                 const Orientation axes = orientationAt(o < fresh ? orientationCount + o : o);
                 const real3 hkl = real3(dot(axes.a.xyz, scattering), dot(axes.b.xyz, scattering),
                                         dot(axes.c.xyz, scattering));
@@ -326,6 +334,7 @@ void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame 
     if (!kOversampleOmega)
         pixel *= omega;
 #if BV_TRACE
+    trace.pixel.w = int(walked); // range.total, unless the device ended a loop early
     traceEnd(kTraceComputed, I, polar, omega, capture, pixel); // the image is left alone
 #else
     image[index] = float(pixel);

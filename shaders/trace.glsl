@@ -49,7 +49,8 @@ struct TraceUnit {
 };
 
 layout(std430, set = 1, binding = 0) buffer Trace {
-    ivec4 pixel;  // in: x fast, y slow; out: z the factors inside the sum (kTraceInside*)
+    ivec4 pixel;  // in: x fast, y slow; out: z the factors inside the sum (kTraceInside*),
+                  // w the step where the loop ended (all of them, unless the device cut it)
     uvec4 counts; // x: status; y: units run; z: orientation steps run; w: steps that added
     real4 totals; // the sum I and the last polarization factor, omega, capture fraction
     real4 result; // x: photon scale (r_e^2 fluence / steps); y: the pixel value; z: as stored

@@ -114,7 +114,7 @@ enum TraceInside : std::int32_t {              // GpuTrace::inside bits (trace.g
 template <typename Real> struct GpuTrace {
     std::int32_t fast = 0, slow = 0; // in
     std::int32_t inside = 0;         // out: the factors applied after every step (below)
-    std::int32_t unusedPixel = 0;
+    std::int32_t stepsWalked = 0;    // out: where the loop ended (all of them: the pixel's steps)
     std::uint32_t status = 0, unitsRun = 0, stepsRun = 0, stepsAdded = 0;
     GpuVec4<Real> totals; // I, polar, omega, capture
     GpuVec4<Real> result; // photon scale, pixel, pixel as stored (float), background

@@ -125,6 +125,14 @@ template <typename Real> PixelTrace PixelTracer::read(int fast, int slow) {
         throw Error("the pixel trace shader did not finish (status " + std::to_string(g->status) +
                     ")");
     }
+    // lavapipe ends a shader's loops after 65535 iterations in all (docs/robustness.md,
+    // "lavapipe's loop limit"), and the trace runs a pixel's whole loop in one invocation
+    if (static_cast<std::uint64_t>(g->stepsWalked) < t.stepsPerPixel)
+        throw Error("the trace of pixel (" + std::to_string(fast) + ", " + std::to_string(slow) +
+                    ") stopped after " + std::to_string(g->stepsWalked) + " of its " +
+                    std::to_string(t.stepsPerPixel) + " steps: " + m_simulator.device().description() +
+                    " ends a shader's loops after 65535 iterations; trace it on a GPU, or with "
+                    "fewer phi steps, mosaic domains, sources or sub-pixels");
     t.unitsRun = g->unitsRun;
     t.stepsRun = g->stepsRun;
     t.stepsAdded = g->stepsAdded;

@@ -115,8 +115,15 @@ void printPixelTrace(std::ostream& out, std::ostream& err, const engine::Simulat
         return;
     }
     engine::PixelTracer tracer(simulator);
+    std::string text;
+    try {
+        text = engine::formatTrace(tracer.trace(fast, slow));
+    } catch (const Error& e) { // the image is right; only its trace could not be had
+        err << "braggview: warning: -printout_pixel: " << e.what() << "\n";
+        return;
+    }
     out << "pixel trace (" << engine::precisionName(simulator.precision()) << " shader):\n"
-        << engine::formatTrace(tracer.trace(fast, slow));
+        << text;
 }
 
 int run(const std::vector<std::string>& args, std::ostream& out, std::ostream& err,

@@ -361,6 +361,43 @@ class TestPixelTrace : public QObject {
         QVERIFY_THROWS_EXCEPTION(bv::Error, noPlan.trace(0, 0));
     }
 
+    // A pixel of 20000 steps, more than lavapipe lets a shader's loops run in one invocation
+    // (65535 iterations in all; the trace's generic pipeline takes at least four a step): on a
+    // CPU device the trace says where it stopped instead of describing a pixel it did not
+    // finish; on a GPU it ends in the image's value.
+    void longLoopsAreNotTracedShort() {
+        const GoldenCase c("simple_cubic"); // N = 5
+        bv::RunRequest r = c.cl;
+        r.experiment.crystal.mosaicSpread = 0.5 * 3.14159265358979 / 180.0;
+        r.experiment.crystal.mosaicDomains = 20000;
+        r.experiment.sampling.roi = bv::Roi{127, 128, 127, 128}; // four pixels by the beam
+        bv::random::ReferenceRandom rng;
+        std::ostringstream log;
+        const bv::ResolvedExperiment resolved = bv::resolve(r.experiment, rng, log);
+        const bv::plan::Plan plan = bv::plan::makePlan(resolved, r.experiment.mask);
+        Simulator simulator(*m_device, options(Precision::Fast));
+        simulator.setPlan(plan, {bv::engine::phiAngles(resolved), 1});
+        simulator.run();
+        QCOMPARE(simulator.stepsPerPixel(), std::uint64_t(20000));
+        const float value = simulator.image()[127 * 256 + 127];
+        QVERIFY(value > 0.0f);
+        PixelTracer tracer(simulator);
+        if (m_device->info().type != VK_PHYSICAL_DEVICE_TYPE_CPU) {
+            QCOMPARE(static_cast<float>(tracer.trace(127, 127).value), value);
+            return;
+        }
+        try {
+            tracer.trace(127, 127);
+            QFAIL("a trace cut short by the device was returned");
+        } catch (const bv::Error& e) {
+            const std::string what = e.what();
+            QVERIFY2(what.find("the trace of pixel (127, 127) stopped after ") == 0 &&
+                         what.find(" of its 20000 steps: ") != std::string::npos &&
+                         what.find("65535 iterations") != std::string::npos,
+                     e.what());
+        }
+    }
+
     // The rows a reader sees name the chain of quantities, and the value they end in.
     void rowsNameTheChain() {
         const GoldenCase c("simple_cubic");
