@@ -74,19 +74,19 @@ DeviceTables::DeviceTables(const vk::Device& device, const TableOptions& options
                             storage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT, vk::MemoryUse::DeviceLocal);
     m_panels = makeBuffer("the detector's panels", storage, vk::MemoryUse::DeviceLocal);
     m_panelRows = makeBuffer("the panel of each image row", storage, vk::MemoryUse::DeviceLocal);
-    // every binding needs a buffer before the first plan arrives
+    // every binding needs a buffer before the first plan arrives; the three with uniform-buffer
+    // views start as large as the shader's declared blocks (params.glsl: kUniformRows,
+    // sliceRows), since a driver may read all of a block (lavapipe does), and never shrink
     for (DeviceBuffer* b :
          {m_params.get(), m_orientations.get(), m_sources.get(), m_amplitudes.get(), m_mask.get(),
           m_image.get(), m_slices.get(), m_states.get(), m_freshUnitsBuffer.get(), m_gridExit.get(),
-          m_panels.get(), m_panelRows.get()})
-        b->buffer = vk::Buffer(device, 256, b->usage, b->use, b->label);
-    // the uniform-buffer views cover the shader's whole declared block (params.glsl,
-    // kUniformRows): a driver may read all of it (lavapipe does), so the two tables are never
-    // smaller than the view
-    for (DeviceBuffer* b : {m_orientations.get(), m_sources.get()})
-        b->buffer = vk::Buffer(device, uniformLimit(), b->usage, b->use, b->label);
-    m_slices->buffer = vk::Buffer(device, kMaxSliceSlots * sizeof(GpuSliceEntry), m_slices->usage,
-                                  m_slices->use, m_slices->label);
+          m_panels.get(), m_panelRows.get()}) {
+        const VkDeviceSize bytes = b == m_orientations.get() || b == m_sources.get()
+                                       ? uniformLimit()
+                                   : b == m_slices.get() ? kMaxSliceSlots * sizeof(GpuSliceEntry)
+                                                         : 256;
+        b->buffer = vk::Buffer(device, bytes, b->usage, b->use, b->label);
+    }
     writeDescriptors();
 }
 
