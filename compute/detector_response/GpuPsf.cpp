@@ -69,7 +69,8 @@ std::vector<float> gaussianPsfOnDevice(const vk::Device& device, const std::vect
 }
 
 std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int width, int height,
-                                          double fwhmPixels, double* gpuMilliseconds) {
+                                          double fwhmPixels, double* gpuMilliseconds,
+                                          int timedRepeats) {
     const vk::Device& device = m_device;
     vk::ComputePass& pass = *m_pass;
     if (width <= 0 || height <= 0 || image.size() != static_cast<std::size_t>(width) * height)
@@ -78,6 +79,9 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
     if (!(fwhmPixels > 0.0) || !std::isfinite(fwhmPixels) || fwhmPixels > std::max(width, height))
         throw Error("point spread function: a full width at half maximum of " +
                     io::formatG(fwhmPixels) + " pixels (positive, at most the image's side)");
+    if (timedRepeats < 1)
+        throw Error("point spread function: " + std::to_string(timedRepeats) +
+                    " repeats (internal error)");
     const int radius = std::min(gaussianPsfRadius(fwhmPixels), std::max(width, height));
     const std::vector<double> k64 = gaussianPsfKernel1D(fwhmPixels, radius);
     const std::vector<float> kernel(k64.begin(), k64.end());
@@ -116,14 +120,20 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
         queries.writeTimestamp(commands, 0, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT);
     }
     const PassConstants alongRows{width, height, radius, 0};
-    pass.push(&alongRows, sizeof alongRows);
-    commands.dispatch(gx, gy);
-    // the rows pass is complete before the columns read it
-    commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     const PassConstants alongColumns{width, height, radius, 1};
-    pass.push(&alongColumns, sizeof alongColumns);
-    commands.dispatch(gx, (gy + kColumnRows - 1) / kColumnRows);
+    for (int repeat = 0; repeat < timedRepeats; ++repeat) {
+        if (repeat > 0) // the last columns pass is done with both images before they are rewritten
+            commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                             VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT,
+                             VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+        pass.push(&alongRows, sizeof alongRows);
+        commands.dispatch(gx, gy);
+        // the rows pass is complete before the columns read it
+        commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                         VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
+        pass.push(&alongColumns, sizeof alongColumns);
+        commands.dispatch(gx, (gy + kColumnRows - 1) / kColumnRows);
+    }
     if (timed)
         queries.writeTimestamp(commands, 1, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
     if (output.staged())
@@ -133,7 +143,7 @@ std::vector<float> GaussianPsfPass::apply(const std::vector<float>& image, int w
                          VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     pass.submitAndWait();
     if (timed)
-        *gpuMilliseconds = queries.elapsedMilliseconds(0, 1);
+        *gpuMilliseconds = queries.elapsedMilliseconds(0, 1) / timedRepeats;
 
     std::vector<float> result(image.size());
     output.read(result.data(), bytes);

@@ -34,9 +34,14 @@ class GaussianPsfPass {
     ~GaussianPsfPass();
     // Throws bv::Error for a width that is not positive and finite or wider than the image,
     // an image of the wrong size, and on a Vulkan failure. `gpuMilliseconds`: the two
-    // passes' time (when the queue has timestamps).
+    // passes' time (when the queue has timestamps). `timedRepeats` > 1 (benches) runs the
+    // two passes that many times back to back in one submission, the same image each time,
+    // and gives their mean: a single pass of a fraction of a millisecond after tens of
+    // milliseconds of host work runs at whatever clock the GPU has dropped to meanwhile
+    // (docs/performance.md, session 10).
     std::vector<float> apply(const std::vector<float>& image, int width, int height,
-                             double fwhmPixels, double* gpuMilliseconds = nullptr);
+                             double fwhmPixels, double* gpuMilliseconds = nullptr,
+                             int timedRepeats = 1);
 
   private:
     struct Buffers;
