@@ -1,8 +1,10 @@
 // braggview-bench-amorphous [SIZE] [FWHM] [REPEATS]: what the amorphous background and the
 // Gaussian PSF cost on a SIZE x SIZE detector (default 4096, fwhm 3 pixels, 5 repeats):
 // nonBragg's water image on the Vulkan device in both precisions and on the host's threads,
-// then the separable PSF on the device. GPU time from timestamps, wall time around the call
-// (buffers, upload and readback included), median of the repeats after one warm-up.
+// then the separable PSF on the device, alone and 50 times back to back (its mean), each group
+// after two seconds of passes that bring the GPU to its working clock (holdWorkingClock). GPU
+// time from timestamps, wall time around the call (buffers, upload and readback included),
+// median of the repeats after one warm-up.
 // Numbers go to docs/performance.md, never into tests.
 #include "compute/amorphous/AmorphousGpu.h"
 #include "compute/amorphous/AmorphousImage.h"
@@ -47,6 +49,22 @@ void measure(const char* what, int repeats, const std::function<double()>& work)
     std::printf("\n");
 }
 
+// The GPU's governor lowers its SM clock after about a second of light use (on an H200 from
+// 1980 to 525-570 MHz) and raises it again in steps of ~180 MHz every ~0.2 s of load; a
+// pass of a fraction of a millisecond between the host's tens of milliseconds of copying is
+// light use. So before each group of timings the GPU is held busy for two seconds with
+// blocks of passes back to back: what follows is timed at the clock it works at beside a
+// Bragg image or in a series (docs/performance.md, session 10, with the clock logged).
+// Nothing on a CPU device (lavapipe), where 200 passes would take minutes.
+void holdWorkingClock(const bv::vk::Device& device, bv::detector::GaussianPsfPass& pass,
+                      const std::vector<float>& image, int size, double fwhm) {
+    if (device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU)
+        return;
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (std::chrono::steady_clock::now() < until)
+        (void)pass.apply(image, size, size, fwhm, nullptr, 200);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -62,7 +80,9 @@ int main(int argc, char** argv) {
         std::printf("braggview-bench-amorphous: %d x %d pixels, water (%zu spline points), fwhm %g "
                     "pixels, on %s\n",
                     size, size, setup.spline.points(), fwhm, device.description().c_str());
-        std::vector<float> image;
+        std::vector<float> image(static_cast<std::size_t>(size) * size, 1.0f);
+        detector::GaussianPsfPass psf(device);
+        holdWorkingClock(device, psf, image, size, fwhm);
         if (device.float64Enabled()) {
             amorphous::AmorphousPass precise(device, amorphous::AmorphousPrecision::Precise);
             measure("background, device, precise (double)", repeats, [&] {
@@ -72,6 +92,7 @@ int main(int argc, char** argv) {
             });
         }
         amorphous::AmorphousPass fast(device, amorphous::AmorphousPrecision::Fast);
+        holdWorkingClock(device, psf, image, size, fwhm);
         measure("background, device, fast (float)", repeats, [&] {
             double ms = -1.0;
             image = fast.render(setup, &ms).pixels;
@@ -81,10 +102,16 @@ int main(int argc, char** argv) {
             image = amorphous::renderAmorphous(setup).pixels;
             return -1.0;
         });
-        detector::GaussianPsfPass psf(device);
+        holdWorkingClock(device, psf, image, size, fwhm);
         measure("gaussian PSF, device (two passes)", repeats, [&] {
             double ms = -1.0;
             (void)psf.apply(image, size, size, fwhm, &ms);
+            return ms;
+        });
+        // the same passes 50 times back to back in one submission, their mean
+        measure("gaussian PSF, device, 50 back to back", repeats, [&] {
+            double ms = -1.0;
+            (void)psf.apply(image, size, size, fwhm, &ms, 50);
             return ms;
         });
         return 0;

@@ -5,7 +5,7 @@
 //   braggview-bench [--repeats N] [--precision fast|precise|both] [--json FILE] [--device D]
 //                   [--shader FILE.spv] [--label TEXT] [--local-size WxH] [--slice-work N]
 //                   [--statistics] [--pipeline generic|specialised|both] [--cancel-after MS]
-//                   (--case NAME ... | -- <nanoBragg arguments>)
+//                   [--no-readback] (--case NAME ... | -- <nanoBragg arguments>)
 //   braggview-bench --shape-soak N [--precision fast|precise] [-- <nanoBragg arguments>]
 //   braggview-bench --list
 //
@@ -19,7 +19,10 @@
 // (Simulator.h, docs/performance.md "Pipelines per shape"). --cancel-after MS starts each
 // timed run, calls requestCancel() MS ms later and times from there to the run's end (the
 // run's slices forced into one, so the request lands inside it); "cancel" is that latency's
-// median. --shape-soak runs N plans of
+// median. --no-readback leaves each run's image on the device (Simulator::setImageReadback, as
+// a fit does): the runs follow each other with microseconds between them instead of the
+// host's copy of the frame, so the GPU stays at the clock it works at in a series, rather than
+// the one it drops to while idle (docs/performance.md, session 10). --shape-soak runs N plans of
 // changing shape (oversample 1..5 x mosaic domains 1..7 x sources 1..3, a new pipeline for each
 // of the 105 shapes it meets first, then ones let go and built again) on one Simulator that
 // builds them as the viewer does (at once on a CPU device, in the background on a GPU), and
@@ -68,6 +71,7 @@ struct Setup {
     bool statistics = false;
     bool specialised = true;
     double cancelAfter = -1; // ms; < 0: no cancel measurement
+    bool readback = true;
 };
 
 std::vector<std::uint32_t> readSpirv(const std::string& path) {
@@ -117,6 +121,7 @@ Result runCase(const bv::vk::Device& device, const std::string& name, const std:
                                  : bv::engine::SimulatorOptions::Specialisation::Generic;
     bv::engine::Simulator simulator(device, options);
     bv::run::setPlan(simulator, prepared);
+    simulator.setImageReadback(setup.readback);
 
     Result out;
     out.name = name;
@@ -227,7 +232,7 @@ int usage() {
            "                       [--device D] [--shader FILE.spv] [--label TEXT]\n"
            "                       [--local-size WxH] [--slice-work N] [--statistics]\n"
            "                       [--pipeline generic|specialised|both]\n"
-           "                       (--case NAME ... | -- <nanoBragg arguments>)\n"
+           "                       [--no-readback] (--case NAME ... | -- <nanoBragg arguments>)\n"
            "       braggview-bench --list\n";
     return 2;
 }
@@ -286,6 +291,8 @@ int main(int argc, char** argv) {
                 setup.cancelAfter = std::stod(value());
             } else if (a == "--shape-soak") {
                 soakRuns = std::stoi(value());
+            } else if (a == "--no-readback") {
+                setup.readback = false;
             } else if (a == "--statistics") {
                 setup.statistics = true;
             } else if (a == "--case") {
