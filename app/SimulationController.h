@@ -157,7 +157,9 @@ class SimulationController : public QObject {
     // the device the window and the Simulator share (nullptr before it exists)
     const vk::Device* device() const { return m_device.get(); }
     // Said before the run in flight or last started (compute/run/RunNotices.h): values that
-    // look like a slip of units, and its cost at the device kind's assumed rate when long.
+    // look like a slip of units (and, in fast precision, spots too sharp for float: the
+    // warnings the window puts first), and its cost at the device kind's assumed rate when
+    // long.
     const std::vector<std::string>& unitSlips() const { return m_unitSlips; }
     const std::optional<std::string>& assumedCost() const { return m_assumedCost; }
     // The value at a pixel of the last complete image; nullopt outside it.

@@ -3,6 +3,8 @@
 #include "compute/model/PhysicalLimits.h"
 #include "compute/plan/RunCost.h"
 
+#include <glm/glm.hpp>
+
 #include <algorithm>
 #include <locale>
 #include <sstream>
@@ -107,9 +109,50 @@ std::optional<std::string> costNotice(const ResolvedExperiment& resolved, const 
            stepsReason(resolved, plan);
 }
 
+double latticeSharpness(const ResolvedExperiment& resolved) {
+    double widestS = 0.0; // 1/A
+    for (const PanelGeometry& panel : resolved.panels)
+        for (const double f : {0.0, panel.sizeFast()})
+            for (const double s : {0.0, panel.sizeSlow()}) {
+                const glm::dvec3 corner = panel.pix0 + f * panel.fdet + s * panel.sdet;
+                if (glm::length(corner) <= 0.0)
+                    continue;
+                const glm::dvec3 diffracted = glm::normalize(corner);
+                for (const Source& source : resolved.sources) {
+                    if (!(source.wavelength > 0.0))
+                        continue;
+                    // S = (d - i) / lambda, the incident beam i = -direction (towards the sample)
+                    widestS = std::max(widestS, glm::length(diffracted + source.direction) /
+                                                    (source.wavelength * 1e10));
+                }
+            }
+    const double longestEdge = std::max({glm::length(resolved.cell.a), glm::length(resolved.cell.b),
+                                         glm::length(resolved.cell.c)});
+    const double mostCells = std::max({resolved.cells.x, resolved.cells.y, resolved.cells.z});
+    return mostCells * widestS * longestEdge;
+}
+
+std::optional<std::string> fastLatticeNotice(const ResolvedExperiment& resolved,
+                                             Precision precision) {
+    if (precision != Precision::Fast)
+        return std::nullopt;
+    const double sharpness = latticeSharpness(resolved);
+    if (!(sharpness > kFastLatticeLimit))
+        return std::nullopt;
+    const double mostCells = std::max({resolved.cells.x, resolved.cells.y, resolved.cells.z});
+    const double percent = std::min(100.0, 12.0 * 5.96e-8 * sharpness * 100.0);
+    return "fast precision: spots of " + shown(mostCells) + " cells at Miller indices up to " +
+           shown(sharpness / mostCells) + " are sharper than float arithmetic resolves h (N x h = " +
+           shown(sharpness) + ", over " + shown(kFastLatticeLimit) +
+           "): pixels near spots may differ from the reference by about " + shown(percent) +
+           " % of the brightest; -precision precise computes h in double";
+}
+
 std::vector<std::string> runNotices(const ResolvedExperiment& resolved, const plan::Plan& plan,
                                     const vk::DeviceInfo& device, Precision precision) {
     std::vector<std::string> out = unitSlips(resolved);
+    if (auto sharp = fastLatticeNotice(resolved, precision))
+        out.push_back(std::move(*sharp));
     if (auto cost = costNotice(resolved, plan, assumedStepsPerMillisecond(device, precision),
                                vk::describeDevice(device)))
         out.push_back(std::move(*cost));

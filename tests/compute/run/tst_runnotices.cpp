@@ -11,6 +11,8 @@
 
 #include <QtTest>
 
+#include <cmath>
+
 using bv::Quantity;
 
 namespace {
@@ -110,6 +112,32 @@ class TestRunNotices : public QObject {
         for (const auto& device : {cpu, gpu})
             QVERIFY(assumedStepsPerMillisecond(device, bv::Precision::Fast) >=
                     assumedStepsPerMillisecond(device, bv::Precision::Precise));
+    }
+
+    // N x h_max by hand: a 200 mm detector of 1 mm pixels 100 mm from the sample, the beam
+    // at its centre, so its corners are sqrt(2) x 100 mm off the beam: 2 theta =
+    // atan(141.4 / 100) = 54.74 deg, |S| = 2 sin(27.37 deg) / 1 A = 0.9194 / A; with a 100 A
+    // cell the detector reaches h = 91.9, and 5 cells make 459.7 (the half pixel of MOSFLM's
+    // beam centre moves it by 0.2 %).
+    void latticeSharpnessByHand() {
+        const auto p = prepared("-lambda 1 -N 5 -detpixels 200 -pixel 1 -distance 100");
+        QVERIFY(std::abs(bv::run::latticeSharpness(p.resolved) / 459.7 - 1.0) < 0.01);
+    }
+
+    // The fast notice: 100 cells of 100 A on a 12.8 mm detector 100 mm away at 1 A (corners
+    // 9.05 mm off the beam) are N h = 100 x 100 x 2 sin(atan(9.05 / 100) / 2) = 902, over the
+    // limit of 700 (docs/numerics/precision-modes.md, "Sharp spots in fast precision"); 5
+    // cells on a 1024-pixel detector are 5 x 100 x 0.616 = 308, inside; precise never warns.
+    void fastLatticeNotice() {
+        const QString sharp = "-lambda 1 -N 100 -detpixels 128 -pixel 0.1 -distance 100";
+        const auto notice = bv::run::fastLatticeNotice(prepared(sharp).resolved, bv::Precision::Fast);
+        QVERIFY(notice);
+        QVERIFY2(notice->find("fast precision: spots of 100 cells") == 0, notice->c_str());
+        QVERIFY(notice->find("-precision precise") != std::string::npos);
+        QVERIFY(!bv::run::fastLatticeNotice(prepared(sharp).resolved, bv::Precision::Precise));
+        QVERIFY(!bv::run::fastLatticeNotice(
+            prepared("-lambda 1 -N 5 -detpixels 1024 -pixel 0.1 -distance 100").resolved,
+            bv::Precision::Fast));
     }
 };
 
