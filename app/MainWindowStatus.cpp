@@ -102,11 +102,11 @@ void MainWindow::updateCostWarning() {
     QString text =
         costWarningText(m_controller->currentCost(), m_controller->expectedMilliseconds(),
                         rate.value_or(0.0), m_controller->deviceDescription());
-    // before a rate is measured: the device kind's figure; and any unit slip, first
+    // before a rate is measured: the device kind's figure; and the experiment's warnings, first
     if (text.isEmpty() && m_controller->assumedCost())
         text = QString::fromStdString(*m_controller->assumedCost());
-    for (const std::string& slip : m_controller->unitSlips())
-        text = QString::fromStdString("Warning: " + slip) + (text.isEmpty() ? "" : "\n") + text;
+    for (const std::string& warning : m_controller->warnings())
+        text = QString::fromStdString("Warning: " + warning) + (text.isEmpty() ? "" : "\n") + text;
     m_costWarning->setText(text);
     m_costWarning->setVisible(!text.isEmpty());
 }

@@ -246,9 +246,7 @@ void SimulationController::startRun() {
     try {
         random::ReferenceRandom rng;
         run::PreparedRun exact = run::prepare(experiment, rng, log);
-        m_unitSlips = run::unitSlips(exact.resolved);
-        if (auto sharp = run::fastLatticeNotice(exact.resolved, m_simulator->precision()))
-            m_unitSlips.push_back(std::move(*sharp)); // shown as warnings with the slips
+        m_warnings = run::experimentWarnings(exact.resolved, m_simulator->precision());
         m_assumedCost = run::costNotice(
             exact.resolved, exact.plan,
             run::assumedStepsPerMillisecond(m_device->info(), m_simulator->precision()),

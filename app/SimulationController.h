@@ -157,10 +157,10 @@ class SimulationController : public QObject {
     // the device the window and the Simulator share (nullptr before it exists)
     const vk::Device* device() const { return m_device.get(); }
     // Said before the run in flight or last started (compute/run/RunNotices.h): values that
-    // look like a slip of units (and, in fast precision, spots too sharp for float: the
+    // look like a slip of units and, in fast precision, spots too sharp for float (the
     // warnings the window puts first), and its cost at the device kind's assumed rate when
     // long.
-    const std::vector<std::string>& unitSlips() const { return m_unitSlips; }
+    const std::vector<std::string>& warnings() const { return m_warnings; }
     const std::optional<std::string>& assumedCost() const { return m_assumedCost; }
     // The value at a pixel of the last complete image; nullopt outside it.
     std::optional<float> valueAt(int fast, int slow) const;
@@ -286,7 +286,7 @@ class SimulationController : public QObject {
     std::optional<ResolvedExperiment> m_resolved;
     products::GeneratorState m_generator;
     std::string m_resolveLog;
-    std::vector<std::string> m_unitSlips;
+    std::vector<std::string> m_warnings;
     std::optional<std::string> m_assumedCost;
     std::vector<std::uint8_t> m_skipped;
     double m_gpuMilliseconds = 0.0;

@@ -6,6 +6,7 @@
 #include <glm/glm.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <locale>
 #include <sstream>
 #include <thread>
@@ -109,7 +110,7 @@ std::optional<std::string> costNotice(const ResolvedExperiment& resolved, const 
            stepsReason(resolved, plan);
 }
 
-double latticeSharpness(const ResolvedExperiment& resolved) {
+LatticeReach latticeReach(const ResolvedExperiment& resolved) {
     double widestS = 0.0; // 1/A
     for (const PanelGeometry& panel : resolved.panels)
         for (const double f : {0.0, panel.sizeFast()})
@@ -128,31 +129,37 @@ double latticeSharpness(const ResolvedExperiment& resolved) {
             }
     const double longestEdge = std::max({glm::length(resolved.cell.a), glm::length(resolved.cell.b),
                                          glm::length(resolved.cell.c)});
-    const double mostCells = std::max({resolved.cells.x, resolved.cells.y, resolved.cells.z});
-    return mostCells * widestS * longestEdge;
+    return {std::max({resolved.cells.x, resolved.cells.y, resolved.cells.z}),
+            widestS * longestEdge};
 }
 
 std::optional<std::string> fastLatticeNotice(const ResolvedExperiment& resolved,
                                              Precision precision) {
     if (precision != Precision::Fast)
         return std::nullopt;
-    const double sharpness = latticeSharpness(resolved);
-    if (!(sharpness > kFastLatticeLimit))
+    const LatticeReach reach = latticeReach(resolved);
+    if (!(reach.sharpness() > kFastLatticeLimit))
         return std::nullopt;
-    const double mostCells = std::max({resolved.cells.x, resolved.cells.y, resolved.cells.z});
-    const double percent = std::min(100.0, 12.0 * 5.96e-8 * sharpness * 100.0);
-    return "fast precision: spots of " + shown(mostCells) + " cells at Miller indices up to " +
-           shown(sharpness / mostCells) + " are sharper than float arithmetic resolves h (N x h = " +
-           shown(sharpness) + ", over " + shown(kFastLatticeLimit) +
+    const double halfUlp = std::numeric_limits<float>::epsilon() / 2.0;
+    const double percent = std::min(100.0, 12.0 * halfUlp * reach.sharpness() * 100.0);
+    return "fast precision: spots of " + shown(reach.cells) + " cells at Miller indices up to " +
+           shown(reach.maxIndex) + " are sharper than float arithmetic resolves h (N x h = " +
+           shown(reach.sharpness()) + ", over " + shown(kFastLatticeLimit) +
            "): pixels near spots may differ from the reference by about " + shown(percent) +
            " % of the brightest; -precision precise computes h in double";
 }
 
-std::vector<std::string> runNotices(const ResolvedExperiment& resolved, const plan::Plan& plan,
-                                    const vk::DeviceInfo& device, Precision precision) {
+std::vector<std::string> experimentWarnings(const ResolvedExperiment& resolved,
+                                            Precision precision) {
     std::vector<std::string> out = unitSlips(resolved);
     if (auto sharp = fastLatticeNotice(resolved, precision))
         out.push_back(std::move(*sharp));
+    return out;
+}
+
+std::vector<std::string> runNotices(const ResolvedExperiment& resolved, const plan::Plan& plan,
+                                    const vk::DeviceInfo& device, Precision precision) {
+    std::vector<std::string> out = experimentWarnings(resolved, precision);
     if (auto cost = costNotice(resolved, plan, assumedStepsPerMillisecond(device, precision),
                                vk::describeDevice(device)))
         out.push_back(std::move(*cost));

@@ -44,19 +44,31 @@ std::string stepsReason(const ResolvedExperiment& resolved, const plan::Plan& pl
 std::optional<std::string> costNotice(const ResolvedExperiment& resolved, const plan::Plan& plan,
                                       double stepsPerMillisecond, const std::string& deviceName);
 
-// In fast precision, where the crystal's spots are too sharp for float's h: the largest
-// cell count N times the largest Miller index the detector reaches, h_max = |S|max x the
-// longest cell edge, over kFastLatticeLimit. The lattice factor's relative error near a spot
-// grows as about 12 eps_float N h_max of the brightest pixel (docs/numerics/precision-modes.md,
-// "Sharp spots in fast precision", measured against the reference), so past the limit fast
-// may leave the 1e-3 bar of the parity suite; the notice names precise.
+// How sharp the crystal's spots are for the Miller indices the detector reaches: the
+// largest cell count N and h_max = |S|max x the longest cell edge, |S|max from the panels'
+// corners and every source.
+struct LatticeReach {
+    double cells = 0.0;    // N, the largest of Na, Nb, Nc
+    double maxIndex = 0.0; // h_max
+    double sharpness() const { return cells * maxIndex; }
+};
+LatticeReach latticeReach(const ResolvedExperiment& resolved);
+
+// In fast precision, where the spots are too sharp for float's h: N h_max over
+// kFastLatticeLimit. The lattice factor's relative error near a spot grows as about 12 x
+// float's half-ulp x N h_max of the brightest pixel (docs/numerics/precision-modes.md, "Sharp
+// spots in fast precision", measured against the reference), so past the limit fast may leave
+// the 1e-3 bar of the parity suite; the notice names precise.
 inline constexpr double kFastLatticeLimit = 700.0;
 std::optional<std::string> fastLatticeNotice(const ResolvedExperiment& resolved,
                                              Precision precision);
-// N_max x h_max as above (the largest |S| from the panels' corners and every source).
-double latticeSharpness(const ResolvedExperiment& resolved);
 
-// unitSlips(), fastLatticeNotice() and costNotice() at the assumed rate of `device`.
+// What is said of the experiment itself, whatever the device: unitSlips() and
+// fastLatticeNotice(). The viewer shows them as warnings beside its own cost line.
+std::vector<std::string> experimentWarnings(const ResolvedExperiment& resolved,
+                                            Precision precision);
+
+// experimentWarnings() and costNotice() at the assumed rate of `device`.
 std::vector<std::string> runNotices(const ResolvedExperiment& resolved, const plan::Plan& plan,
                                     const vk::DeviceInfo& device, Precision precision);
 inline std::vector<std::string> runNotices(const PreparedRun& prepared,

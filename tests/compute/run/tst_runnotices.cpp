@@ -119,9 +119,11 @@ class TestRunNotices : public QObject {
     // atan(141.4 / 100) = 54.74 deg, |S| = 2 sin(27.37 deg) / 1 A = 0.9194 / A; with a 100 A
     // cell the detector reaches h = 91.9, and 5 cells make 459.7 (the half pixel of MOSFLM's
     // beam centre moves it by 0.2 %).
-    void latticeSharpnessByHand() {
+    void latticeReachByHand() {
         const auto p = prepared("-lambda 1 -N 5 -detpixels 200 -pixel 1 -distance 100");
-        QVERIFY(std::abs(bv::run::latticeSharpness(p.resolved) / 459.7 - 1.0) < 0.01);
+        const bv::run::LatticeReach reach = bv::run::latticeReach(p.resolved);
+        QCOMPARE(reach.cells, 5.0);
+        QVERIFY(std::abs(reach.sharpness() / 459.7 - 1.0) < 0.01);
     }
 
     // The fast notice: 100 cells of 100 A on a 12.8 mm detector 100 mm away at 1 A (corners
