@@ -3,6 +3,8 @@
 #include "compute/core/Error.h"
 #include "compute/io/JsonFields.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QFile>
 
 namespace bv::app {

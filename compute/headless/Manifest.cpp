@@ -6,6 +6,8 @@
 #include "compute/io/Json.h"
 #include "compute/request/Parameters.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>

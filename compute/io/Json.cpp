@@ -4,6 +4,8 @@
 #include "compute/io/InputFile.h"
 #include "compute/io/JsonWriter.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <iterator>
 #include <map>
@@ -77,8 +79,12 @@ void collect(const Json& value, std::vector<const Json*>& out) {
 
 } // namespace
 
+JsonDocument::JsonDocument(std::string source) : JsonDocument(std::move(source), Json()) {}
 JsonDocument::JsonDocument(std::string source, Json root)
     : m_source(std::move(source)), m_root(std::make_unique<Json>(std::move(root))) {}
+JsonDocument::~JsonDocument() = default;
+JsonDocument::JsonDocument(JsonDocument&&) noexcept = default;
+JsonDocument& JsonDocument::operator=(JsonDocument&&) noexcept = default;
 
 std::pair<int, int> JsonDocument::lineColumnAt(std::size_t offset) const {
     const auto after = std::upper_bound(m_lineStarts.begin(), m_lineStarts.end(), offset);

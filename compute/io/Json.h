@@ -20,7 +20,7 @@
 // Malformed text throws bv::Error "<source>:<line>:<column>: <what is wrong>" (columns in
 // bytes). Nothing but bv::Error leaves parseJson and readJsonFile.
 
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp> // the whole of nlohmann/json.hpp where a value is used
 
 #include <cstddef>
 #include <memory>
@@ -37,8 +37,13 @@ using Json = nlohmann::ordered_json;
 // A parsed text: its value, and where in the text each of its values starts.
 class JsonDocument {
   public:
-    // A document made in memory (no text: its values have no line and column).
-    explicit JsonDocument(std::string source, Json root = Json());
+    // A document made in memory (no text: its values have no line and column), null or
+    // holding `root`.
+    explicit JsonDocument(std::string source);
+    JsonDocument(std::string source, Json root);
+    ~JsonDocument();
+    JsonDocument(JsonDocument&&) noexcept;
+    JsonDocument& operator=(JsonDocument&&) noexcept;
 
     const Json& root() const { return *m_root; }
     // the file name (or other name) that messages give

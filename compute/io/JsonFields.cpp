@@ -3,6 +3,8 @@
 #include "compute/io/NumberText.h"
 #include "compute/core/Error.h"
 
+#include <nlohmann/json.hpp>
+
 #include <cmath>
 
 namespace bv::io {

@@ -2,6 +2,8 @@
 
 #include "compute/core/Error.h"
 
+#include <nlohmann/json.hpp>
+
 #include <charconv>
 #include <cmath>
 #include <cstdint>

@@ -37,6 +37,8 @@
 #include "compute/request/RunRequest.h"
 #include "compute/io/Json.h"
 
+#include <nlohmann/json.hpp> // sessionObject holds a value
+
 #include <iosfwd>
 #include <optional>
 #include <string>

@@ -12,6 +12,7 @@
 #include "compute/request/SessionFormat.h"
 #include "compute/request/StructureFactorSource.h"
 
+#include <nlohmann/json.hpp>
 #include <filesystem>
 
 namespace bv::request {

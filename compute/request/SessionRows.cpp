@@ -5,6 +5,7 @@
 #include "compute/core/Error.h"
 #include "compute/request/DetectorSource.h"
 
+#include <nlohmann/json.hpp>
 #include <cmath>
 
 namespace bv::request::sessionrows {

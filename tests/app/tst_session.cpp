@@ -12,6 +12,8 @@
 #include "compute/request/SessionFile.h"
 #include "compute/io/Json.h"
 
+#include <nlohmann/json.hpp>
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>

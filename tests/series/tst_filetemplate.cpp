@@ -3,7 +3,7 @@
 #include "compute/io/FileTemplate.h"
 #include "compute/core/Error.h"
 
-#include <QtTest>
+#include <QTest>
 
 using bv::io::FileTemplate;
 

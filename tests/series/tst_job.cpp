@@ -11,7 +11,7 @@
 
 #include "tests/TestSupport.h"
 
-#include <QtTest>
+#include <QTest>
 
 using bv::request::Job;
 

@@ -9,13 +9,14 @@
 #include "compute/io/JsonWriter.h"
 #include "compute/core/Error.h"
 
+#include <nlohmann/json.hpp>
 #include <cmath>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 using bv::io::Json;
 using bv::io::JsonDocument;

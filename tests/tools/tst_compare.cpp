@@ -2,7 +2,10 @@
 // how they are built: where the peaks are, how far one moved, which pixels tie within a
 // precision's tolerance (shared/golden/README.md, docs/numerics/parity-metrics.md).
 
-#include <QtTest>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QtEndian>
 
 #include <cmath>
 #include <cstring>

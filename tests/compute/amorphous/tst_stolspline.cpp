@@ -6,7 +6,7 @@
 #include "compute/core/Error.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <fstream>

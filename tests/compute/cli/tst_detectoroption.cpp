@@ -5,7 +5,7 @@
 #include "compute/core/Error.h"
 #include "compute/request/Parameters.h"
 
-#include <QtTest>
+#include <QTest>
 
 class TestDetectorOption : public QObject {
     Q_OBJECT

@@ -15,7 +15,7 @@
 #include "compute/model/Units.h"
 #include "compute/random/ReferenceRandom.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <QDir>
 #include <QFile>

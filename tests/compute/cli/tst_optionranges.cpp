@@ -9,7 +9,7 @@
 #include "compute/request/Inputs.h"
 #include "compute/request/Parameters.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <QDir>
 #include <QFile>

@@ -5,7 +5,7 @@
 
 #include "compute/core/HostThreads.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <atomic>
 #include <cmath>

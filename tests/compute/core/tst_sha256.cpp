@@ -6,7 +6,7 @@
 #include "compute/core/Sha256.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 

@@ -5,7 +5,7 @@
 #include "compute/io/CrystfelGeometry.h"
 #include "DetectorFileTest.h"
 
-#include <QtTest>
+#include <QTest>
 
 namespace {
 

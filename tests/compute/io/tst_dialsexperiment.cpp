@@ -5,7 +5,7 @@
 #include "compute/io/DialsExperiment.h"
 #include "DetectorFileTest.h"
 
-#include <QtTest>
+#include <QTest>
 
 namespace {
 

@@ -11,7 +11,7 @@
 #include "compute/io/Smv.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 #include <sstream>

@@ -6,7 +6,7 @@
 #include "compute/io/DialsExperiment.h"
 #include "DetectorFileTest.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

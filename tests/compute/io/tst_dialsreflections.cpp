@@ -7,7 +7,7 @@
 #include "compute/io/DialsReflections.h"
 #include "compute/io/Msgpack.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <cstring>

@@ -3,7 +3,7 @@
 #include "compute/io/ImageStatistics.h"
 #include "compute/core/Error.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -3,7 +3,7 @@
 #include "compute/io/IntImage.h"
 #include "compute/core/Error.h"
 
-#include <QtTest>
+#include <QTest>
 
 class TestIntImage : public QObject {
     Q_OBJECT

@@ -9,7 +9,7 @@
 #include "compute/io/Smv.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <fstream>
 

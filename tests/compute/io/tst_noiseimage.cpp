@@ -3,7 +3,7 @@
 #include "compute/io/NoiseImage.h"
 #include "compute/core/Error.h"
 
-#include <QtTest>
+#include <QTest>
 
 class TestNoiseImage : public QObject {
     Q_OBJECT

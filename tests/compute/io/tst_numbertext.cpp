@@ -2,7 +2,7 @@
 
 #include "compute/io/NumberText.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <clocale>
 #include <cmath>

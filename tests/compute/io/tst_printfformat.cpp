@@ -2,7 +2,7 @@
 
 #include "compute/io/PrintfFormat.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cstdio>
 #include <limits>

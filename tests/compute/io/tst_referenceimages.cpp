@@ -14,7 +14,7 @@
 #include "GoldenNoiseIntPgm.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 namespace {
 

@@ -5,7 +5,7 @@
 #include "compute/core/Error.h"
 #include "compute/io/StolFile.h"
 
-#include <QtTest>
+#include <QTest>
 
 class TestStolFile : public QObject {
     Q_OBJECT

@@ -11,7 +11,7 @@
 
 #include "TwoModules.h"
 
-#include <QtTest>
+#include <QTest>
 
 namespace {
 

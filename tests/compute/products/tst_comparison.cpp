@@ -5,7 +5,7 @@
 #include "compute/core/Error.h"
 #include "compute/products/Comparison.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <sstream>

@@ -6,7 +6,7 @@
 
 #include "compute/random/CounterRandom.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <cstring>

@@ -13,7 +13,7 @@
 
 #include "compute/random/ReferenceRandom.h"
 
-#include <QtTest>
+#include <QTest>
 
 using bv::random::ReferenceRandom;
 

@@ -4,7 +4,7 @@
 
 #include "compute/random/ReferenceRandom.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -5,7 +5,7 @@
 #include "compute/core/Error.h"
 #include "compute/random/ReferenceRandom.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <cmath>

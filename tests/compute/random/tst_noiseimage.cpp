@@ -9,7 +9,7 @@
 
 #include "compute/random/ReferenceRandom.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <cstdint>

@@ -11,7 +11,7 @@
 
 #include "compute/random/ReferenceRandom.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

@@ -22,7 +22,7 @@
 #include "compute/core/Error.h"
 #include "compute/random/ReferenceRandom.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <climits>
 #include <cstdint>

@@ -6,7 +6,7 @@
 
 #include "compute/refine/LocalBackground.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <random>

@@ -7,7 +7,7 @@
 #include "compute/refine/NormalEquations.h"
 
 #include <Eigen/Dense>
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 #include <random>

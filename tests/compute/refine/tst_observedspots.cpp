@@ -7,7 +7,7 @@
 #include "compute/core/Error.h"
 #include "compute/refine/ObservedSpots.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <nlohmann/json.hpp>
 

@@ -13,7 +13,7 @@
 #include "compute/request/ExperimentFile.h"
 
 #include <QTemporaryDir>
-#include <QtTest>
+#include <QTest>
 
 #include <glm/geometric.hpp>
 #include <glm/matrix.hpp>

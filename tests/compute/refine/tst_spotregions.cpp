@@ -5,7 +5,7 @@
 
 #include "compute/refine/SpotCentroids.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <algorithm>
 #include <random>

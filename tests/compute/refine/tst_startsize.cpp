@@ -7,7 +7,7 @@
 
 #include "compute/refine/StartSize.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

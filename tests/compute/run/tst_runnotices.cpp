@@ -9,7 +9,7 @@
 
 #include "tests/TestSupport.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <cmath>
 

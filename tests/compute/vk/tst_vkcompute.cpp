@@ -12,7 +12,7 @@
 
 #include <shaders/braggview_vk_test_shaders.h>
 
-#include <QtTest>
+#include <QTest>
 
 #include <cstring>
 #include <memory>

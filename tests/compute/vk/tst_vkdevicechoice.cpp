@@ -3,7 +3,7 @@
 
 #include "compute/vk/DeviceChoice.h"
 
-#include <QtTest>
+#include <QTest>
 
 #include <string>
 #include <vector>
