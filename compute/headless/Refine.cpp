@@ -46,11 +46,8 @@ std::optional<refine::ObservedSpots> readObservedSpots(const RunRequest& request
     // the measured frame's DIALS image number: -frame, or the scan's first image
     std::optional<long long> image = request.frame;
     if (!image && !request.experimentFile.empty()) {
-        const io::DialsExperiment x = io::readDialsExperiment(
-            request.experimentFile, static_cast<std::size_t>(request.experimentId),
-            io::DialsModels::All);
-        if (x.scan)
-            image = x.scan->firstImage;
+        if (const auto& scan = request::experimentRead(request)->list.scan)
+            image = scan->firstImage;
     }
     return refine::observedSpots(request.spots, table, image);
 }

@@ -55,21 +55,25 @@ void setFrame(ParseContext& c, long long frame, const std::string& where) {
     }
 }
 
-} // namespace
+std::shared_ptr<const ReadExperiment> readExperiment(const std::string& path, int id) {
+    auto read = std::make_shared<ReadExperiment>();
+    read->path = path;
+    read->id = id;
+    read->list = io::readDialsExperiment(path, static_cast<std::size_t>(id), io::DialsModels::All);
+    return read;
+}
 
-void applyDialsExperiment(ParseContext& c, const std::string& path, std::size_t id,
-                          const std::string& where) {
-    io::DialsExperiment x;
-    try {
-        x = io::readDialsExperiment(path, id, io::DialsModels::All);
-    } catch (const Error& e) {
-        throw Error(where + ": " + e.what());
-    }
+// sets what the reading describes, as -experiment at this place among the options
+void applyRead(ParseContext& c, std::shared_ptr<const ReadExperiment> read,
+               const std::string& where) {
+    const io::DialsExperiment& x = read->list;
+    const std::string& path = read->path;
     validatePanels(x.detector, where);
     RunRequest& r = c.request;
     Experiment& e = r.experiment;
     r.experimentFile = path;
-    r.experimentId = static_cast<int>(id);
+    r.experimentId = read->id;
+    r.experimentRead = std::move(read);
     for (const std::string& note : x.notes)
         r.notices.push_back(note);
 
@@ -128,6 +132,26 @@ void applyDialsExperiment(ParseContext& c, const std::string& path, std::size_t 
     }
 }
 
+} // namespace
+
+void applyDialsExperiment(ParseContext& c, const std::string& path, std::size_t id,
+                          const std::string& where) {
+    std::shared_ptr<const ReadExperiment> read;
+    try {
+        read = readExperiment(path, static_cast<int>(id));
+    } catch (const Error& e) {
+        throw Error(where + ": " + e.what());
+    }
+    applyRead(c, std::move(read), where);
+}
+
+std::shared_ptr<const ReadExperiment> experimentRead(const RunRequest& request) {
+    if (request.experimentRead && request.experimentRead->path == request.experimentFile &&
+        request.experimentRead->id == request.experimentId)
+        return request.experimentRead;
+    return readExperiment(request.experimentFile, request.experimentId);
+}
+
 void applyDialsExperiment(RunRequest& request, const std::string& path, std::size_t id) {
     ParseContext c(request);
     applyDialsExperiment(c, path, id, "-experiment " + path);
@@ -135,7 +159,8 @@ void applyDialsExperiment(RunRequest& request, const std::string& path, std::siz
 
 Detector filedDetector(const RunRequest& request) {
     RunRequest fromFile;
-    applyDialsExperiment(fromFile, request.experimentFile, static_cast<std::size_t>(request.experimentId));
+    ParseContext c(fromFile);
+    applyRead(c, experimentRead(request), "-experiment " + request.experimentFile);
     return fromFile.experiment.detector;
 }
 
@@ -154,8 +179,8 @@ MeasuredSource measuredSource(const RunRequest& r) {
     const std::string what = "a measured image to compare with: give -measured FILE";
     if (r.experimentFile.empty())
         throw Error("no measured image: " + what.substr(std::string("a measured image to compare with: ").size()) + " (or an -experiment whose imageset names its images)");
-    const io::DialsExperiment x = io::readDialsExperiment(
-        r.experimentFile, static_cast<std::size_t>(r.experimentId), io::DialsModels::All);
+    const std::shared_ptr<const ReadExperiment> read = experimentRead(r);
+    const io::DialsExperiment& x = read->list;
     const long long first = x.scan ? x.scan->firstImage : 1;
     const long long image = r.frame.value_or(first);
     const std::string where = "-compare: -experiment " + r.experimentFile + ": image " +
@@ -190,9 +215,7 @@ io::MeasuredImage readMeasured(const RunRequest& request, const MeasuredSource& 
 std::string experimentMask(const RunRequest& request) {
     if (request.experimentFile.empty())
         return {};
-    return io::readDialsExperiment(request.experimentFile, static_cast<std::size_t>(request.experimentId),
-                                   io::DialsModels::All)
-        .mask;
+    return experimentRead(request)->list.mask;
 }
 
 // a -lambda or -energy after -experiment: the crystal's matrix keeps the file's cell

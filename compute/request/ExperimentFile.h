@@ -17,10 +17,12 @@
 //
 // Axes given by the file select the custom convention, as their options do.
 
+#include "compute/io/DialsExperiment.h"
 #include "compute/io/MeasuredImage.h"
 #include "compute/request/ParseContext.h"
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 
 namespace bv::request {
@@ -33,6 +35,16 @@ void applyDialsExperiment(ParseContext& c, const std::string& path, std::size_t 
 // The same on a request already made (the viewer's File > Open experiment): as if
 // "-experiment path" came after the words that made it.
 void applyDialsExperiment(RunRequest& request, const std::string& path, std::size_t id = 0);
+
+// One reading of experiment `id` of the DIALS experiment list `path` (every model).
+struct ReadExperiment {
+    std::string path;
+    int id = 0;
+    io::DialsExperiment list;
+};
+// The request's -experiment as read: the reading applyDialsExperiment kept, or, for a request
+// without one (or whose -experiment_id has changed since), the file read now.
+std::shared_ptr<const ReadExperiment> experimentRead(const RunRequest& request);
 
 // The mask file of the request's -experiment's imageset (dials.apply_mask's), or "".
 std::string experimentMask(const RunRequest& request);

@@ -14,12 +14,17 @@
 #include "compute/model/Experiment.h"
 #include "compute/model/Precision.h"
 
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
+
+namespace bv::request {
+struct ReadExperiment; // ExperimentFile.h
+}
 
 namespace bv {
 
@@ -89,6 +94,11 @@ struct RunRequest {
     std::string stol;                   // -stol/-4stol/-Q: checked readable, not used
     std::string experimentFile;         // -experiment: a DIALS experiment list
     int experimentId = 0;               // -experiment_id: which experiment of the list
+    // -experiment's file as it was read when the option was applied, kept so that what a run
+    // takes from it later (the measured image's name, the mask, the scan's first image, the
+    // detector as filed) comes from that one reading; null in a request made otherwise (a
+    // session's), whose file is read when asked (request::experimentRead, ExperimentFile.h)
+    std::shared_ptr<const request::ReadExperiment> experimentRead;
     std::optional<long long> frame;     // -frame: DIALS's image number in its scan
     std::string measured;               // -measured: a measured image (CBF, SMV, NeXus)
     int measuredFrame = 0;              // -measured FILE N: its frame N (from 1), 0: the first

@@ -8,13 +8,17 @@
 #include "compute/model/Resolve.h"
 #include "compute/model/Units.h"
 #include "compute/random/ReferenceRandom.h"
+#include "compute/request/ExperimentFile.h"
 #include "compute/request/Parameters.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <glm/geometric.hpp>
 
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 namespace {
@@ -132,6 +136,46 @@ class TestExperimentFile : public QObject {
         QCOMPARE(back.experiment.crystal.phi0, r.experiment.crystal.phi0);
         QVERIFY(back.experiment.crystal.mosflmMatrix == r.experiment.crystal.mosflmMatrix);
         QVERIFY(back.experiment.customAxes.spindle == r.experiment.customAxes.spindle);
+    }
+
+    // The file is read once, where -experiment is applied: the measured image's name, the
+    // mask and the detector as filed come from that reading, even with the file gone since;
+    // a request without the reading (as a session makes one) reads the file when asked.
+    void theFileIsReadOnce() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::ostringstream whole;
+        whole << std::ifstream(m_path).rdbuf();
+        std::string text = whole.str();
+        const auto replace = [&text](const std::string& from, const std::string& to) {
+            const std::size_t at = text.find(from);
+            QVERIFY(at != std::string::npos);
+            text.replace(at, from.size(), to);
+        };
+        replace("\"scan\": 0, \"crystal\": 0}", "\"scan\": 0, \"crystal\": 0, \"imageset\": 0}");
+        replace("{\"__id__\": \"ExperimentList\",",
+                "{\"__id__\": \"ExperimentList\", \"imageset\": [{\"__id__\": "
+                "\"ImageSequence\", \"template\": \"frame_####.cbf\", \"mask\": \"trusted.pickle\"}],");
+        const std::string dirName = dir.path().toStdString();
+        const std::string path = dirName + "/with-images.expt";
+        std::ofstream(path) << text;
+        const bv::RunRequest r = parse({"-experiment", path, "-frame", "5", "-default_F", "1"});
+        QVERIFY(std::remove(path.c_str()) == 0);
+
+        QCOMPARE(QString::fromStdString(bv::request::measuredSource(r).path),
+                 QString::fromStdString(dirName + "/frame_0005.cbf"));
+        QCOMPARE(QString::fromStdString(bv::request::experimentMask(r)),
+                 QString::fromStdString(dirName + "/trusted.pickle"));
+        QCOMPARE(bv::request::filedDetector(r).panels.size(), std::size_t{1});
+
+        bv::RunRequest asASessionHasIt = r;
+        asASessionHasIt.experimentRead.reset();
+        try {
+            bv::request::experimentMask(asASessionHasIt);
+            QFAIL("the file is gone: reading it again must fail");
+        } catch (const bv::Error& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QString::fromStdString(path)), e.what());
+        }
     }
 
     void refusals() {
