@@ -63,6 +63,10 @@ inline constexpr double kSlowImageMilliseconds = 1000.0;
 QString costWarningText(const plan::RunCost& cost, std::optional<double> milliseconds,
                         double stepsPerMillisecond, const QString& device);
 
+// `text` for a label that wraps: an option's leading hyphen ("-precision", "-oversample")
+// made non-breaking (U+2011), so that a line never ends on "-" with the name on the next.
+QString withOptionsWhole(const QString& text);
+
 // The status bar's words for the detector of `resolved`: its size in pixels for nanoBragg's
 // flat detector (the one-panel case); for a detector of modules, whose image
 // stacks their rows (487 x 11700 for a PILATUS3 6M), the size the modules and their gaps

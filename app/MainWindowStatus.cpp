@@ -76,6 +76,15 @@ void MainWindow::updateStatus() {
     m_state->setText(state);
 }
 
+QString withOptionsWhole(const QString& text) {
+    QString whole = text;
+    for (qsizetype i = 0; i + 1 < whole.size(); ++i)
+        if (whole[i] == QLatin1Char('-') && whole[i + 1].isLetter() &&
+            (i == 0 || whole[i - 1].isSpace() || whole[i - 1] == QLatin1Char('(')))
+            whole[i] = QChar(0x2011);
+    return whole;
+}
+
 QString costWarningText(const plan::RunCost& cost, std::optional<double> milliseconds,
                         double stepsPerMillisecond, const QString& device) {
     if (!milliseconds || *milliseconds < kSlowImageMilliseconds)
@@ -107,7 +116,7 @@ void MainWindow::updateCostWarning() {
         text = QString::fromStdString(*m_controller->assumedCost());
     for (const std::string& warning : m_controller->warnings())
         text = QString::fromStdString("Warning: " + warning) + (text.isEmpty() ? "" : "\n") + text;
-    m_costWarning->setText(text);
+    m_costWarning->setText(withOptionsWhole(text));
     m_costWarning->setVisible(!text.isEmpty());
 }
 

@@ -44,6 +44,17 @@ class TestCostWarning : public QObject {
         QVERIFY(app::costWarningText(cost, std::nullopt, 0.0, QStringLiteral("x")).isEmpty());
     }
 
+    // A wrapped warning never ends a line on an option's hyphen: the hyphens that start an
+    // option become U+2011; a minus in a number or a hyphen inside a word stays.
+    void optionsStayWholeWhereTheLabelWraps() {
+        const QString nb(QChar(0x2011));
+        QCOMPARE(app::withOptionsWhole(QStringLiteral("use -precision precise (or -N 10)")),
+                 QStringLiteral("use ") + nb + QStringLiteral("precision precise (or ") + nb +
+                     QStringLiteral("N 10)"));
+        QCOMPARE(app::withOptionsWhole(QStringLiteral("-misset at -5 deg, a 1e-3 bar, well-known")),
+                 nb + QStringLiteral("misset at -5 deg, a 1e-3 bar, well-known"));
+    }
+
     void aHeavySettingIsAnnouncedBeforeItsImage() {
         ViewerHarness v;
         QVERIFY(v.open(test::words(kLight)));
