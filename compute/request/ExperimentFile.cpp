@@ -55,11 +55,20 @@ void setFrame(ParseContext& c, long long frame, const std::string& where) {
     }
 }
 
-std::shared_ptr<const ReadExperiment> readExperiment(const std::string& path, int id) {
+// the file read, its errors prefixed with `where` when given
+std::shared_ptr<const ReadExperiment> readExperiment(const std::string& path, int id,
+                                                     const std::string& where) {
     auto read = std::make_shared<ReadExperiment>();
     read->path = path;
     read->id = id;
-    read->list = io::readDialsExperiment(path, static_cast<std::size_t>(id), io::DialsModels::All);
+    try {
+        read->list =
+            io::readDialsExperiment(path, static_cast<std::size_t>(id), io::DialsModels::All);
+    } catch (const Error& e) {
+        if (where.empty())
+            throw;
+        throw Error(where + ": " + e.what());
+    }
     return read;
 }
 
@@ -136,20 +145,15 @@ void applyRead(ParseContext& c, std::shared_ptr<const ReadExperiment> read,
 
 void applyDialsExperiment(ParseContext& c, const std::string& path, std::size_t id,
                           const std::string& where) {
-    std::shared_ptr<const ReadExperiment> read;
-    try {
-        read = readExperiment(path, static_cast<int>(id));
-    } catch (const Error& e) {
-        throw Error(where + ": " + e.what());
-    }
-    applyRead(c, std::move(read), where);
+    applyRead(c, readExperiment(path, static_cast<int>(id), where), where);
 }
 
-std::shared_ptr<const ReadExperiment> experimentRead(const RunRequest& request) {
+std::shared_ptr<const ReadExperiment> experimentRead(const RunRequest& request,
+                                                     const std::string& where) {
     if (request.experimentRead && request.experimentRead->path == request.experimentFile &&
         request.experimentRead->id == request.experimentId)
         return request.experimentRead;
-    return readExperiment(request.experimentFile, request.experimentId);
+    return readExperiment(request.experimentFile, request.experimentId, where);
 }
 
 void applyDialsExperiment(RunRequest& request, const std::string& path, std::size_t id) {
@@ -160,7 +164,8 @@ void applyDialsExperiment(RunRequest& request, const std::string& path, std::siz
 Detector filedDetector(const RunRequest& request) {
     RunRequest fromFile;
     ParseContext c(fromFile);
-    applyRead(c, experimentRead(request), "-experiment " + request.experimentFile);
+    const std::string where = "-experiment " + request.experimentFile;
+    applyRead(c, experimentRead(request, where), where);
     return fromFile.experiment.detector;
 }
 

@@ -43,8 +43,10 @@ struct ReadExperiment {
     io::DialsExperiment list;
 };
 // The request's -experiment as read: the reading applyDialsExperiment kept, or, for a request
-// without one (or whose -experiment_id has changed since), the file read now.
-std::shared_ptr<const ReadExperiment> experimentRead(const RunRequest& request);
+// without one (or whose -experiment_id has changed since), the file read now, its errors
+// prefixed with `where` when given ("-experiment FILE: ...").
+std::shared_ptr<const ReadExperiment> experimentRead(const RunRequest& request,
+                                                     const std::string& where = {});
 
 // The mask file of the request's -experiment's imageset (dials.apply_mask's), or "".
 std::string experimentMask(const RunRequest& request);

@@ -176,6 +176,14 @@ class TestExperimentFile : public QObject {
         } catch (const bv::Error& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains(QString::fromStdString(path)), e.what());
         }
+        try { // the detector as filed names the option, as -experiment's own reading does
+            bv::request::filedDetector(asASessionHasIt);
+            QFAIL("the file is gone: reading it again must fail");
+        } catch (const bv::Error& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).startsWith(
+                         QString::fromStdString("-experiment " + path + ": ")),
+                     e.what());
+        }
     }
 
     void refusals() {
