@@ -38,7 +38,7 @@ bool unitRuns(const plan::Plan& p, int fpixel, int spixel, long long unit) {
 std::vector<double> phiAngles(const ResolvedExperiment& r) {
     std::vector<double> angles;
     for (int t = 0; t < r.phi.steps; ++t)
-        angles.push_back(r.phi0 + r.phi.step * t);
+        angles.push_back(r.phiAt(t));
     return angles;
 }
 

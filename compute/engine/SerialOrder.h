@@ -28,7 +28,8 @@ struct ReferenceLoop {
     int threads = 1;
 };
 
-// The spindle angle (rad) of each phi step, as the reference forms it: phi0 + step * t.
+// The spindle angle (rad) of each phi step, as the reference forms it: phi0 + step * t
+// (ResolvedExperiment::phiAt; at the step's centre with -phi_sampling centre).
 std::vector<double> phiAngles(const ResolvedExperiment& experiment);
 
 struct OrderedOrientations {

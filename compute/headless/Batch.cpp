@@ -103,8 +103,8 @@ BatchReport runSeries(const std::vector<std::string>& args, std::ostream& out, s
     {
         const ResolvedExperiment r = run::resolveQuietly(cl.experiment);
         auto hasZeroStep = [&](double phi0) {
-            for (int t = 0; t < r.phi.steps; ++t)
-                if (phi0 + r.phi.step * t == 0.0)
+            for (int t = 0; t < r.phi.steps; ++t) // as ResolvedExperiment::phiAt forms it
+                if (phi0 + r.phi.step * (t + r.phiSampleFraction) == 0.0)
                     return true;
             return false;
         };

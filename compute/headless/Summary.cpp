@@ -178,7 +178,7 @@ void printSummary(std::ostream& out, const RunRequest& cl, const ResolvedExperim
     for (int t = 0; t < r.thickness.steps; ++t)
         out << "thick" << t << " = " << g(r.thickness.step * t * 1e6) << " um\n";
     for (int t = 0; t < r.phi.steps; ++t)
-        out << "phi" << t << " = " << g(degrees(r.phi0 + r.phi.step * t)) << "\n";
+        out << "phi" << t << " = " << g(degrees(r.phiAt(t))) << "\n";
     if (e.beam.sourceFile.empty()) {
         const Sweep& h = r.horizontalDivergence;
         const Sweep& v = r.verticalDivergence;

@@ -114,6 +114,11 @@ std::optional<long long> JsonFields::optionalWhole(const char* key, long long mi
     return whole(v, key, minimum, maximum);
 }
 
+bool JsonFields::absentOrNull(const char* key) const {
+    const Json* v = jsonMember(*m_object, key);
+    return !v || v->is_null();
+}
+
 bool JsonFields::boolean(const char* key) const {
     const Json& v = value(key);
     if (!v.is_boolean())

@@ -32,6 +32,7 @@ class JsonFields {
     JsonFields(const JsonDocument& doc, const Json& object, std::string path = {});
 
     bool has(const char* key) const { return jsonMember(*m_object, key) != nullptr; }
+    bool absentOrNull(const char* key) const; // an optional value not given
     const Json& value(const char* key) const; // throws "<path>: "<key>" is missing"
     JsonFields object(const char* key) const;
 

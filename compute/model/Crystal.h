@@ -15,6 +15,10 @@
 
 namespace bv {
 
+// The angle at which each phi step is sampled: its start (nanoBragg: phi0 + t * step) or its
+// centre (phi0 + (t + 1/2) * step, the midpoint rule of an even rotation).
+enum class PhiSampling { StepStart, StepCentre };
+
 struct UnitCell {
     double a = 0, b = 0, c = 0;             // Angstrom (the reference works in A until the end)
     double alpha = 0, beta = 0, gamma = 0;  // rad; 0 means 90 degrees
@@ -73,6 +77,9 @@ struct Crystal {
 
     double phi0 = 0.0;  // rad
     SweepRequest phi;   // oscillation range (rad), phi step (rad), phi steps
+    // where in each phi step the crystal is taken (-phi_sampling): unset is nanoBragg's
+    // start of the step; a fit of a measured frame takes the centre (docs/numerics/fit-sampling.md)
+    std::optional<PhiSampling> phiSampling;
 };
 
 } // namespace bv

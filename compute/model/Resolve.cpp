@@ -298,6 +298,7 @@ ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom
     // sweeps and counts
     r.phi0 = crystal.phi0;
     r.phi = resolvePhiSweep(crystal.phi);
+    r.phiSampleFraction = crystal.phiSampling == PhiSampling::StepCentre ? 0.5 : 0.0;
     r.horizontalDivergence = resolveSpreadSweep(beam.horizontalDivergence);
     r.verticalDivergence = resolveSpreadSweep(beam.verticalDivergence);
     r.dispersion = resolveSpreadSweep(beam.dispersion);

@@ -84,6 +84,9 @@ struct ResolvedExperiment {
 
     double phi0 = 0.0; // rad
     Sweep phi;         // rad
+    double phiSampleFraction = 0.0; // of a step: 0 at its start (nanoBragg's), 0.5 at its centre
+    // the spindle angle of phi step t (rad)
+    double phiAt(int t) const { return phi0 + phi.step * (t + phiSampleFraction); }
     Sweep thickness;   // m
     double mu = 0.0;   // 1/m, sensor attenuation
     Sweep horizontalDivergence, verticalDivergence, dispersion;

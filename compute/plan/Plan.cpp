@@ -65,7 +65,7 @@ Plan makePlan(const ResolvedExperiment& r, const std::vector<std::uint16_t>& mas
     p.phiSteps = r.phi.steps;
     p.mosaicDomains = static_cast<int>(r.mosaicDomains.size());
     for (int t = 0; t < r.phi.steps; ++t) {
-        const double phi = r.phi0 + r.phi.step * t;
+        const double phi = r.phiAt(t);
         Orientation atPhi{a0, b0, c0};
         if (phi != 0.0)
             atPhi = {rotateAbout(a0, r.axes.spindle, phi), rotateAbout(b0, r.axes.spindle, phi),

@@ -196,6 +196,23 @@ std::vector<Views> crystalViews() {
                                   }),
                             [](const ResolvedExperiment& r) -> Optional { return r.phi.steps; },
                             [](Experiment& e) { e.crystal.phi.steps.reset(); })}});
+    v.push_back({"-phi_sampling",
+                 SessionField{"crystal", "phiSampling",
+                              [](JsonWriter& w, const Experiment& e) {
+                                  const auto& s = e.crystal.phiSampling;
+                                  w.key("phiSampling");
+                                  if (s)
+                                      w.string(session::nameOf(session::kPhiSamplings, *s));
+                                  else
+                                      w.null();
+                              },
+                              [](const JsonFields& r, Experiment& e, const std::string&) {
+                                  e.crystal.phiSampling.reset();
+                                  if (!r.absentOrNull("phiSampling"))
+                                      e.crystal.phiSampling =
+                                          choose(r, "phiSampling", session::kPhiSamplings);
+                              }},
+                 {}});
     return v;
 }
 

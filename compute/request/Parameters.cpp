@@ -775,6 +775,15 @@ std::vector<Flag> buildTable() {
                          v.fail(0, "fast, single, precise or double");
                      c.request.precision = *precision;
                  }));
+    add(makeFlag({"-phi_sampling"}, 1, "start|centre",
+                 "where each phi step takes the crystal: at its start (nanoBragg's, phi0 + t * "
+                 "step) or its centre (phi0 + (t + 1/2) * step: an even rotation's midpoint "
+                 "rule, as a measured frame integrates it; docs/numerics/fit-sampling.md)",
+                 "start; a fit chooses", G::Braggview, [](ParseContext& c, const FlagValues& v) {
+                     xtal(c).phiSampling = v.choice(0, {"start", "centre", "center"}) == 0
+                                               ? PhiSampling::StepStart
+                                               : PhiSampling::StepCentre;
+                 }));
     add(makeFlag({"-background"}, 1, "<material>|<file.stol>",
                  "an amorphous layer in the beam whose scattering is added to the image before "
                  "noise: water, air, ice, nanoice, unity or a .stol file (nonBragg's physics, "
@@ -1401,6 +1410,13 @@ const Writer kWriters[] = {
      nullptr},
     {"-seed", [](const RunRequest& r) { return integer(-r.experiment.seed); }, nullptr},
     {"-precision", [](const RunRequest& r) { return word(precisionName(r.precision)); }, nullptr},
+    {"-phi_sampling",
+     [](const RunRequest& r) {
+         const auto& sampling = crystalOf(r).phiSampling;
+         return !sampling ? Words(std::nullopt)
+                          : word(*sampling == PhiSampling::StepStart ? "start" : "centre");
+     },
+     nullptr},
     {"-response_psf", [](const RunRequest& r) { return fileIfNamed(r.experiment.response.psf); }, nullptr},
     {"-response_psf_fwhm",
      [](const RunRequest& r) { return numberIf(!r.experiment.response.psf.empty(), r.experiment.response.psfFwhm * 1e6); },

@@ -34,6 +34,9 @@ inline constexpr Choice<Interpolation> kInterpolations[] = {{"auto", Interpolati
 inline constexpr Choice<InterpolationEdge> kInterpolationEdges[] = {
     {"reference", InterpolationEdge::Reference}, {"local", InterpolationEdge::Local}};
 inline constexpr Choice<Pivot> kPivots[] = {{"beam", Pivot::Beam}, {"sample", Pivot::Sample}};
+// "phiSampling" is null (or absent, before braggview had it) for nanoBragg's start of a step
+inline constexpr Choice<PhiSampling> kPhiSamplings[] = {{"start", PhiSampling::StepStart},
+                                                        {"centre", PhiSampling::StepCentre}};
 
 // the word for `value` (the first of the list where a value has none)
 template <typename Enum, std::size_t N>

@@ -357,6 +357,7 @@ void addCrystalRows(Rows& rows) {
         });
     rows.parameter("-phi");
     rows.parameter("-osc");
+    rows.parameter("-phi_sampling");
 }
 
 void addSamplingRows(Rows& rows) {

@@ -139,6 +139,38 @@ class TestHeadless : public QObject {
         QVERIFY(r.out.find("fast precision") != std::string::npos);
     }
 
+    // -phi_sampling centre takes each phi step half a step later than nanoBragg does: the same
+    // image as starting the oscillation half a step later, and the summary says where
+    void phiSamplingCentreIsTheStartHalfAStepLater() {
+        const std::vector<std::string> rotating =
+            with(kCubic, {"-osc", "2", "-phisteps", "4", "-nopgm", "-nonoise", "-misset", "5",
+                          "10", "15"});
+        const Run centre = run(with(rotating, {"-phi", "10", "-phi_sampling", "centre",
+                                               "-floatfile", "centre.bin"}));
+        QVERIFY2(centre.status == 0, centre.err.c_str());
+        const Run later = run(with(rotating, {"-phi", "10.25", "-floatfile", "later.bin"}));
+        QVERIFY2(later.status == 0, later.err.c_str());
+        for (const char* line : {"phi0 = 10.25\n", "phi3 = 11.75\n"}) {
+            QVERIFY2(centre.out.find(line) != std::string::npos, line);
+            QVERIFY2(later.out.find(line) != std::string::npos, line);
+        }
+        const std::vector<float> a = bv::io::readFloatImage("centre.bin");
+        const std::vector<float> b = bv::io::readFloatImage("later.bin");
+        QCOMPARE(a.size(), b.size());
+        float peak = 0.0f, worst = 0.0f;
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            peak = std::max(peak, a[i]);
+            worst = std::max(worst, std::abs(a[i] - b[i]));
+        }
+        QVERIFY(peak > 0.0f);
+        QVERIFY2(worst <= 1e-5f * peak, std::to_string(worst / peak).c_str());
+        // and nanoBragg's own sampling is another image
+        const Run start = run(with(rotating, {"-phi", "10", "-floatfile", "start.bin"}));
+        QVERIFY2(start.status == 0, start.err.c_str());
+        QVERIFY(bv::io::readFloatImage("start.bin") != a);
+        QVERIFY(start.out.find("phi0 = 10\n") != std::string::npos);
+    }
+
     void verboseReportsDispatchTimes() {
         const Run r = run(with(kCubic, {"-nopgm", "-nonoise", "-v"}));
         QVERIFY2(r.status == 0, r.err.c_str());

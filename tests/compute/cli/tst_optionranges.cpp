@@ -150,7 +150,7 @@ const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl", 
                                     "-detector", "-noise_generator", "-background",
                                     "-response_psf", "-mtz", "-sfcif", "-model", "-sf_column",
                                     "-experiment", "-measured", "-refine", "-refine_pixels", "-refine_background",
-                                    "-refined_experiment", "-fit_report", "-spots"};
+                                    "-refined_experiment", "-fit_report", "-spots", "-phi_sampling"};
 
 bool isTextOption(const std::string& name) {
     for (const char* text : kTextOptions)
