@@ -235,11 +235,23 @@ void RefinePanel::onFinished() {
     m_rmsd->setText(tr("spot RMSD (%1 spots): %2 → %3 pixels")
                         .arg(r.spots)
                         .arg(number(r.startSpotRmsd, 4), number(r.endSpotRmsd, 4)));
-    setMessage(tr("Done: %1 pixels, %2 iterations, %3 images (%4)")
+    // what the fit sampled: its choice, or the frame's own that it found (FrameSampling.h)
+    const Crystal& c = r.refined.crystal;
+    QString sampled;
+    if (c.phi.steps && *c.phi.steps > 1)
+        sampled += (c.phiSampling == PhiSampling::StepCentre
+                        ? tr(" Sampled: %1 phi steps at their centres")
+                        : tr(" Sampled: %1 phi steps at their starts"))
+                       .arg(*c.phi.steps);
+    if (c.mosaicDomains && c.mosaicSpread.value_or(0.0) > 0.0)
+        sampled += (sampled.isEmpty() ? tr(" Sampled: ") : QStringLiteral(", ")) +
+                   tr("%1 mosaic domains").arg(*c.mosaicDomains);
+    setMessage(tr("Done: %1 pixels, %2 iterations, %3 images (%4).%5")
                    .arg(r.pixels)
                    .arg(r.iterations)
                    .arg(r.renders)
-                   .arg(QString::fromStdString(r.termination)));
+                   .arg(QString::fromStdString(r.termination))
+                   .arg(sampled.isEmpty() ? QString() : sampled + QStringLiteral(".")));
     m_showingFit = true;
     m_controller.setShownExperiment(r.refined);
     updateButtons();

@@ -1,6 +1,7 @@
 #include "app/RefineRunner.h"
 
 #include "compute/core/Error.h"
+#include "compute/refine/FrameSampling.h"
 #include "compute/refine/StartSize.h"
 #include "compute/run/PreparedRun.h"
 #include "compute/vk/Device.h"
@@ -70,23 +71,32 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
         try {
             // no size stated and ncells fitted: the start searched first, as headless does
             // (the panel's start column follows the fit's first values)
-            refine::ParameterSet fitted = *m_set;
+            const refine::ForwardModel render = [this](const Experiment& e) {
+                return renderOnGuiThread(e);
+            };
             Experiment sized = experiment;
             std::vector<std::string> sizedGroups = fitting;
-            if (refine::chooseStartSize(sized, sizedGroups, m_measured,
-                                        [this](const Experiment& e) { return renderOnGuiThread(e); })) {
-                const ResolvedExperiment r = run::resolveQuietly(sized);
-                fitted = refine::ParameterSet(refine::canonicalStart(sized, r), r, sizedGroups);
-            }
-            refine::Refinement fit(fitted, m_measured,
-                                   [this](const Experiment& e) { return renderOnGuiThread(e); },
-                                   pixels, background);
-            fit.setProgress([this](const refine::FitProgress& progress) {
-                QMetaObject::invokeMethod(
-                    this, [this, progress] { emit progressed(progress); }, Qt::QueuedConnection);
-                return !m_stop.load();
-            });
-            refine::FitReport report = fit.run();
+            refine::chooseStartSize(sized, sizedGroups, m_measured, render);
+            const ResolvedExperiment r = run::resolveQuietly(sized);
+            // the headless flow: the frame's phi sampling and mosaic domains found where the
+            // experiment leaves them open (refine/FrameSampling.h); the panel's rows follow
+            // the fit of its own groups (a first fit with the orientation added shows none)
+            const refine::SampledFit sampled = refine::fitFindingSampling(
+                sized, refine::canonicalStart(sized, r), sizedGroups, m_measured,
+                [&](const Experiment& from, const std::vector<std::string>& fitted, bool shown) {
+                    refine::Refinement fit(refine::ParameterSet(from, r, fitted), m_measured,
+                                           render, pixels, background);
+                    fit.setProgress([this, shown](const refine::FitProgress& progress) {
+                        if (shown)
+                            QMetaObject::invokeMethod(
+                                this, [this, progress] { emit progressed(progress); },
+                                Qt::QueuedConnection);
+                        return !m_stop.load();
+                    });
+                    return fit.run();
+                },
+                render);
+            refine::FitReport report = sampled.report;
             QMetaObject::invokeMethod(
                 this,
                 [this, report = std::move(report)]() mutable {

@@ -8,6 +8,7 @@
 #include "compute/io/RefinedExperiment.h"
 #include "compute/model/Units.h"
 #include "compute/refine/FitSampling.h"
+#include "compute/refine/FrameSampling.h"
 #include "compute/refine/Refinement.h"
 #include "compute/refine/StartSize.h"
 #include "compute/request/ExperimentFile.h"
@@ -32,6 +33,46 @@ refine::SpotMatch matchImage(const refine::ObservedSpots& spots, const std::vect
                               refine::simulatedSpots(image, measured.width, measured.height,
                                                      measured.hasData, resolved.panels),
                               resolved.panels.size());
+}
+
+void printFrameSampling(std::ostream& out, const refine::FrameSampling& search) {
+    char line[240];
+    for (std::size_t k = 0; k < search.rounds.size(); ++k) {
+        const refine::FrameSampling::Round& round = search.rounds[k];
+        const std::string from = k == 0 ? "" : " (round " + std::to_string(k + 1) + ")";
+        if (!round.phi.empty()) {
+            const refine::SamplingCandidate& best = round.phi[round.bestPhi];
+            out << "the frame's phi sampling" << from << ", reduced chi-square over "
+                << search.pixels << " spot pixels:";
+            for (std::size_t i = 0; i < round.phi.size(); ++i) {
+                const refine::SamplingCandidate& c = round.phi[i];
+                std::snprintf(line, sizeof line, "%s %s of %d: %.5g", i ? "," : "",
+                              c.sampling == PhiSampling::StepStart ? "start" : "centres",
+                              c.steps, c.chiSquare);
+                out << line;
+            }
+            std::snprintf(line, sizeof line, "%.3f", units::degreesFromRadians(best.turn));
+            out << "\n  " << best.words()
+                << (round.bestPhi == 0 ? " explain it as well as any: kept\n"
+                                       : " explain it best (the crystal " + std::string(line) +
+                                             " deg about the spindle)\n");
+        }
+        if (!round.domains.empty()) {
+            out << "the frame's mosaic domains" << from
+                << ", drawn as nanoBragg draws them, reduced chi-square:";
+            for (std::size_t i = 0; i < round.domains.size(); ++i) {
+                std::snprintf(line, sizeof line, "%s %d: %.5g", i ? "," : "",
+                              round.domains[i].domains, round.domains[i].chiSquare);
+                out << line;
+            }
+            out << "\n  " << round.domains[round.bestDomains].domains << " domains"
+                << (round.bestDomains == 0 ? " explain it as well as any: kept\n"
+                                           : " explain it best\n");
+        }
+    }
+    if (search.changed)
+        out << "fitted again from the start with the frame's sampling (-phisteps, -phi_sampling "
+               "and -mosaic_domains set it)\n";
 }
 
 } // namespace
@@ -172,8 +213,9 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
         const refine::RotationSampling r = refine::rotationSamplingForFit(resolved, stated.beam.wavelength);
         char line[320];
         std::snprintf(line, sizeof line,
-                      "the rotation: %g deg in %d phi steps, chosen for the fit (a reflection "
-                      "at %.2f A crosses the sphere in %.3g deg; -phisteps sets them)\n",
+                      "the rotation: %g deg in %d phi steps taken at their centres, chosen for "
+                      "the fit (a reflection at %.2f A crosses the sphere in %.3g deg; "
+                      "-phisteps and -phi_sampling set them)\n",
                       units::degreesFromRadians(r.oscillation), *start.crystal.phi.steps,
                       r.resolution, units::degreesFromRadians(r.crossing));
         out << line;
@@ -183,8 +225,18 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
             << " domains, chosen for the fit (-mosaic_domains sets them)\n";
     if (!set.cellConstraint().empty())
         out << "the cell: " << set.cellConstraint() << "\n";
-    refine::FitReport report = refineOnDevice(fitting, measured, simulator, start,
-                                              RenderPath::FittedPixels, nullptr, progress);
+    const refine::SampledFit sampled = refine::fitFindingSampling(
+        stated, start, fitting.refine, measured,
+        [&](const Experiment& from, const std::vector<std::string>& groups, bool) {
+            RunRequest fit = fitting;
+            fit.refine = groups;
+            return refineOnDevice(fit, measured, simulator, from, RenderPath::FittedPixels,
+                                  nullptr, progress); // (Python's Ctrl-C: every fit)
+        },
+        render);
+    refine::FitReport report = sampled.report;
+    if (sampled.search)
+        printFrameSampling(out, *sampled.search);
     report.cellConstraint = set.cellConstraint();
     if (spots) { // the whole images at the start and after, every spot in them
         report.observed = refine::FitReport::Observed{

@@ -54,6 +54,15 @@ std::string fitReportJson(const FitReport& r) {
         return c;
     };
     j["crystal_angstrom_lab_frame"] = {{"start", cell(r.startCell)}, {"refined", cell(r.refinedCell)}};
+    // what the fit sampled (its choice, the frame's as found, or the user's options)
+    {
+        using Json = nlohmann::ordered_json;
+        const Crystal& c = r.refined.crystal;
+        j["sampling"] = {
+            {"phi_steps", c.phi.steps ? Json(*c.phi.steps) : Json()},
+            {"phi_sampling", c.phiSampling == PhiSampling::StepCentre ? "centre" : "start"},
+            {"mosaic_domains", c.mosaicDomains ? Json(*c.mosaicDomains) : Json()}};
+    }
     j["residual"] = {{"start", r.startResidual}, {"end", r.endResidual}};
     j["spot_rmsd_pixels"] = {{"start", r.startSpotRmsd}, {"end", r.endSpotRmsd}, {"spots", r.spots}};
     if (r.observed)

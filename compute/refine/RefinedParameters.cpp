@@ -260,9 +260,14 @@ Experiment canonicalStart(const Experiment& experiment, const ResolvedExperiment
     // what the frame integrates, sampled finely enough to fit where the user did not say
     // (docs/numerics/fit-sampling.md): the oscillation (nanoBragg's two steps left a nanoBragg
     // frame of five steps 0.4 mm and 0.5 % off along the distance-cell valley) and the mosaic
-    // domains (its ten left one 0.14 mm and 0.18 % off)
-    if (!e.crystal.phi.steps && !e.crystal.phi.step && resolved.phi.range > 0.0)
+    // domains (its ten left one 0.14 mm and 0.18 % off), the steps taken at their centres (an
+    // even rotation's midpoint rule, as a detector integrates; FrameSampling.h finds a frame
+    // that nanoBragg sampled at the steps' starts)
+    if (!e.crystal.phi.steps && !e.crystal.phi.step && resolved.phi.range > 0.0) {
         e.crystal.phi.steps = rotationSamplingForFit(resolved, e.beam.wavelength).steps;
+        if (!e.crystal.phiSampling)
+            e.crystal.phiSampling = PhiSampling::StepCentre;
+    }
     if (!e.crystal.mosaicDomains && e.crystal.mosaicSpread.value_or(0.0) > 0.0)
         e.crystal.mosaicDomains = kFitMosaicDomains;
     // nanoBragg's automatic oversampling follows the crystal's size, which -refine ncells

@@ -454,6 +454,7 @@ FitReport Refinement::run(int maxIterations) {
         report.iterations += static_cast<int>(summary.iterations.size());
     }
     report.termination = summary.message;
+    report.stopped = stopped;
     Stopwatch after(report.hostMs.after);
     const double renderedBefore = cost->renderMs(), normalBefore = report.hostMs.normalEquations;
 

@@ -69,6 +69,7 @@ struct FitReport {
     int iterations = 0;
     int renders = 0;
     std::string termination; // Ceres's words
+    bool stopped = false;    // the caller's progress ended it (ProgressCallback)
     // Where the fit's host time went (wall ms, the renderings left out): the spot regions,
     // background and start values; the normal equations (the Jacobian's differences taken
     // there); the costs of trial steps; what follows the fit (residuals, spot RMSD,

@@ -24,7 +24,14 @@
 # fitted constant alone left the distance 0.03 mm and the cell 0.05 % off on this frame
 # (3 sigma), with the same start.
 #
-#   run_refine.sh geometry|mosaic|tetragonal|spots|water HEADLESS...
+# sampling: a frame as nanoBragg makes one of a rotation series (-phi 5 -osc 0.5 with its default
+# two phi steps, each at its step's start, and a mosaic spread in its default ten domains), and
+# a fit of the orientation that is told neither: the fit's first guess (steps at their centres,
+# 50 domains) sees the crystal turned by osc/4 and by the ten domains' mean rotation; the
+# search after it (refine/FrameSampling.h) must name two steps at their start and ten domains,
+# and the orientation must come back within 0.01 degrees.
+#
+#   run_refine.sh geometry|mosaic|tetragonal|spots|water|sampling HEADLESS...
 set -euo pipefail
 case=$1
 shift
@@ -133,6 +140,33 @@ fi
 
 common=(-default_F 100 -lambda 1 -detpixels 192 -pixel 0.2 -phi 0 -osc 0.5 -phisteps 2
         -oversample 1 -precision fast -noprogress)
+if [[ $case == sampling ]]; then
+  frame=(-default_F 100 -lambda 1 -detpixels 160 -pixel 0.2 -phi 5 -osc 0.5 -oversample 1
+         -precision fast -noprogress -cell 50 60 70 90 90 90 -N 10 -mosaic 0.3 -distance 80)
+  run truth.log "${headless[@]}" "${frame[@]}" -misset 10 20 30 -fluence 1e29 -seed 3 -nopgm \
+      -nonoise -cbffile truth.cbf
+  # the truth's orientation (the start column of a fit that starts there, sampled as the frame)
+  run start.log "${headless[@]}" "${frame[@]}" -misset 10 20 30 -phisteps 2 -mosaic_dom 10 \
+      -measured truth.cbf -refine orientation -fit_report truth.json
+  run refine.log "${headless[@]}" "${frame[@]}" -misset 10.04 19.97 30.03 -measured truth.cbf \
+      -refine orientation -fit_report refined.json
+  grep -A1 "the frame's" refine.log
+  grep -q "the start of 2 steps explain it best" refine.log || { echo "not 2 steps at their start"; exit 1; }
+  grep -q "^  10 domains explain it best" refine.log || { echo "not nanoBragg's 10 domains"; exit 1; }
+  python3 - truth.json refined.json <<'PY'
+import json, math, sys
+t = json.load(open(sys.argv[1]))["crystal_angstrom_lab_frame"]["start"]
+r = json.load(open(sys.argv[2]))["crystal_angstrom_lab_frame"]["refined"]
+worst = 0.0
+for k in "abc":
+    dot = sum(x * y for x, y in zip(t[k], r[k]))
+    norm = math.sqrt(sum(x * x for x in t[k]) * sum(y * y for y in r[k]))
+    worst = max(worst, math.degrees(math.acos(min(1.0, dot / norm))))
+print("orientation: %.4f deg from the truth (bar 0.01)" % worst)
+sys.exit(0 if worst <= 0.01 else 1)
+PY
+  exit 0
+fi
 case $case in
   geometry)
     truth=(-cell 50 60 70 90 90 90 -misset 10 20 30 -N 10 -distance 80)
