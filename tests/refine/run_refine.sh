@@ -153,15 +153,12 @@ if [[ $case == sampling ]]; then
   grep -A1 "the frame's" refine.log
   grep -q "the start of 2 steps explain it best" refine.log || { echo "not 2 steps at their start"; exit 1; }
   grep -q "^  10 domains explain it best" refine.log || { echo "not nanoBragg's 10 domains"; exit 1; }
-  python3 - truth.json refined.json <<'PY'
-import json, math, sys
-t = json.load(open(sys.argv[1]))["crystal_angstrom_lab_frame"]["start"]
-r = json.load(open(sys.argv[2]))["crystal_angstrom_lab_frame"]["refined"]
-worst = 0.0
-for k in "abc":
-    dot = sum(x * y for x, y in zip(t[k], r[k]))
-    norm = math.sqrt(sum(x * x for x in t[k]) * sum(y * y for y in r[k]))
-    worst = max(worst, math.degrees(math.acos(min(1.0, dot / norm))))
+  python3 - "$here" truth.json refined.json <<'PY'
+import sys
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, sys.argv[1])
+from orientation_error import orientation_error
+worst = orientation_error(sys.argv[2], sys.argv[3])
 print("orientation: %.4f deg from the truth (bar 0.01)" % worst)
 sys.exit(0 if worst <= 0.01 else 1)
 PY
@@ -204,8 +201,11 @@ if [[ $case == water ]] && ! grep -Eq "spot regions: [1-9][0-9]* pixels added" r
   echo "the second stage did not take the first stage's spot regions"; exit 1
 fi
 
-python3 - "$case" truth.json refined.json <<'PY'
+python3 - "$case" truth.json refined.json "$here" <<'PY'
 import json, math, sys
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, sys.argv[4])
+from orientation_error import orientation_error
 case, truth, refined = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3]))
 start = {p["name"]: p["start"] for p in truth["parameters"]}
 value = {p["name"]: p["value"] for p in refined["parameters"]}
@@ -225,13 +225,7 @@ if case in ("geometry", "water"):
     for edge in ("cell_a", "cell_b", "cell_c"):
         within(edge, 0.001, relative=True)
     # the orientation: the largest angle between a refined cell vector and the truth's
-    t = truth["crystal_angstrom_lab_frame"]["start"]
-    r = refined["crystal_angstrom_lab_frame"]["refined"]
-    worst = 0.0
-    for k in "abc":
-        dot = sum(x * y for x, y in zip(t[k], r[k]))
-        norm = math.sqrt(sum(x * x for x in t[k]) * sum(y * y for y in r[k]))
-        worst = max(worst, math.degrees(math.acos(min(1.0, dot / norm))))
+    worst = orientation_error(sys.argv[2], sys.argv[3])
     print("orientation    largest angle between refined and true cell vectors %.4f deg (bar 0.02)" % worst)
     if worst > 0.02:
         bad.append("orientation")
