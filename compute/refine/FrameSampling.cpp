@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -87,13 +86,18 @@ class Residual {
     std::vector<double> m_less, m_weight;
 };
 
+// the experiment resolved as a rendering resolves it, its log dropped
+ResolvedExperiment resolvedQuietly(const Experiment& e) {
+    random::ReferenceRandom rng;
+    std::ostringstream quiet;
+    return resolve(e, rng, quiet);
+}
+
 // The mean spindle angle at which `e` takes the crystal (rad), as the engine runs it: a step
 // whose angle is exactly 0 keeps the step before's, the last step's at step 0 (nanoBragg's
 // carry-over, compute/engine/SerialOrder.h; the pixels after the loop's first).
 double meanAngle(const Experiment& e) {
-    random::ReferenceRandom rng;
-    std::ostringstream quiet;
-    const ResolvedExperiment r = resolve(e, rng, quiet);
+    const ResolvedExperiment r = resolvedQuietly(e);
     const int n = r.phi.steps;
     double sum = 0.0;
     for (int t = 0; t < n; ++t) {
@@ -178,12 +182,6 @@ Experiment withSampling(Experiment start, const SamplingCandidate& candidate) {
 }
 
 namespace {
-
-ResolvedExperiment resolvedQuietly(const Experiment& e) {
-    random::ReferenceRandom rng;
-    std::ostringstream quiet;
-    return resolve(e, rng, quiet);
-}
 
 // One search of the phi sampling from `e` (its own first); `e` becomes the chosen one's.
 void searchPhi(Experiment& e, const Residual& residual, const ForwardModel& render,
