@@ -53,7 +53,7 @@ void printFrameSampling(std::ostream& out, const refine::FrameSampling& search) 
             }
             std::snprintf(line, sizeof line, "%.3f", units::degreesFromRadians(best.turn));
             out << "\n  " << best.words()
-                << (round.bestPhi == 0 ? " explain it as well as any: kept\n"
+                << (round.bestPhi == 0 ? " (nanoBragg's for these options) explain it as well as any\n"
                                        : " explain it best (the crystal " + std::string(line) +
                                              " deg about the spindle)\n");
         }
@@ -66,7 +66,7 @@ void printFrameSampling(std::ostream& out, const refine::FrameSampling& search) 
                 out << line;
             }
             out << "\n  " << round.domains[round.bestDomains].domains << " domains"
-                << (round.bestDomains == 0 ? " explain it as well as any: kept\n"
+                << (round.bestDomains == 0 ? " (nanoBragg's for these options) explain it as well as any\n"
                                            : " explain it best\n");
         }
     }

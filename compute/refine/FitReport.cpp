@@ -30,6 +30,10 @@ void printFitReport(std::ostream& out, const FitReport& r) {
             << " counts in the fitted pixels, plus the fitted constant\n";
     else
         out << "  background: the fitted constant\n";
+    if (r.pedestal > 0.0)
+        out << "  offset: " << r.pedestal
+            << " counts of every pixel vary less than counted photons would (an ADC's offset);"
+               " the weights leave them out\n";
     if (r.regionPixelsAdded > 0)
         out << "  spot regions: " << r.regionPixelsAdded
             << " pixels added where the first stage moved the spots\n";
@@ -74,6 +78,7 @@ std::string fitReportJson(const FitReport& r) {
                                  {"mean_counts", r.backgroundMean}};
     else
         j["background_model"] = {{"kind", "constant"}};
+    j["offset_counts"] = r.pedestal; // without counting noise, out of the weights
     j["pixels"] = r.pixels;
     j["spot_region_pixels_added"] = r.regionPixelsAdded; // by the first stage's image
     j["iterations"] = r.iterations;

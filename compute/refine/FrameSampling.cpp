@@ -12,6 +12,7 @@
 #include <cmath>
 #include <numeric>
 #include <sstream>
+#include <utility>
 
 namespace bv::refine {
 
@@ -36,7 +37,9 @@ constexpr double kSignificance = 25.0, kTie = 2.0;
 constexpr int kRounds = 3;
 
 // The weighted residual of the frame (less its background) against k s + b, k and b the
-// least-squares ones, over the compared pixels.
+// least-squares ones, over the compared pixels. The weights are the fit's second stage's
+// (Refinement.cpp): Poisson's variance from the fitted image, the same for every candidate;
+// the measured counts as the variance would favour a candidate dim where few photons fell.
 class Residual {
   public:
     Residual(const io::MeasuredImage& measured, const std::vector<float>& fittedImage,
@@ -45,22 +48,39 @@ class Residual {
             spotRegions(fittedImage, measured.width, measured.height, measured.hasData);
         const LocalBackground background =
             localBackground(measured, regions.grown, io::stackedPanelRows(measured, panels));
+        std::vector<double> under;
         for (std::size_t i = 0; i < measured.pixels.size(); ++i) {
             if (!measured.hasData[i] || !regions.grown[i])
                 continue;
             m_pixels.push_back(i);
             m_less.push_back(static_cast<double>(measured.pixels[i]) - background.level[i]);
-            m_weight.push_back(1.0 / std::max(static_cast<double>(measured.pixels[i]), 1.0));
+            under.push_back(background.level[i] - background.pedestal);
         }
         if (m_pixels.size() < 10)
             throw Error("refinement: the fitted image has too few spot pixels with data (" +
                         std::to_string(m_pixels.size()) + ") to tell the frame's phi sampling");
+        m_weight.assign(m_pixels.size(), 1.0);
+        const auto [k, b] = scaleAndConstant(fittedImage);
+        for (std::size_t j = 0; j < m_pixels.size(); ++j)
+            m_weight[j] = 1.0 / std::max(k * fittedImage[m_pixels[j]] + b + under[j], 1.0);
     }
     std::size_t pixels() const { return m_pixels.size(); }
 
     double reducedChiSquare(const std::vector<float>& image) const {
         if (image.size() <= m_pixels.back())
             throw Error("refinement: a rendering is not the frame's size");
+        const auto [k, b] = scaleAndConstant(image);
+        double chi = 0.0;
+        for (std::size_t j = 0; j < m_pixels.size(); ++j) {
+            const double r = m_less[j] - k * image[m_pixels[j]] - b;
+            chi += m_weight[j] * r * r;
+        }
+        return chi / static_cast<double>(std::max<std::size_t>(m_pixels.size() - 2, 1));
+    }
+
+  private:
+    // the weighted least-squares k and b of m_less against k image + b
+    std::pair<double, double> scaleAndConstant(const std::vector<float>& image) const {
         double s = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
         for (std::size_t j = 0; j < m_pixels.size(); ++j) {
             const double w = m_weight[j], x = image[m_pixels[j]], y = m_less[j];
@@ -72,16 +92,9 @@ class Residual {
         }
         const double det = s * sxx - sx * sx;
         const double k = det > 0.0 ? (s * sxy - sx * sy) / det : 0.0;
-        const double b = (sy - k * sx) / s;
-        double chi = 0.0;
-        for (std::size_t j = 0; j < m_pixels.size(); ++j) {
-            const double r = m_less[j] - k * image[m_pixels[j]] - b;
-            chi += m_weight[j] * r * r;
-        }
-        return chi / static_cast<double>(std::max<std::size_t>(m_pixels.size() - 2, 1));
+        return {k, (sy - k * sx) / s};
     }
 
-  private:
     std::vector<std::size_t> m_pixels;
     std::vector<double> m_less, m_weight;
 };
@@ -110,7 +123,7 @@ double meanAngle(const Experiment& e) {
 }
 
 // the crystal of `e` turned by `angle` about the unit `axis` (laboratory frame, at phi 0)
-// The fit's own (the first) unless another is clearly better; of those that explain the
+// The presumed (the first) unless another is clearly better; of those that explain the
 // frame as well as the best does, the first in order.
 std::size_t choose(const std::vector<double>& chi, std::size_t pixels) {
     const double least = *std::min_element(chi.begin(), chi.end());
@@ -183,22 +196,46 @@ Experiment withSampling(Experiment start, const SamplingCandidate& candidate) {
 
 namespace {
 
-// One search of the phi sampling from `e` (its own first); `e` becomes the chosen one's.
-void searchPhi(Experiment& e, const Residual& residual, const ForwardModel& render,
-               FrameSampling::Round& round) {
+// What a frame that states no sampling is presumed to be: nanoBragg's sampling of the user's
+// options (the start of its steps, two for an oscillation; ten domains for a spread), as
+// braggview renders them. Another is chosen only where it explains the frame clearly better.
+struct Presumed {
+    SamplingCandidate phi;
+    int domains = 10;
+};
+
+Presumed presumedSampling(const Experiment& stated) {
+    const ResolvedExperiment r = resolvedQuietly(stated);
+    Presumed p;
+    p.phi = {r.phi.steps, stated.crystal.phiSampling.value_or(PhiSampling::StepStart), 0.0, 0.0};
+    if (r.mosaicSpread > 0.0)
+        p.domains = static_cast<int>(r.mosaicDomains.size());
+    return p;
+}
+
+// One search of the phi sampling from `e` (the presumed first, then `e`'s own); `e` becomes
+// the chosen one's.
+void searchPhi(Experiment& e, const SamplingCandidate& presumed, const Residual& residual,
+               const ForwardModel& render, FrameSampling::Round& round) {
     const ResolvedExperiment r = resolvedQuietly(e);
     const int steps = r.phi.steps;
     const PhiSampling own = e.crystal.phiSampling.value_or(PhiSampling::StepStart);
     const int finest = std::min(kMaxRotationSteps, std::max(kFinestAtLeast, kFinerThanOwn * steps));
     std::vector<SamplingCandidate>& candidates = round.phi;
-    candidates.push_back({steps, own, 0.0, 0.0});
+    const auto add = [&](int n, PhiSampling sampling) {
+        for (const SamplingCandidate& c : candidates)
+            if (c.steps == n && c.sampling == sampling)
+                return;
+        candidates.push_back({n, sampling, 0.0, 0.0});
+    };
+    add(presumed.steps, presumed.sampling);
+    add(steps, own);
     for (int n : kStartSteps)
-        if (n <= finest && !(n == steps && own == PhiSampling::StepStart))
-            candidates.push_back({n, PhiSampling::StepStart, 0.0, 0.0});
+        if (n <= finest)
+            add(n, PhiSampling::StepStart);
     // an even rotation sampled more finely than the fit's own (a measured frame's)
     for (int n = 2 * steps; n <= finest; n *= 2)
-        if (!(n == steps && own == PhiSampling::StepCentre))
-            candidates.push_back({n, PhiSampling::StepCentre, 0.0, 0.0});
+        add(n, PhiSampling::StepCentre);
 
     const auto chiAt = [&](const SamplingCandidate& c, double turn) {
         return residual.reducedChiSquare(render(turned(e, c, r.axes.spindle, turn)));
@@ -242,20 +279,26 @@ void searchPhi(Experiment& e, const Residual& residual, const ForwardModel& rend
     e = turned(e, chosen, r.axes.spindle, chosen.turn);
 }
 
-// One search of the mosaic domains from `e` (its own count first): each count's set drawn as
-// nanoBragg draws it, the crystal turned by the difference of the sets' mean rotations (taken
-// back to phi 0 from the mean phi angle); `e` becomes the chosen one's.
-void searchDomains(Experiment& e, const Residual& residual, const ForwardModel& render,
-                   FrameSampling::Round& round) {
+// One search of the mosaic domains from `e` (the presumed count first, then `e`'s own): each
+// count's set drawn as nanoBragg draws it, the crystal turned by the difference of the sets'
+// mean rotations (taken back to phi 0 from the mean phi angle); `e` becomes the chosen one's.
+void searchDomains(Experiment& e, int presumed, const Residual& residual,
+                   const ForwardModel& render, FrameSampling::Round& round) {
     const ResolvedExperiment base = resolvedQuietly(e);
     const glm::dvec3 ownRotation = meanDomainRotation(base);
     const double phiMean = meanAngle(e);
     std::vector<Experiment> tried;
     std::vector<double> chi;
-    round.domains.push_back({static_cast<int>(base.mosaicDomains.size()), 0.0});
+    const auto add = [&](int n) {
+        for (const DomainCandidate& d : round.domains)
+            if (d.domains == n)
+                return;
+        round.domains.push_back({n, 0.0});
+    };
+    add(presumed);
+    add(static_cast<int>(base.mosaicDomains.size()));
     for (int n : kDomainCounts)
-        if (n != round.domains[0].domains)
-            round.domains.push_back({n, 0.0});
+        add(n);
     for (DomainCandidate& d : round.domains) {
         Experiment c = e;
         c.crystal.mosaicDomains = d.domains;
@@ -274,8 +317,9 @@ void searchDomains(Experiment& e, const Residual& residual, const ForwardModel& 
 
 } // namespace
 
-FrameSampling searchFrameSampling(const Experiment& fitted, const io::MeasuredImage& measured,
-                                  const ForwardModel& render, bool phi, bool domains) {
+FrameSampling searchFrameSampling(const Experiment& stated, const Experiment& fitted,
+                                  const io::MeasuredImage& measured, const ForwardModel& render,
+                                  bool phi, bool domains) {
     if (!fitted.crystal.mosflmMatrix)
         throw Error("refinement: the fitted crystal has no orientation matrix");
     FrameSampling result;
@@ -283,10 +327,11 @@ FrameSampling searchFrameSampling(const Experiment& fitted, const io::MeasuredIm
     result.pixels = residual.pixels();
     result.found = fitted;
     FrameSampling::Round round;
+    const Presumed presumed = presumedSampling(stated);
     if (phi)
-        searchPhi(result.found, residual, render, round);
+        searchPhi(result.found, presumed.phi, residual, render, round);
     if (domains)
-        searchDomains(result.found, residual, render, round);
+        searchDomains(result.found, presumed.domains, residual, render, round);
     result.rounds.push_back(std::move(round));
     const Crystal &a = fitted.crystal, &b = result.found.crystal;
     result.changed = a.phi.steps != b.phi.steps || a.phiSampling != b.phiSampling ||
@@ -322,7 +367,7 @@ SampledFit fitFindingSampling(const Experiment& stated, const Experiment& start,
     FrameSampling all;
     Experiment current = out.report.refined;
     for (int k = 0; k < kRounds && !out.report.stopped; ++k) {
-        FrameSampling round = searchFrameSampling(current, measured, counted, phi, domains);
+        FrameSampling round = searchFrameSampling(stated, current, measured, counted, phi, domains);
         all.pixels = round.pixels;
         all.rounds.push_back(round.rounds.front());
         if (!round.changed)

@@ -8,12 +8,16 @@
 // n angles, and the spots are those of a crystal turned back by osc/2n. An even model fitted to
 // such a frame turns the crystal by that much about the spindle and moves what shares a
 // valley with it. So a first fit, which turns the crystal, is followed by a search: each
-// candidate sampling (the fit's own, the start of n = 1, 2, 3, ... steps, and finer centres)
+// candidate sampling (nanoBragg's for the user's options, the fit's own, the start of
+// n = 1, 2, 3, ... steps, and finer centres)
 // is tried with the crystal turned about the spindle to where the candidate puts the same
 // spots (osc/2n; nanoBragg's carry-over at phi 0 counted) and, for the best few, a little
 // either side of it. The candidate whose image leaves the least weighted residual over the
 // fitted image's spot regions (the frame less its local background, the scale and a constant
-// fitted) is the frame's. The mosaic domains likewise: nanoBragg draws a frame's domains at
+// fitted) is the frame's where it is clearly better than nanoBragg's, which is presumed: a
+// frame that states no sampling is taken as braggview renders those options unless it shows
+// otherwise (the turn that tells them apart can hide in the noise of a weak frame, and the
+// orientation about the spindle then follows the choice). The mosaic domains likewise: nanoBragg draws a frame's domains at
 // random, and their mean rotation turns the crystal the frame shows; counts drawn as it draws
 // them are tried, each with the crystal turned by the difference of the mean rotations. A
 // round tries the phi samplings, then the domains; a changed finding is fitted (the
@@ -51,8 +55,9 @@ struct DomainCandidate {
 };
 
 struct FrameSampling {
-    // A round: the phi samplings tried (the one the round started from first) and the
-    // domain counts after them (likewise; empty where the domains were not searched).
+    // A round: the phi samplings tried (nanoBragg's for the stated options first, then the
+    // one the round started from) and the domain counts after them (likewise; empty where
+    // the domains were not searched).
     struct Round {
         std::vector<SamplingCandidate> phi;
         std::size_t bestPhi = 0;
@@ -77,15 +82,16 @@ bool findsFrameSampling(const Experiment& stated);
 // count drawn the same way makes the same frame.
 bool findsFrameDomains(const Experiment& stated, const std::vector<std::string>& groups);
 
-// One round of the search, from `fitted` (the result of a fit that moved the orientation);
+// One round of the search, from `fitted` (the result of a fit that moved the orientation) of
+// `stated` (the experiment as the user gave it, whose nanoBragg sampling is presumed);
 // `render` makes an experiment's whole image, fast-major, the measured
 // frame's size. Throws bv::Error where the fitted image has too few spot pixels with data.
 // The phi samplings are tried with `phi` (findsFrameSampling; otherwise the fit's own is kept);
 // with `domains` (findsFrameDomains), the domain counts after them, each with the crystal
 // turned by the difference of the two sets' mean rotations.
-FrameSampling searchFrameSampling(const Experiment& fitted, const io::MeasuredImage& measured,
-                                  const ForwardModel& render, bool phi = true,
-                                  bool domains = false);
+FrameSampling searchFrameSampling(const Experiment& stated, const Experiment& fitted,
+                                  const io::MeasuredImage& measured, const ForwardModel& render,
+                                  bool phi = true, bool domains = false);
 
 // `start` sampled as `candidate` (its steps, at their starts or centres; no turn: the
 // fit finds the orientation itself).

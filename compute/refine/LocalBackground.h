@@ -9,9 +9,14 @@
 // standard deviations from the centre until nothing more is clipped (spots the start puts
 // elsewhere, hot pixels); the level belongs to the tile's centre, and a pixel's background
 // is interpolated bilinearly between the four nearest centres (and extrapolated along the
-// line of the outer two beyond them). A tile with too few such pixels takes the mean of the levels of the tiles around it
-// that have them, widening the ring until some do. The image is the measured one's stacked
-// panels: `panelRows` gives each panel's rows in order (one panel of every row when empty).
+// line of the outer two beyond them). A tile with too few such pixels takes the mean of the
+// levels of the tiles around it that have them, widening the ring until some do. The image
+// is the measured one's stacked panels: `panelRows` gives each panel's rows in order (one
+// panel of every row when empty).
+//
+// Counted photons vary as their mean: where a tile's counts vary less than their level, the
+// difference is an offset added without noise (nanoBragg's SMV images carry 40), which the
+// fit's weights leave out.
 //
 //     bv::refine::LocalBackground bg = bv::refine::localBackground(measured, regions.grown, {});
 //     float under = bg.level[slow * measured.width + fast];
@@ -28,6 +33,9 @@ struct LocalBackground {
     int tile = 0;             // the tiles' side, pixels
     int tiles = 0;            // how many
     int tilesFromNeighbours = 0; // of them, those with too few pixels of their own
+    // The counts that carry no counting noise (an ADC's offset): the median over the tiles of
+    // level less variance, at least 0. A pixel's Poisson variance is its counts less this.
+    double pedestal = 0.0;
 };
 
 LocalBackground localBackground(const io::MeasuredImage& measured,

@@ -64,6 +64,8 @@ struct FitReport {
     // tiles, how many took their level from their neighbours, and its mean over the pixels
     int backgroundTile = 0, backgroundTiles = 0, backgroundTilesFromNeighbours = 0;
     double backgroundMean = 0.0;
+    // the frame's counts without counting noise (an ADC's offset), left out of the weights
+    double pedestal = 0.0;
     // pixels the spot regions of the first stage's image added to the start's (0: none)
     std::size_t regionPixelsAdded = 0;
     int iterations = 0;

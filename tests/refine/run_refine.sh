@@ -24,12 +24,14 @@
 # fitted constant alone left the distance 0.03 mm and the cell 0.05 % off on this frame
 # (3 sigma), with the same start.
 #
-# sampling: a frame as nanoBragg makes one of a rotation series (-phi 5 -osc 0.5 with its default
-# two phi steps, each at its step's start, and a mosaic spread in its default ten domains), and
-# a fit of the orientation that is told neither: the fit's first guess (steps at their centres,
-# 50 domains) sees the crystal turned by osc/4 and by the ten domains' mean rotation; the
-# search after it (refine/FrameSampling.h) must name two steps at their start and ten domains,
-# and the orientation must come back within 0.01 degrees.
+# sampling: a frame sampled as nanoBragg would with other options than the fit is told (-phi 5
+# -osc 0.5 rendered in four phi steps, each at its step's start, and a mosaic spread in 20
+# domains), and a fit of the orientation told neither: nanoBragg's own sampling of what the fit
+# is told (two steps, ten domains), which the search presumes, and the fit's first guess
+# (steps at their centres, 50 domains) see the crystal turned by osc/8 or osc/4 and by another
+# set of domains' mean rotation; the search after the first fit (refine/FrameSampling.h) must
+# name four steps at their start and 20 domains, and the orientation must come back within
+# 0.01 degrees.
 #
 #   run_refine.sh geometry|mosaic|tetragonal|spots|water|sampling HEADLESS...
 set -euo pipefail
@@ -143,16 +145,16 @@ common=(-default_F 100 -lambda 1 -detpixels 192 -pixel 0.2 -phi 0 -osc 0.5 -phis
 if [[ $case == sampling ]]; then
   frame=(-default_F 100 -lambda 1 -detpixels 160 -pixel 0.2 -phi 5 -osc 0.5 -oversample 1
          -precision fast -noprogress -cell 50 60 70 90 90 90 -N 10 -mosaic 0.3 -distance 80)
-  run truth.log "${headless[@]}" "${frame[@]}" -misset 10 20 30 -fluence 1e29 -seed 3 -nopgm \
-      -nonoise -cbffile truth.cbf
+  run truth.log "${headless[@]}" "${frame[@]}" -misset 10 20 30 -phisteps 4 -mosaic_dom 20 \
+      -fluence 1e29 -seed 3 -nopgm -nonoise -cbffile truth.cbf
   # the truth's orientation (the start column of a fit that starts there, sampled as the frame)
-  run start.log "${headless[@]}" "${frame[@]}" -misset 10 20 30 -phisteps 2 -mosaic_dom 10 \
+  run start.log "${headless[@]}" "${frame[@]}" -misset 10 20 30 -phisteps 4 -mosaic_dom 20 \
       -measured truth.cbf -refine orientation -fit_report truth.json
   run refine.log "${headless[@]}" "${frame[@]}" -misset 10.04 19.97 30.03 -measured truth.cbf \
       -refine orientation -fit_report refined.json
   grep -A1 "the frame's" refine.log
-  grep -q "the start of 2 steps explain it best" refine.log || { echo "not 2 steps at their start"; exit 1; }
-  grep -q "^  10 domains explain it best" refine.log || { echo "not nanoBragg's 10 domains"; exit 1; }
+  grep -q "the start of 4 steps explain it best" refine.log || { echo "not 4 steps at their start"; exit 1; }
+  grep -q "^  20 domains explain it best" refine.log || { echo "not the frame's 20 domains"; exit 1; }
   python3 - "$here" truth.json refined.json <<'PY'
 import sys
 sys.dont_write_bytecode = True  # nothing written into the source tree

@@ -115,6 +115,35 @@ class TestLocalBackground : public QObject {
         QVERIFY2(std::abs(at - truth(48, 48)) < 1.0, qPrintable(QString::number(at)));
     }
 
+    void offsetWithoutNoiseIsTheFramesPedestal() {
+        // nanoBragg's SMV: a weak water background of half a photon, 40 counts added by its
+        // ADC; a photon-counting detector's: 40 photons and no offset; a gain of two counts a
+        // photon: 40 counts that vary as 80
+        const auto made = [](auto count) {
+            bv::io::MeasuredImage m;
+            m.width = kWidth;
+            m.height = kHeight;
+            m.hasData.assign(std::size_t(kWidth) * kHeight, 1);
+            std::mt19937 random(11);
+            for (std::size_t i = 0; i < m.hasData.size(); ++i)
+                m.pixels.push_back(static_cast<float>(count(random)));
+            return m;
+        };
+        std::poisson_distribution<int> half(0.5), forty(40.0), twenty(20.0);
+        const std::vector<std::uint8_t> none(std::size_t(kWidth) * kHeight, 0);
+        const double adc = bv::refine::localBackground(
+            made([&](std::mt19937& r) { return 40 + half(r); }), none, {}).pedestal;
+        const double counting = bv::refine::localBackground(
+            made([&](std::mt19937& r) { return forty(r); }), none, {}).pedestal;
+        const double gain = bv::refine::localBackground(
+            made([&](std::mt19937& r) { return 2 * twenty(r); }), none, {}).pedestal;
+        qInfo("pedestal: ADC %.3f, counting %.3f, gain two %.3f", adc, counting, gain);
+        // a tile's variance of ~1000 values: within a few per cent; the median of 16 tiles
+        QVERIFY(std::abs(adc - 40.0) < 0.1);
+        QVERIFY(counting < 2.0);
+        QCOMPARE(gain, 0.0);
+    }
+
     void stackedPanelsKeepTheirOwnLevels() {
         // two panels of 64 rows: 10 counts on the first, 100 on the second, no noise
         bv::io::MeasuredImage m;
