@@ -237,6 +237,11 @@ refine::FitReport refineAndReport(const RunRequest& request, const io::MeasuredI
     refine::FitReport report = sampled.report;
     if (sampled.search)
         printFrameSampling(out, *sampled.search);
+    if (sampled.oversampling)
+        out << "the oversampling: nanoBragg's rule gives the fitted crystal "
+            << sampled.oversampling->second << " where the start's gave "
+            << sampled.oversampling->first << "; fitted again with " << sampled.oversampling->second
+            << " (-oversample sets it)\n";
     report.cellConstraint = set.cellConstraint();
     if (spots) { // the whole images at the start and after, every spot in them
         report.observed = refine::FitReport::Observed{

@@ -65,7 +65,8 @@ std::string fitReportJson(const FitReport& r) {
         j["sampling"] = {
             {"phi_steps", c.phi.steps ? Json(*c.phi.steps) : Json()},
             {"phi_sampling", c.phiSampling == PhiSampling::StepCentre ? "centre" : "start"},
-            {"mosaic_domains", c.mosaicDomains ? Json(*c.mosaicDomains) : Json()}};
+            {"mosaic_domains", c.mosaicDomains ? Json(*c.mosaicDomains) : Json()},
+            {"oversample", r.refined.sampling.oversample ? Json(*r.refined.sampling.oversample) : Json()}};
     }
     j["residual"] = {{"start", r.startResidual}, {"end", r.endResidual}};
     j["spot_rmsd_pixels"] = {{"start", r.startSpotRmsd}, {"end", r.endSpotRmsd}, {"spots", r.spots}};

@@ -340,52 +340,82 @@ FrameSampling searchFrameSampling(const Experiment& stated, const Experiment& fi
     return result;
 }
 
+bool followsCrystalOversampling(const Experiment& stated, const std::vector<std::string>& groups) {
+    return (!stated.sampling.oversample || *stated.sampling.oversample <= 0) &&
+           std::find(groups.begin(), groups.end(), "ncells") != groups.end();
+}
+
+int automaticOversampling(Experiment e) {
+    e.sampling.oversample.reset();
+    return resolvedQuietly(e).recommendedOversample;
+}
+
 SampledFit fitFindingSampling(const Experiment& stated, const Experiment& start,
                               const std::vector<std::string>& groups,
                               const io::MeasuredImage& measured, const FitFrom& fit,
                               const ForwardModel& render) {
     const bool phi = findsFrameSampling(stated), domains = findsFrameDomains(stated, groups);
-    if (!phi && !domains)
-        return {fit(start, groups, true), std::nullopt};
-    // The first fit turns the crystal where the user holds it: a sampling other than the
-    // frame's then shows as a turn about the spindle, not as a distance and a cell along
-    // their valley, and the search predicts each candidate's turn from it.
-    std::vector<std::string> turning = groups;
-    const bool held = std::find(groups.begin(), groups.end(), "orientation") == groups.end();
-    if (held)
-        turning.push_back("orientation");
-    SampledFit out{fit(start, turning, !held), std::nullopt};
-    int renders = out.report.renders;
-    const ForwardModel counted = [&](const Experiment& e) {
-        ++renders;
-        return render(e);
-    };
-    // Rounds of the search, each from a fit of the sampling the round before found (its
-    // orientation, which the search only predicted, then answers that sampling exactly): the
-    // phi sampling and the domains each blur the other's view (ten domains' mean rotation
-    // hides two steps' turn), until a round keeps both.
-    FrameSampling all;
-    Experiment current = out.report.refined;
-    for (int k = 0; k < kRounds && !out.report.stopped; ++k) {
-        FrameSampling round = searchFrameSampling(stated, current, measured, counted, phi, domains);
-        all.pixels = round.pixels;
-        all.rounds.push_back(round.rounds.front());
-        if (!round.changed)
-            break;
-        all.changed = true;
-        if (k + 1 == kRounds) { // the last: its finding is the result
-            current = round.found;
-            break;
+    SampledFit out;
+    Experiment sampled = start; // the user's start, sampled as the frame was found to be
+    int renders = 0;
+    if (!phi && !domains) {
+        out.report = fit(start, groups, true);
+        renders = out.report.renders;
+    } else {
+        // The first fit turns the crystal where the user holds it: a sampling other than the
+        // frame's then shows as a turn about the spindle, not as a distance and a cell along
+        // their valley, and the search predicts each candidate's turn from it.
+        std::vector<std::string> turning = groups;
+        const bool held = std::find(groups.begin(), groups.end(), "orientation") == groups.end();
+        if (held)
+            turning.push_back("orientation");
+        out.report = fit(start, turning, !held);
+        renders = out.report.renders;
+        const ForwardModel counted = [&](const Experiment& e) {
+            ++renders;
+            return render(e);
+        };
+        // Rounds of the search, each from a fit of the sampling the round before found (its
+        // orientation, which the search only predicted, then answers that sampling exactly):
+        // the phi sampling and the domains each blur the other's view (ten domains' mean
+        // rotation hides two steps' turn), until a round keeps both.
+        FrameSampling all;
+        Experiment current = out.report.refined;
+        for (int k = 0; k < kRounds && !out.report.stopped; ++k) {
+            FrameSampling round = searchFrameSampling(stated, current, measured, counted, phi, domains);
+            all.pixels = round.pixels;
+            all.rounds.push_back(round.rounds.front());
+            if (!round.changed)
+                break;
+            all.changed = true;
+            if (k + 1 == kRounds) { // the last: its finding is the result
+                current = round.found;
+                break;
+            }
+            out.report = fit(round.found, turning, false);
+            renders += out.report.renders;
+            current = out.report.refined;
         }
-        out.report = fit(round.found, turning, false);
-        renders += out.report.renders;
-        current = out.report.refined;
+        all.found = current;
+        out.search = all;
+        sampled = withSampling(start, all);
+        if (!out.report.stopped && (all.changed || held)) {
+            out.report = fit(sampled, groups, true);
+            renders += out.report.renders;
+        }
     }
-    all.found = current;
-    out.search = all;
-    if (!out.report.stopped && (all.changed || held)) {
-        out.report = fit(withSampling(start, all), groups, true);
-        renders += out.report.renders;
+    // nanoBragg's automatic oversampling follows the crystal's size: where the fit moved the
+    // size across one of the rule's steps, the frame (made by that rule) was sampled as the
+    // fitted crystal says, not as the start's (canonicalStart keeps the start's)
+    if (!out.report.stopped && followsCrystalOversampling(stated, groups)) {
+        const int own = automaticOversampling(out.report.refined);
+        const int used = sampled.sampling.oversample.value_or(0);
+        if (own != used) {
+            sampled.sampling.oversample = own;
+            out.oversampling = {{used, own}};
+            out.report = fit(sampled, groups, true);
+            renders += out.report.renders;
+        }
     }
     out.report.renders = renders;
     return out;

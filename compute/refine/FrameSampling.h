@@ -35,6 +35,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace bv::refine {
@@ -102,7 +103,16 @@ Experiment withSampling(Experiment start, const FrameSampling& search);
 struct SampledFit {
     FitReport report;                    // the last fit's (its renderings: all of them)
     std::optional<FrameSampling> search; // where the sampling or the domains were to be found
+    // where the oversampling followed the fitted crystal: the start's and the fitted one's
+    std::optional<std::pair<int, int>> oversampling;
 };
+
+// Whether a fit of `stated` lets its oversampling follow the fitted crystal: no -oversample
+// (nanoBragg's automatic rule, which grows with the crystal's size) and the size fitted
+// (`groups` has ncells).
+bool followsCrystalOversampling(const Experiment& stated, const std::vector<std::string>& groups);
+// nanoBragg's automatic oversampling of `e` (its -oversample, if any, set aside).
+int automaticOversampling(Experiment e);
 // A fit of `groups` (-refine's names) from a start; `shown`: the fit is the user's (its
 // progress is the one to show), not the search's first fit with the orientation added.
 using FitFrom = std::function<FitReport(const Experiment& start,
@@ -112,7 +122,9 @@ using FitFrom = std::function<FitReport(const Experiment& start,
 // fit from `start` (canonicalStart of `stated`) with the orientation fitted too, the search
 // from its result, and the fit of `groups` again from `start` sampled as the search found
 // (where it found the fit's own sampling and the orientation was fitted anyway, the first fit
-// is the result); otherwise the fit of `groups` alone.
+// is the result); otherwise the fit of `groups` alone. Then, where followsCrystalOversampling
+// and nanoBragg's rule gives the fitted crystal another oversampling than the start's, the
+// fit of `groups` again from `start` (sampled as found) with that one.
 SampledFit fitFindingSampling(const Experiment& stated, const Experiment& start,
                               const std::vector<std::string>& groups,
                               const io::MeasuredImage& measured, const FitFrom& fit,
