@@ -9,20 +9,21 @@
 // such a frame turns the crystal by that much about the spindle and moves what shares a
 // valley with it. So a first fit, which turns the crystal, is followed by a search: each
 // candidate sampling (nanoBragg's for the user's options, the fit's own, the start of
-// n = 1, 2, 3, ... steps, and finer centres)
-// is tried with the crystal turned about the spindle to where the candidate puts the same
-// spots (osc/2n; nanoBragg's carry-over at phi 0 counted) and, for the best few, a little
-// either side of it. The candidate whose image leaves the least weighted residual over the
-// fitted image's spot regions (the frame less its local background, the scale and a constant
-// fitted) is the frame's where it is clearly better than nanoBragg's, which is presumed: a
-// frame that states no sampling is taken as braggview renders those options unless it shows
-// otherwise (the turn that tells them apart can hide in the noise of a weak frame, and the
-// orientation about the spindle then follows the choice). The mosaic domains likewise: nanoBragg draws a frame's domains at
-// random, and their mean rotation turns the crystal the frame shows; counts drawn as it draws
-// them are tried, each with the crystal turned by the difference of the mean rotations. A
-// round tries the phi samplings, then the domains; a changed finding is fitted (the
-// orientation then answers it exactly) and searched again, until a round keeps both; the
-// user's groups are then fitted from the user's start with what was found.
+// n = 1, 2, 3, ... steps, and finer centres) is tried with the crystal turned about the
+// spindle to where the candidate puts the same spots (osc/2n; nanoBragg's carry-over at phi 0
+// counted) and, for the best few, a little either side of it. The candidate whose image
+// leaves the least weighted residual over the fitted image's spot regions (the frame less its
+// local background, the scale and a constant fitted) is the frame's where it is clearly
+// better than nanoBragg's, which is presumed: a frame that states no sampling is taken as
+// braggview renders those options unless it shows otherwise (the turn that tells them apart
+// can hide in the noise of a weak frame, and the orientation about the spindle then follows
+// the choice). The mosaic domains likewise: nanoBragg draws a frame's domains at random, and
+// their mean rotation turns the crystal the frame shows; counts drawn as it draws them are
+// tried, each with the crystal turned by the difference of the mean rotations. A round tries
+// the phi samplings, then the domains; a changed finding is fitted (the orientation then
+// answers it exactly) and searched again, until a round keeps both; the user's groups are
+// then fitted from the user's start with what was found. Last, where the crystal's size is
+// fitted and no -oversample given, nanoBragg's oversampling rule for the fitted crystal.
 //
 //     const bv::refine::SampledFit f = bv::refine::fitFindingSampling(
 //         stated, start, groups, measured, fitFrom, render);
