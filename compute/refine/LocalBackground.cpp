@@ -36,42 +36,47 @@ TileLevel clippedLevel(std::vector<float>& values) {
     double spread = 1.4826 * median(deviations);
     if (spread <= 0.0)
         spread = std::sqrt(std::max(std::abs(centre), 1.0)); // counts of a few photons
-    std::size_t kept = values.size() + 1;
-    double mean = centre, variance = 0.0;
-    for (int pass = 0; pass < 20; ++pass) {
-        double sum = 0.0, squares = 0.0;
+    // the mean and sample variance of the values within `reach` of `around`
+    struct Moments {
         std::size_t n = 0;
+        double mean = 0.0, variance = 0.0;
+    };
+    const auto within = [&values](double around, double reach) {
+        double sum = 0.0, squares = 0.0;
+        Moments m;
         for (float v : values)
-            if (std::abs(v - centre) <= kClip * spread) {
+            if (std::abs(v - around) <= reach) {
                 sum += v;
                 squares += double(v) * v;
-                ++n;
+                ++m.n;
             }
-        if (n < static_cast<std::size_t>(kMinimumPixels))
+        if (m.n > 0)
+            m.mean = sum / double(m.n);
+        if (m.n > 1)
+            m.variance = std::max(0.0, (squares - sum * m.mean) / double(m.n - 1));
+        return m;
+    };
+    // a standard deviation, never quite 0 (a tile of one value)
+    const auto deviation = [](const Moments& m) {
+        return std::max(std::sqrt(m.variance), 1e-6 * std::max(std::abs(m.mean), 1.0));
+    };
+    std::size_t kept = values.size() + 1;
+    Moments m;
+    for (int pass = 0; pass < 20; ++pass) {
+        m = within(centre, kClip * spread);
+        if (m.n < static_cast<std::size_t>(kMinimumPixels))
             return {};
-        mean = sum / double(n);
-        variance = std::max(0.0, (squares - sum * mean) / double(n - 1));
-        if (n == kept)
+        if (m.n == kept)
             break;
-        kept = n;
-        centre = mean;
-        spread = std::max(std::sqrt(variance), 1e-6 * std::max(std::abs(mean), 1.0));
+        kept = m.n;
+        centre = m.mean;
+        spread = deviation(m);
     }
     // The variance again within kWide of the mean: clipping at 3 takes 3 % of a normal
     // spread's variance (5 % of 40 photons' counts, whose tail is long), which the pedestal
     // would keep; spots and hot pixels still lie beyond.
-    double sum = 0.0, squares = 0.0;
-    std::size_t n = 0;
-    const double reach = kWide * std::max(std::sqrt(variance), 1e-6 * std::max(std::abs(mean), 1.0));
-    for (float v : values)
-        if (std::abs(v - mean) <= reach) {
-            sum += v;
-            squares += double(v) * v;
-            ++n;
-        }
-    if (n > 1)
-        variance = std::max(0.0, (squares - sum * (sum / double(n))) / double(n - 1));
-    return {mean, variance};
+    const Moments wide = within(m.mean, kWide * deviation(m));
+    return {m.mean, wide.n > 1 ? wide.variance : m.variance};
 }
 
 // The middle of `values` (reordered), NaN when empty.
@@ -125,6 +130,7 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
     };
     std::vector<Band> tiled;
     std::vector<double> quiet; // per tile with a level of its own: its mean less its variance
+    double lowest = std::numeric_limits<double>::infinity(); // the quietest such tile's level
     double sum = 0.0;
     int own = 0;
     int firstRow = 0;
@@ -160,6 +166,7 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
                 sum += b.level[t];
                 ++own;
                 quiet.push_back(b.level[t] - variance[t]);
+                lowest = std::min(lowest, b.level[t]);
             }
         result.tiles += nx * ny;
         tiled.push_back(std::move(b));
@@ -167,11 +174,6 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
     const double overall = own > 0 ? sum / own : 0.0;
     // counts beyond their noise: an ADC's offset (readout noise takes from it); never below 0
     // (a gain above one count a photon) nor above the quietest tile's level
-    double lowest = std::numeric_limits<double>::infinity();
-    for (const Band& b : tiled)
-        for (double level : b.level)
-            if (std::isfinite(level))
-                lowest = std::min(lowest, level);
     const double pedestal = middle(quiet);
     result.pedestal = std::isfinite(pedestal) ? std::clamp(pedestal, 0.0, std::max(lowest, 0.0)) : 0.0;
 
