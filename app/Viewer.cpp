@@ -29,19 +29,10 @@
 #include <atomic>
 #include <cstdlib>
 #include <iostream>
-#include <sstream>
 
 namespace bv::app {
 
 namespace {
-
-std::vector<std::string> splitWords(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> words;
-    for (std::string w; in >> w;)
-        words.push_back(w);
-    return words;
-}
 
 // Waits until the controller has the complete image and a frame of it was drawn, then saves
 // the whole window; any failure ends the program with status 1.
@@ -221,7 +212,7 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
         } else if (!options.session.empty())
             window.openSession(QString::fromStdString(options.session));
         else if (options.arguments.empty())
-            window.document().loadArguments(splitWords(kDemoArguments));
+            window.document().loadArguments(demoArguments());
         else
             window.document().loadArguments(options.arguments);
         // -measured FILE (or -compare with an -experiment's own image): the measured frame

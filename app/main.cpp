@@ -24,19 +24,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace {
-
-std::vector<std::string> splitWords(const std::string& text) {
-    std::istringstream in(text);
-    std::vector<std::string> words;
-    for (std::string w; in >> w;)
-        words.push_back(w);
-    return words;
-}
 
 int renderDemoHeadless() {
     bv::vk::skipMesaDeviceSelectLayer();
@@ -48,7 +39,7 @@ int renderDemoHeadless() {
         std::cerr << "braggview: error: cannot create " << folder.string() << ": " << ec.message() << "\n";
         return 1;
     }
-    std::vector<std::string> args = splitWords(bv::app::kDemoArguments);
+    std::vector<std::string> args = bv::app::demoArguments();
     const std::vector<std::pair<std::string, std::string>> outputs = {
         {"-floatfile", "demo.bin"}, {"-intfile", "demo.img"}, {"-pgmfile", "demo.pgm"},
         {"-noisefile", "demo_noise.img"}, {"-dump", "demo_Fdump.bin"}};

@@ -1,6 +1,7 @@
 #include "compute/amorphous/AmorphousGpu.h"
 
 #include "compute/core/Error.h"
+#include "compute/model/Units.h"
 #include "compute/vk/Buffer.h"
 #include "compute/vk/ComputePass.h"
 #include "compute/vk/Device.h"
@@ -16,7 +17,6 @@ namespace bv::amorphous {
 
 namespace {
 
-constexpr double kThomsonCrossSection = 7.94079248018965e-30; // r_e^2, m^2 (as the CPU loop)
 constexpr std::uint32_t kGroup = 8;                           // amorphous.glsl's local size
 
 // amorphous.glsl's push constants
@@ -40,8 +40,9 @@ std::vector<double> parameters(const NonBraggSetup& s) {
     std::vector<double> p;
     for (const glm::dvec3& v : {s.pix0, s.fdet, s.sdet, s.odet, s.beam, axis})
         p.insert(p.end(), {v.x, v.y, v.z});
-    p.insert(p.end(), {s.options.pixelSize, s.closeDistance, s.distance, s.options.polarization,
-                       kThomsonCrossSection, s.fluence, s.molecules, static_cast<double>(steps)});
+    p.insert(p.end(),
+             {s.options.pixelSize, s.closeDistance, s.distance, s.options.polarization,
+              units::kThomsonCrossSection, s.fluence, s.molecules, static_cast<double>(steps)});
     return p;
 }
 

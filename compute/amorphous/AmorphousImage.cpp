@@ -1,6 +1,7 @@
 #include "compute/amorphous/AmorphousImage.h"
 
 #include "compute/core/HostThreads.h"
+#include "compute/model/Units.h"
 
 #include <algorithm>
 #include <cmath>
@@ -8,8 +9,6 @@
 namespace bv::amorphous {
 
 namespace {
-
-constexpr double kThomsonCrossSection = 7.94079248018965e-30; // r_e^2, m^2
 
 struct Vec {
     double x, y, z;
@@ -131,8 +130,8 @@ class Renderer {
                         Ibg += sign * Fbg * Fbg * polar * omega * src.weight;
                     }
                 }
-            float value =
-                static_cast<float>(Ibg * kThomsonCrossSection * s.fluence * s.molecules / steps);
+            float value = static_cast<float>(Ibg * units::kThomsonCrossSection * s.fluence *
+                                             s.molecules / steps);
             if (o.Fmap)
                 value = static_cast<float>(Fbg);
             out[fpixel] = value;

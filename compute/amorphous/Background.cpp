@@ -4,6 +4,7 @@
 #include "compute/amorphous/AmorphousImage.h"
 #include "compute/amorphous/Materials.h"
 #include "compute/core/Error.h"
+#include "compute/model/Units.h"
 #include "compute/vk/Device.h"
 
 #include <optional>
@@ -11,8 +12,6 @@
 namespace bv::amorphous {
 
 namespace {
-
-constexpr double kAvogadro = 6.02214179e23;
 
 // nonBragg's setup for one panel of the run: its detector frame, the run's beam and sources
 NonBraggSetup panelSetup(const ResolvedExperiment& run, const PanelGeometry& panel,
@@ -40,7 +39,7 @@ NonBraggSetup panelSetup(const ResolvedExperiment& run, const PanelGeometry& pan
     s.fluence = run.fluence;
     const double side = run.beamSize > 0.0 ? run.beamSize : 0.1e-3;
     s.molecules =
-        sample.thickness * side * side * sample.density * kAvogadro / sample.molecularWeight;
+        sample.thickness * side * side * sample.density * units::kAvogadro / sample.molecularWeight;
     for (const Source& src : run.sources) {
         AmorphousSource a;
         a.position = src.direction * 10.0; // only its direction counts

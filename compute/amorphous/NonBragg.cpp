@@ -6,6 +6,7 @@
 #include "compute/core/Error.h"
 #include "compute/io/AtomicFile.h"
 #include "compute/io/PrintfFormat.h"
+#include "compute/model/Units.h"
 #include "compute/random/ReferenceRandom.h"
 #include "compute/vk/Device.h"
 
@@ -19,8 +20,6 @@
 namespace bv::amorphous {
 
 namespace {
-
-constexpr double kRTD = 180.0 * M_1_PI;
 
 std::string g(double v) {
     return io::formatG(v);
@@ -40,9 +39,10 @@ std::string smvHeader(const NonBraggSetup& s) {
          ";\nBEAM_CENTER_Y=" + g((s.detsizeY - s.Ybeam) * 1000) + ";\n";
     h += "ORGX=" + g(s.Xclose / o.pixelSize) + ";\nORGY=" + g(s.Yclose / o.pixelSize) + ";\n";
     h += "CLOSE_DISTANCE=" + g(s.closeDistance * 1000.0) + ";\n";
-    h += "PHI=" + g(o.phi0 * kRTD) + ";\nOSC_START=" + g(o.phi0 * kRTD) +
-         ";\nOSC_RANGE=" + g(s.osc * kRTD) + ";\n";
-    h += "TWOTHETA=" + g(o.twotheta * kRTD) + ";\n";
+    h += "PHI=" + g(o.phi0 * units::kDegreesPerRadian) +
+         ";\nOSC_START=" + g(o.phi0 * units::kDegreesPerRadian) +
+         ";\nOSC_RANGE=" + g(s.osc * units::kDegreesPerRadian) + ";\n";
+    h += "TWOTHETA=" + g(o.twotheta * units::kDegreesPerRadian) + ";\n";
     h += "DETECTOR_SN=000;\nBEAMLINE=fake;\n}\f";
     if (h.size() > 512)
         throw Error("--nonbragg: the SMV header does not fit in 512 bytes");

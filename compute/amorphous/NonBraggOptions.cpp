@@ -2,6 +2,7 @@
 
 #include "compute/core/Error.h"
 #include "compute/io/ReferenceWords.h"
+#include "compute/model/Units.h"
 
 #include <cmath>
 
@@ -12,8 +13,6 @@ namespace {
 using O = NonBraggOptions;
 using V = io::OptionValues;
 using Rule = io::WordRule<O>;
-
-constexpr double kRTD = 180.0 * M_1_PI;
 
 glm::dvec3 vec(const V& v) {
     return {v.number(0), v.number(1), v.number(2)};
@@ -86,12 +85,12 @@ const std::vector<Rule>& rules() {
         {{"-source_distance"}, false, 1,
          [](O& o, const V& v) { o.sourceDistance = v.number(0) / 1000.0; }},
         {{"-twotheta"}, false, 1, [](O& o, const V& v) {
-             o.twotheta = v.number(0) / kRTD;
+             o.twotheta = v.number(0) / units::kDegreesPerRadian;
              o.pivot = NonBraggPivot::Sample;
          }},
-        {{"-detector_rotx"}, false, 1, [](O& o, const V& v) { o.rotx = v.number(0) / kRTD; }},
-        {{"-detector_roty"}, false, 1, [](O& o, const V& v) { o.roty = v.number(0) / kRTD; }},
-        {{"-detector_rotz"}, false, 1, [](O& o, const V& v) { o.rotz = v.number(0) / kRTD; }},
+        {{"-detector_rotx"}, false, 1, [](O& o, const V& v) { o.rotx = v.number(0) / units::kDegreesPerRadian; }},
+        {{"-detector_roty"}, false, 1, [](O& o, const V& v) { o.roty = v.number(0) / units::kDegreesPerRadian; }},
+        {{"-detector_rotz"}, false, 1, [](O& o, const V& v) { o.rotz = v.number(0) / units::kDegreesPerRadian; }},
         {{"-detsize"}, true, 1,
          [](O& o, const V& v) { o.detsizeX = o.detsizeY = v.number(0) / 1000.0; }},
         {{"-detsize_x"}, false, 1, [](O& o, const V& v) { o.detsizeX = v.number(0) / 1000.0; }},
@@ -140,9 +139,9 @@ const std::vector<Rule>& rules() {
         {{"-square_div"}, false, 0, [](O& o, const V&) { o.roundDiv = false; }},
         {{"-adc"}, false, 1, [](O& o, const V& v) { o.adcOffset = v.number(0); }},
         {{"-gain"}, false, 1, [](O& o, const V& v) { o.quantumGain = v.number(0); }},
-        {{"-phi"}, true, 1, [](O& o, const V& v) { o.phi0 = v.number(0) / kRTD; }},
-        {{"-osc"}, false, 1, [](O& o, const V& v) { o.osc = v.number(0) / kRTD; }},
-        {{"-phistep"}, true, 1, [](O& o, const V& v) { o.phistep = v.number(0) / kRTD; }},
+        {{"-phi"}, true, 1, [](O& o, const V& v) { o.phi0 = v.number(0) / units::kDegreesPerRadian; }},
+        {{"-osc"}, false, 1, [](O& o, const V& v) { o.osc = v.number(0) / units::kDegreesPerRadian; }},
+        {{"-phistep"}, true, 1, [](O& o, const V& v) { o.phistep = v.number(0) / units::kDegreesPerRadian; }},
         {{"-phisteps"}, false, 1, [](O& o, const V& v) { o.phisteps = v.integer(0); }},
         {{"-img"}, false, 1, [](O& o, const V& v) { o.imageIn = v.text(0); }},
         {{"-ignore"}, false, 1, [](O&, const V& v) { (void)v.number(0); }},

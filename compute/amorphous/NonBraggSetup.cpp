@@ -4,6 +4,7 @@
 #include "compute/core/Error.h"
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/SourceFile.h"
+#include "compute/model/Units.h"
 
 #include <glm/geometric.hpp>
 
@@ -13,9 +14,6 @@
 namespace bv::amorphous {
 
 namespace {
-
-constexpr double kAvogadro = 6.02214179e23;
-constexpr double kRTD = 180.0 * M_1_PI;
 
 // unitize(): a zero vector stays zero
 glm::dvec3 unit(const glm::dvec3& v) {
@@ -103,7 +101,7 @@ void chooseSteps(double& range, double& step, int& steps) {
 double chosenOsc(const NonBraggOptions& o) {
     if (o.phisteps < 0)
         return o.osc < 0.0 ? (o.phistep <= 0.0 ? 0.0 : o.phistep) : o.osc;
-    return o.osc < 0.0 ? (o.phistep <= 0.0 ? 1.0 / kRTD : o.phistep) : o.osc;
+    return o.osc < 0.0 ? (o.phistep <= 0.0 ? 1.0 / units::kDegreesPerRadian : o.phistep) : o.osc;
 }
 
 void placeDetector(NonBraggSetup& s, const NonBraggOptions& o) {
@@ -245,9 +243,9 @@ NonBraggSetup setUpNonBragg(const NonBraggOptions& options) {
     if (o.molecules != 0) {
         if (!(volume > 0.0))
             throw Error("--nonbragg: -molecules needs a sample of positive volume");
-        s.density = o.molecules / volume / kAvogadro * o.molecularWeight;
+        s.density = o.molecules / volume / units::kAvogadro * o.molecularWeight;
     }
-    s.molecules = volume * s.density * kAvogadro / o.molecularWeight;
+    s.molecules = volume * s.density * units::kAvogadro / o.molecularWeight;
 
     s.osc = chosenOsc(o);
     s.hdivrange = o.hdivrange;

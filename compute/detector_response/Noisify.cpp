@@ -8,6 +8,7 @@
 #include "compute/io/PrintfFormat.h"
 #include "compute/io/ReferenceWords.h"
 #include "compute/io/Smv.h"
+#include "compute/model/Units.h"
 #include "compute/random/ReferenceRandom.h"
 
 #include <cmath>
@@ -312,10 +313,11 @@ int runNoisify(const std::vector<std::string>& args, std::ostream& out) {
         maxI = maxI < I ? I : maxI;
         if (I < 0.0)
             out << "WARNING: negative intensity in " << o.floatFile << ": " << formatG(I) << "\n";
-        photons[i] = static_cast<float>((o.fluence * 7.94079248018965e-30) * o.photonScale * I);
+        photons[i] =
+            static_cast<float>((o.fluence * units::kThomsonCrossSection) * o.photonScale * I);
     }
     out << "maximum value in input file: " << formatG(maxI) << " ( "
-        << formatG(maxI * o.photonScale * o.fluence * 7.94079248018965e-30)
+        << formatG(maxI * o.photonScale * o.fluence * units::kThomsonCrossSection)
         << " on photon scale)\n";
     if (!o.noise && psfOn) {
         out << "  applying PSF to noiseless image width = " << formatG(psf.fwhmPixels)

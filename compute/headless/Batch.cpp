@@ -26,8 +26,6 @@ namespace bv::headless {
 
 namespace {
 
-constexpr long long kMaxSeed = 2147483646LL; // the generator's range (ReferenceRandom)
-
 std::string joined(const std::vector<std::string>& tokens) {
     std::string text;
     for (const std::string& t : tokens)

@@ -10,13 +10,6 @@
 
 namespace bv::headless {
 
-namespace {
-
-// The largest |seed| the reference's generator takes (ReferenceRandom::uniform).
-constexpr long long kMaxSeed = 2147483646LL;
-
-} // namespace
-
 products::OutputFiles namedOutputs(const RunRequest& cl) {
     const OutputOptions& o = cl.outputs;
     products::OutputFiles files;

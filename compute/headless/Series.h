@@ -22,6 +22,9 @@
 
 namespace bv::headless {
 
+// The largest |seed| the reference's generator takes (ReferenceRandom::uniform).
+inline constexpr long long kMaxSeed = 2147483646LL;
+
 // The files a series or job frame writes: those whose options the request was given
 // (-floatfile, -intfile, -pgmfile, -noisefile, -cbffile, -nexusfile and their other
 // spellings), less those a later -nopgm or -nonoise turned off. -pgmscale alone names no

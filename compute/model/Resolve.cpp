@@ -14,8 +14,6 @@
 namespace bv {
 namespace {
 
-constexpr double kAvogadro = 6.02214179e23;
-
 double valueOr(const std::optional<double>& v, double fallback) { return v ? *v : fallback; }
 
 // The laboratory axes as the reference straightens them: beam, fast, slow, polarization and
@@ -405,7 +403,7 @@ ResolvedExperiment resolve(const Experiment& experiment, random::ReferenceRandom
             << "         recommend -oversample " << r.recommendedOversample << " to work around this\n";
     }
     r.approximateMolecularWeight = r.crystalSize.x * r.crystalSize.y * r.crystalSize.z * 1.2e6 *
-                                   kAvogadro / (r.cells.x * r.cells.y * r.cells.z);
+                                   units::kAvogadro / (r.cells.x * r.cells.y * r.cells.z);
     r.shape = crystal.shape;
     r.fudge = crystal.fudge;
 

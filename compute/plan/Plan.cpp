@@ -2,6 +2,7 @@
 
 #include "compute/core/Error.h"
 #include "compute/model/Rotation.h"
+#include "compute/model/Units.h"
 
 #include <algorithm>
 #include <cstring>
@@ -11,9 +12,6 @@
 namespace bv::plan {
 namespace {
 
-// Thomson cross section of the electron, r_e^2 (m^2), the reference's value
-constexpr double kElectronRadiusSquared = 7.94079248018965e-30;
-constexpr double kAvogadro = 6.02214179e23;
 // forward-scattering structure factor and molecular weight of water (electrons, g/mol)
 constexpr double kWaterF = 2.57;
 constexpr double kWaterMolecularWeight = 18.0;
@@ -89,12 +87,12 @@ Plan makePlan(const ResolvedExperiment& r, const std::vector<std::uint16_t>& mas
     p.interpolationEdge = r.interpolationEdge;
 
     p.steps = r.steps();
-    p.photonScale = kElectronRadiusSquared * r.fluence / static_cast<double>(p.steps);
+    p.photonScale = units::kThomsonCrossSection * r.fluence / static_cast<double>(p.steps);
     // the reference starts each pixel's sum at the water intensity, which already carries
     // r_e^2 and the fluence, and then scales the sum by both again (kept for parity)
     const double w = r.waterThickness;
-    p.background = kWaterF * kWaterF * kElectronRadiusSquared * r.fluence * w * w * w *
-                   kWaterDensity * kAvogadro / kWaterMolecularWeight;
+    p.background = kWaterF * kWaterF * units::kThomsonCrossSection * r.fluence * w * w * w *
+                   kWaterDensity * units::kAvogadro / kWaterMolecularWeight;
     p.waterPresent = w != 0.0;
     p.mask = mask.empty() ? nullptr : &mask;
     if (r.panelsFromSource) {

@@ -10,6 +10,7 @@
 #include "compute/request/DetectorSource.h"
 #include "compute/request/SessionFields.h"
 #include "compute/request/SessionFormat.h"
+#include "compute/request/SessionRows.h"
 #include "compute/request/StructureFactorSource.h"
 
 #include <nlohmann/json.hpp>
@@ -19,10 +20,8 @@ namespace bv::request {
 
 namespace {
 
-// the command line's limit of a count
-constexpr long long kMaxCount = 1000000000;
-
 using io::JsonFields;
+using sessionrows::kMaxCount;
 
 std::string fileName(const JsonFields& files, const char* key, const std::string& directory) {
     const std::string& name = files.text(key);
