@@ -12,12 +12,12 @@
 namespace bv::app {
 
 namespace {
-constexpr int kPollMilliseconds = 5;
+constexpr int kRefinePollMilliseconds = 5;
 } // namespace
 
 RefineRunner::RefineRunner(render::ImageWindow& window, QObject* parent)
     : QObject(parent), m_window(window) {
-    m_poll.setInterval(kPollMilliseconds);
+    m_poll.setInterval(kRefinePollMilliseconds);
     connect(&m_poll, &QTimer::timeout, this, &RefineRunner::poll);
     // the Simulator lives on the window's device: it goes before the device does, and a fit
     // waiting for an image cannot have it

@@ -21,7 +21,7 @@
 namespace bv::app {
 
 namespace {
-constexpr int kPollMilliseconds = 5;
+constexpr int kRunPollMilliseconds = 5;
 // the longest a finished image (or a partial one) waits for its frame before the next run
 // (or slice) is submitted anyway
 constexpr int kFrameWaitMilliseconds = 100;
@@ -31,7 +31,7 @@ constexpr int kFrameWaitMilliseconds = 100;
 SimulationController::SimulationController(ExperimentDocument& document,
                                            render::ImageWindow& window, QObject* parent)
     : QObject(parent), m_document(document), m_window(window) {
-    m_poll.setInterval(kPollMilliseconds);
+    m_poll.setInterval(kRunPollMilliseconds);
     connect(&m_poll, &QTimer::timeout, this, &SimulationController::poll);
     connect(&m_document, &ExperimentDocument::changed, this,
             &SimulationController::onDocumentChanged);

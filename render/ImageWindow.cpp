@@ -16,7 +16,7 @@
 namespace bv::render {
 
 namespace {
-constexpr double kWheelStep = 1.25;     // zoom per wheel notch (120 units)
+constexpr double kImageWheelStep = 1.25; // zoom per wheel notch (120 units)
 constexpr double kDragThreshold = 4.0;  // framebuffer pixels before a press becomes a drag
 } // namespace
 
@@ -245,7 +245,7 @@ void ImageWindow::wheelEvent(QWheelEvent* event) {
     if (notches == 0.0)
         return;
     ViewTransform view = m_view;
-    view.zoomAbout(toFramebuffer(event->position()), std::pow(kWheelStep, notches));
+    view.zoomAbout(toFramebuffer(event->position()), std::pow(kImageWheelStep, notches));
     setView(view);
     event->accept();
 }
@@ -255,8 +255,12 @@ void ImageWindow::keyPressEvent(QKeyEvent* event) {
     case Qt::Key_F: fitToWindow(); break;
     case Qt::Key_1: showOneToOne(); break;
     case Qt::Key_Plus:
-    case Qt::Key_Equal: zoomBy(kWheelStep); break;
-    case Qt::Key_Minus: zoomBy(1.0 / kWheelStep); break;
+    case Qt::Key_Equal:
+        zoomBy(kImageWheelStep);
+        break;
+    case Qt::Key_Minus:
+        zoomBy(1.0 / kImageWheelStep);
+        break;
     default: QVulkanWindow::keyPressEvent(event); return;
     }
     event->accept();

@@ -24,7 +24,7 @@ namespace bv::render {
 namespace {
 constexpr double kOrbitPerPixel = 0.008;          // rad per logical pixel of drag
 constexpr double kOrbitStep = 5.0 * M_PI / 180.0; // per arrow key
-constexpr double kWheelStep = 1.15;               // zoom per wheel notch (120 units)
+constexpr double kReciprocalWheelStep = 1.15;     // zoom per wheel notch (120 units)
 constexpr double kKeyZoom = 1.25;
 constexpr double kPickRadius = 8.0; // logical pixels
 // the starting view: turned and tilted a little from the side, so the sphere reads as a ball
@@ -294,7 +294,7 @@ void ReciprocalWindow::mouseDoubleClickEvent(QMouseEvent*) {
 void ReciprocalWindow::wheelEvent(QWheelEvent* event) {
     const double notches = event->angleDelta().y() / 120.0;
     if (notches != 0.0)
-        zoomBy(std::pow(kWheelStep, notches));
+        zoomBy(std::pow(kReciprocalWheelStep, notches));
 }
 
 void ReciprocalWindow::keyPressEvent(QKeyEvent* event) {

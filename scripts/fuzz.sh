@@ -29,12 +29,13 @@ for tool in clang clang++ cmake; do
   fi
 done
 
-# The fuzz/ project configures on its own: it needs only clang and glm, not Qt or Vulkan.
+# The fuzz/ project configures on its own: it needs only clang and glm, not Qt or Vulkan. Its
+# libraries compile as unity sources, as in the sanitizer build (scripts/sanitize.sh).
 generator=()
 if command -v ninja >/dev/null; then generator=(-G Ninja); fi
 if [ ! -f "$build/CMakeCache.txt" ]; then
   CC=clang CXX=clang++ cmake -S "$root/fuzz" -B "$build" "${generator[@]}" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 2
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_UNITY_BUILD=ON >/dev/null || exit 2
 fi
 cmake --build "$build" --target braggview_fuzzers -j "$(nproc)" || exit 2
 

@@ -19,8 +19,9 @@ struct PassConstants {
 };
 static_assert(sizeof(PassConstants) == 16, "the shader's Pass block is four words");
 
-constexpr std::uint32_t kGroupSize = 64;     // counter_noise.comp's local_size_x
-constexpr std::uint32_t kMaxGroupsX = 65535; // the smallest maxComputeWorkGroupCount[0] allowed
+constexpr std::uint32_t kNoiseGroupSize = 64; // counter_noise.comp's local_size_x
+constexpr std::uint32_t kMaxNoiseGroupsX =
+    65535; // the smallest maxComputeWorkGroupCount[0] allowed
 
 } // namespace
 
@@ -43,8 +44,9 @@ std::vector<float> CounterNoise::deviates(VkBuffer image, std::size_t pixelCount
     m_pass.bind({image, m_deviates.handle()});
     const PassConstants constants{
         {key.seed, key.frame}, firstPixel, static_cast<std::uint32_t>(pixelCount)};
-    const std::size_t groups = (pixelCount + kGroupSize - 1) / kGroupSize;
-    const auto groupsX = static_cast<std::uint32_t>(std::min<std::size_t>(groups, kMaxGroupsX));
+    const std::size_t groups = (pixelCount + kNoiseGroupSize - 1) / kNoiseGroupSize;
+    const auto groupsX =
+        static_cast<std::uint32_t>(std::min<std::size_t>(groups, kMaxNoiseGroupsX));
     const auto groupsY = static_cast<std::uint32_t>((groups + groupsX - 1) / groupsX);
     vk::CommandBuffer& commands = m_pass.begin();
     // the simulation's writes of the image (an earlier submission) become visible here

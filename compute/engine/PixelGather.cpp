@@ -11,8 +11,9 @@ namespace bv::engine {
 
 namespace {
 
-constexpr std::uint32_t kGroupSize = 64;     // pixel_gather.comp's local_size_x
-constexpr std::uint32_t kMaxGroupsX = 65535; // the smallest maxComputeWorkGroupCount[0] allowed
+constexpr std::uint32_t kGatherGroupSize = 64; // pixel_gather.comp's local_size_x
+constexpr std::uint32_t kMaxGatherGroupsX =
+    65535; // the smallest maxComputeWorkGroupCount[0] allowed
 
 } // namespace
 
@@ -51,8 +52,9 @@ std::vector<float> PixelGather::values(VkBuffer image) {
     if (m_count == 0 || image == VK_NULL_HANDLE)
         return {};
     m_pass.bind({image, m_indices.handle(), m_values.handle()});
-    const std::size_t groups = (m_count + kGroupSize - 1) / kGroupSize;
-    const auto groupsX = static_cast<std::uint32_t>(std::min<std::size_t>(groups, kMaxGroupsX));
+    const std::size_t groups = (m_count + kGatherGroupSize - 1) / kGatherGroupSize;
+    const auto groupsX =
+        static_cast<std::uint32_t>(std::min<std::size_t>(groups, kMaxGatherGroupsX));
     const auto groupsY = static_cast<std::uint32_t>((groups + groupsX - 1) / groupsX);
     vk::CommandBuffer& commands = m_pass.begin();
     if (m_copyPending) {

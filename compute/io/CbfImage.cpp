@@ -18,7 +18,7 @@ namespace {
 constexpr std::string_view kBinaryStart = "\x0c\x1a\x04\xd5";
 constexpr std::size_t kPadding = 4095; // bytes after the data, as PILATUS files carry
 constexpr std::string_view kCrlf = "\r\n";
-constexpr double kMaxPixels = double(1 << 28);
+constexpr double kMaxCbfPixels = double(1 << 28);
 
 void putLittle(std::string& out, std::uint32_t value, int bytes) {
     for (int i = 0; i < bytes; ++i)
@@ -288,9 +288,9 @@ CbfImage readCbf(const std::string& path) {
     if (!order || *order != "LITTLE_ENDIAN")
         throw fail("only LITTLE_ENDIAN pixels are read");
     const long long size = integer("X-Binary-Size", double(bytes.size()));
-    const long long elements = integer("X-Binary-Number-of-Elements", kMaxPixels);
-    const long long fast = integer("X-Binary-Size-Fastest-Dimension", kMaxPixels);
-    const long long slow = integer("X-Binary-Size-Second-Dimension", kMaxPixels);
+    const long long elements = integer("X-Binary-Number-of-Elements", kMaxCbfPixels);
+    const long long fast = integer("X-Binary-Size-Fastest-Dimension", kMaxCbfPixels);
+    const long long slow = integer("X-Binary-Size-Second-Dimension", kMaxCbfPixels);
     if (fast < 1 || slow < 1 || fast * slow != elements)
         throw fail("X-Binary-Size-Fastest-Dimension x X-Binary-Size-Second-Dimension (" +
                    std::to_string(fast) + " x " + std::to_string(slow) +

@@ -11,12 +11,12 @@ namespace bv::io {
 
 namespace {
 
-struct Value {
+struct GeomValue {
     std::string text;
     int line = 0;
 };
 
-using Values = std::map<std::string, Value>;
+using Values = std::map<std::string, GeomValue>;
 
 struct PanelLines {
     std::string name;
@@ -74,7 +74,7 @@ class Reader {
     }
 
     double number(const PanelLines& p, const char* key, const char* meaning) const {
-        const Value& v = required(p, key, meaning);
+        const GeomValue& v = required(p, key, meaning);
         const auto value = parseDouble(v.text);
         if (!value || !std::isfinite(*value))
             fail(v.line, "panel '" + p.name + "': " + key + " " + quoteToken(v.text) +
@@ -83,7 +83,7 @@ class Reader {
     }
 
     long long index(const PanelLines& p, const char* key) const {
-        const Value& v = required(p, key, "a pixel index of the data array, from 0");
+        const GeomValue& v = required(p, key, "a pixel index of the data array, from 0");
         const auto value = parseInteger(v.text);
         if (!value || *value < 0 || *value >= kMaxDataIndex)
             fail(v.line, "panel '" + p.name + "': " + key + " " + quoteToken(v.text) +
@@ -94,7 +94,7 @@ class Reader {
 
     // "+0.0x -1.0y", "-x", "+0.9998x +0.0175y +0.001z": CrystFEL's lab-frame components
     glm::dvec3 vector(const PanelLines& p, const char* key) const {
-        const Value& v = required(p, key, "a direction like \"+0.0x -1.0y\"");
+        const GeomValue& v = required(p, key, "a direction like \"+0.0x -1.0y\"");
         glm::dvec3 result{0.0};
         bool seen[3] = {false, false, false};
         const auto fields = splitFields(v.text, kWhitespace);
@@ -127,7 +127,7 @@ class Reader {
         return result;
     }
 
-    const Value& required(const PanelLines& p, const char* key, const char* meaning) const {
+    const GeomValue& required(const PanelLines& p, const char* key, const char* meaning) const {
         const auto it = p.values.find(key);
         if (it == p.values.end())
             fail(p.firstLine, "panel '" + p.name + "' has no " + key + " (" + meaning + "; give " +
@@ -162,7 +162,7 @@ Panel makePanel(const Reader& r, const PanelLines& p) {
         r.fail(p.values.at("res").line, "panel '" + p.name +
                                             "': res must be greater than 0 "
                                             "(pixels per metre: 13333.3 for 75 um pixels)");
-    const Value& clenValue = r.required(p, "clen", "the camera length, m");
+    const GeomValue& clenValue = r.required(p, "clen", "the camera length, m");
     if (!parseDouble(clenValue.text) && !clenValue.text.empty() && clenValue.text[0] == '/')
         r.fail(clenValue.line, "panel '" + p.name + "': clen " + quoteToken(clenValue.text) +
                                    " is read from each image's data file, which a simulation "

@@ -11,18 +11,18 @@ namespace bv::io {
 
 namespace {
 
-constexpr std::size_t kMaxPixels = std::size_t(1) << 31; // a panel larger is not a detector's
+constexpr std::size_t kMaxPanelPixels = std::size_t(1) << 31; // a panel larger is not a detector's
 
 // What the pickle's stack holds: the few kinds a tuple of flex.bool is made of.
-struct Value {
+struct PickleValue {
     enum Kind { None, Int, Bool, Text, Bytes, Global, Tuple, Grid, BoolArray, Mark } kind = None;
     long long number = 0;
     std::string text; // Text (UTF-8), Bytes, Global ("module.name")
-    std::vector<std::shared_ptr<Value>> items; // Tuple
+    std::vector<std::shared_ptr<PickleValue>> items; // Tuple
     long long gridFast = 0, gridSlow = 0;      // Grid, BoolArray
     std::vector<std::uint8_t> valid;           // BoolArray
 };
-using Ptr = std::shared_ptr<Value>;
+using Ptr = std::shared_ptr<PickleValue>;
 
 class Unpickler {
   public:
@@ -48,7 +48,9 @@ class Unpickler {
             case 'J': push(integer(static_cast<std::int32_t>(static_cast<std::uint32_t>(little(4))))); break; // BININT
             case 0x88: push(boolean(true)); break;    // NEWTRUE
             case 0x89: push(boolean(false)); break;   // NEWFALSE
-            case 'N': push(std::make_shared<Value>()); break;
+            case 'N':
+                push(std::make_shared<PickleValue>());
+                break;
             case 0x94: m_memo[m_memo.size()] = top(); break; // MEMOIZE
             case 'q': m_memo[byte()] = top(); break;  // BINPUT
             case 'r': m_memo[index(4)] = top(); break; // LONG_BINPUT
@@ -61,7 +63,7 @@ class Unpickler {
             }
             case 0x93: {                              // STACK_GLOBAL
                 const Ptr name = pop(), module = pop();
-                if (name->kind != Value::Text || module->kind != Value::Text)
+                if (name->kind != PickleValue::Text || module->kind != PickleValue::Text)
                     fail("a global named by something other than text");
                 push(global(module->text + "." + name->text));
                 break;
@@ -77,7 +79,7 @@ class Unpickler {
             }
             case 't': {                               // TUPLE: items since the mark
                 std::vector<Ptr> items;
-                for (Ptr v = pop(); v->kind != Value::Mark; v = pop())
+                for (Ptr v = pop(); v->kind != PickleValue::Mark; v = pop())
                     items.insert(items.begin(), v);
                 push(tuple(std::move(items)));
                 break;
@@ -163,52 +165,54 @@ class Unpickler {
             fail("a memo entry it does not hold");
         return it->second;
     }
-    static Ptr make(Value::Kind kind) {
-        auto v = std::make_shared<Value>();
+    static Ptr make(PickleValue::Kind kind) {
+        auto v = std::make_shared<PickleValue>();
         v->kind = kind;
         return v;
     }
     Ptr text(std::size_t n) {
-        Ptr v = make(Value::Text);
+        Ptr v = make(PickleValue::Text);
         v->text = take(n);
         return v;
     }
     Ptr bytesOf(std::size_t n) {
-        Ptr v = make(Value::Bytes);
+        Ptr v = make(PickleValue::Bytes);
         v->text = take(n);
         return v;
     }
     static Ptr integer(long long n) {
-        Ptr v = make(Value::Int);
+        Ptr v = make(PickleValue::Int);
         v->number = n;
         return v;
     }
     static Ptr boolean(bool b) {
-        Ptr v = make(Value::Bool);
+        Ptr v = make(PickleValue::Bool);
         v->number = b;
         return v;
     }
     static Ptr global(const std::string& name) {
-        Ptr v = make(Value::Global);
+        Ptr v = make(PickleValue::Global);
         v->text = name;
         return v;
     }
-    static Ptr mark() { return make(Value::Mark); }
+    static Ptr mark() { return make(PickleValue::Mark); }
     static Ptr tuple(std::vector<Ptr> items) {
-        Ptr v = make(Value::Tuple);
+        Ptr v = make(PickleValue::Tuple);
         v->items = std::move(items);
         return v;
     }
-    long long intAt(const Value& t, std::size_t i) {
-        if (t.kind != Value::Tuple || i >= t.items.size() || t.items[i]->kind != Value::Int)
+    long long intAt(const PickleValue& t, std::size_t i) {
+        if (t.kind != PickleValue::Tuple || i >= t.items.size() ||
+            t.items[i]->kind != PickleValue::Int)
             fail("a grid's bounds are not integers");
         return t.items[i]->number;
     }
     // Python 2's bytes under protocol 2: _codecs.encode(text, "latin1")
-    Ptr latin1(const Value& args) {
-        if (args.kind != Value::Tuple || args.items.empty() || args.items[0]->kind != Value::Text)
+    Ptr latin1(const PickleValue& args) {
+        if (args.kind != PickleValue::Tuple || args.items.empty() ||
+            args.items[0]->kind != PickleValue::Text)
             fail("_codecs.encode of something other than text");
-        Ptr v = make(Value::Bytes);
+        Ptr v = make(PickleValue::Bytes);
         const std::string& s = args.items[0]->text;
         for (std::size_t i = 0; i < s.size(); ++i) {
             const auto c = static_cast<unsigned char>(s[i]);
@@ -225,36 +229,38 @@ class Unpickler {
         }
         return v;
     }
-    Ptr reduce(const Value& callable, const Value& args) {
-        if (callable.kind != Value::Global)
+    Ptr reduce(const PickleValue& callable, const PickleValue& args) {
+        if (callable.kind != PickleValue::Global)
             fail("a call of something other than a global");
         if (callable.text == "scitbx_array_family_flex_ext.bool")
-            return make(Value::BoolArray);
+            return make(PickleValue::BoolArray);
         if (callable.text == "_codecs.encode")
             return latin1(args);
         if (callable.text == "scitbx_array_family_flex_ext.grid") {
             // grid(origin, last, open_range): the array's slow x fast extent
-            if (args.kind != Value::Tuple || args.items.size() < 2)
+            if (args.kind != PickleValue::Tuple || args.items.size() < 2)
                 fail("a grid without its bounds");
-            Ptr g = make(Value::Grid);
+            Ptr g = make(PickleValue::Grid);
             const bool open = args.items.size() < 3 || args.items[2]->number != 0;
             g->gridSlow = intAt(*args.items[1], 0) - intAt(*args.items[0], 0) + (open ? 0 : 1);
             g->gridFast = intAt(*args.items[1], 1) - intAt(*args.items[0], 1) + (open ? 0 : 1);
             if (g->gridSlow <= 0 || g->gridFast <= 0 ||
-                static_cast<std::size_t>(g->gridSlow) * static_cast<std::size_t>(g->gridFast) > kMaxPixels)
+                static_cast<std::size_t>(g->gridSlow) * static_cast<std::size_t>(g->gridFast) >
+                    kMaxPanelPixels)
                 fail("a grid of " + std::to_string(g->gridSlow) + " x " + std::to_string(g->gridFast));
             return g;
         }
         fail("a call of " + callable.text + ", which a DIALS mask does not hold");
     }
     // a flex.bool's state: (grid, cctbx's single-buffered values)
-    void build(Value& target, const Value& state) {
-        if (target.kind == Value::Grid)
+    void build(PickleValue& target, const PickleValue& state) {
+        if (target.kind == PickleValue::Grid)
             return; // its focus: the same extent here
-        if (target.kind != Value::BoolArray || state.kind != Value::Tuple || state.items.size() != 2 ||
-            state.items[0]->kind != Value::Grid || state.items[1]->kind != Value::Bytes)
+        if (target.kind != PickleValue::BoolArray || state.kind != PickleValue::Tuple ||
+            state.items.size() != 2 || state.items[0]->kind != PickleValue::Grid ||
+            state.items[1]->kind != PickleValue::Bytes)
             fail("an object built from something other than a flex.bool's grid and values");
-        const Value& grid = *state.items[0];
+        const PickleValue& grid = *state.items[0];
         const std::string& data = state.items[1]->text;
         // the count: one byte giving how many bytes it takes (that byte included), then the
         // count little-endian
@@ -288,7 +294,7 @@ std::vector<PanelMask> parseDialsMask(const std::string& bytes, const std::strin
     Unpickler unpickler(bytes, name);
     const Ptr root = unpickler.run();
     std::vector<Ptr> arrays;
-    if (root->kind == Value::Tuple)
+    if (root->kind == PickleValue::Tuple)
         arrays = root->items;
     else
         arrays.push_back(root);
@@ -300,7 +306,7 @@ std::vector<PanelMask> parseDialsMask(const std::string& bytes, const std::strin
         for (std::size_t j = 0; j < i; ++j) // one array named twice (a memo entry): no panel's
             if (arrays[j] == a)
                 throw Error(name + ": not a DIALS mask (one array stands for two panels)");
-        if (a->kind != Value::BoolArray || a->valid.empty())
+        if (a->kind != PickleValue::BoolArray || a->valid.empty())
             throw Error(name + ": not a DIALS mask (a panel's mask is not a flex.bool of values)");
         masks.push_back({static_cast<int>(a->gridFast), static_cast<int>(a->gridSlow), a->valid});
     }

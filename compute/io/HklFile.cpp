@@ -15,7 +15,7 @@ namespace bv::io {
 namespace {
 
 // Indices beyond this are certainly not Miller indices (and would not fit an int grid).
-constexpr double kMaxIndex = 1.0e9;
+constexpr double kMaxHklIndex = 1.0e9;
 
 std::string where(const std::string& path, int line) {
     return path + ":" + std::to_string(line);
@@ -27,7 +27,7 @@ int indexOf(const std::string& path, const TextLine& line, const char* name, dou
     if (value != std::ceil(value - 0.4))
         log << "WARNING: non-integer value for " << name << " (" << formatG(value) << ") at line "
             << line.number << " of " << path << ", using " << formatG(std::round(value)) << "\n";
-    if (std::fabs(value) > kMaxIndex)
+    if (std::fabs(value) > kMaxHklIndex)
         throw Error(where(path, line.number) + ": " + name + " = " + formatG(value) +
                     " is not a plausible Miller index");
     return static_cast<int>(std::lround(value));

@@ -22,10 +22,11 @@ namespace bv::io {
 namespace {
 
 // Indices this large are not Miller indices (and would overflow the grid's arithmetic).
-constexpr double kMaxIndex = 1.0e6;
+constexpr double kMaxReflectionIndex = 1.0e6;
 
 int millerIndex(double value, const std::string& where) {
-    if (!std::isfinite(value) || value != std::round(value) || std::fabs(value) > kMaxIndex)
+    if (!std::isfinite(value) || value != std::round(value) ||
+        std::fabs(value) > kMaxReflectionIndex)
         throw Error(where + ": Miller index " + formatG(value) + " is not a plausible integer");
     return static_cast<int>(value);
 }

@@ -20,7 +20,7 @@ constexpr std::size_t kStandardHeaderBytes = 512;
 // Larger headers exist (HEADER_BYTES is a multiple of 512) but not megabytes of them.
 constexpr double kMaxHeaderBytes = 1 << 24;
 // At most 2^28 pixels (512 MiB of data): far beyond any detector.
-constexpr double kMaxPixels = double(1 << 28);
+constexpr double kMaxSmvPixels = double(1 << 28);
 
 std::string_view trimmed(std::string_view text) {
     const auto begin = text.find_first_not_of(kWhitespace);
@@ -158,9 +158,9 @@ SmvImage readSmv(const std::string& path) {
         cutAtNul(std::string_view(bytes).substr(0, static_cast<std::size_t>(image.headerBytes)));
     image.fields = parseFields(image.header);
 
-    image.width = positiveInteger(path, image.header, "SIZE1", kMaxPixels, "fast pixels");
-    image.height = positiveInteger(path, image.header, "SIZE2", kMaxPixels, "slow pixels");
-    if (double(image.width) * double(image.height) > kMaxPixels)
+    image.width = positiveInteger(path, image.header, "SIZE1", kMaxSmvPixels, "fast pixels");
+    image.height = positiveInteger(path, image.header, "SIZE2", kMaxSmvPixels, "slow pixels");
+    if (double(image.width) * double(image.height) > kMaxSmvPixels)
         throw Error(path + ": SMV header has SIZE1=" + std::to_string(image.width) + " and SIZE2=" +
                     std::to_string(image.height) + ", more pixels than any detector has");
 

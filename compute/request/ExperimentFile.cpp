@@ -14,7 +14,7 @@ namespace bv::request {
 
 namespace {
 
-LabAxes& customAxes(ParseContext& c) {
+LabAxes& customAxesFromConvention(ParseContext& c) {
     Experiment& e = c.request.experiment;
     if (e.convention != Convention::Custom) {
         // the file's axes replace the convention's one by one, as the *_vector options do
@@ -92,7 +92,7 @@ void applyRead(ParseContext& c, std::shared_ptr<const ReadExperiment> read,
     if (x.wavelength)
         e.beam.wavelength = *x.wavelength;
     if (x.beamDirection && glm::distance(*x.beamDirection, e.axes().beam) > 1e-12)
-        customAxes(c).beam = *x.beamDirection;
+        customAxesFromConvention(c).beam = *x.beamDirection;
     if (x.polarizationFraction) {
         e.beam.polarization = true;
         e.beam.kahnFactor = 2.0 * *x.polarizationFraction - 1.0;
@@ -105,10 +105,10 @@ void applyRead(ParseContext& c, std::shared_ptr<const ReadExperiment> read,
         const glm::dvec3 vector = polarizationVector(*x.polarizationNormal, beam);
         if (glm::distance(vector, e.axes().polarization) > 1e-12 &&
             glm::distance(-vector, e.axes().polarization) > 1e-12)
-            customAxes(c).polarization = vector;
+            customAxesFromConvention(c).polarization = vector;
     }
     if (x.goniometer && glm::distance(x.goniometer->axis, e.axes().spindle) > 1e-12)
-        customAxes(c).spindle = x.goniometer->axis;
+        customAxesFromConvention(c).spindle = x.goniometer->axis;
 
     if (x.crystal) {
         Crystal& crystal = e.crystal;
