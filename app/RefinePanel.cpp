@@ -246,12 +246,21 @@ void RefinePanel::onFinished() {
     if (c.mosaicDomains && c.mosaicSpread.value_or(0.0) > 0.0)
         sampled += (sampled.isEmpty() ? tr(" Sampled: ") : QStringLiteral(", ")) +
                    tr("%1 mosaic domains").arg(*c.mosaicDomains);
-    setMessage(tr("Done: %1 pixels, %2 iterations, %3 images (%4).%5")
+    // the pairs the frame tells apart only along their difference (the three strongest)
+    QString correlated;
+    const std::vector<refine::Correlated> pairs = refine::correlatedPairs(r);
+    for (std::size_t i = 0; i < pairs.size() && i < 3; ++i)
+        correlated += (i ? QStringLiteral(", ") : tr(" Correlated: ")) +
+                      tr("%1 and %2 %3")
+                          .arg(QString::fromStdString(pairs[i].first),
+                               QString::fromStdString(pairs[i].second), number(pairs[i].r, 3));
+    setMessage(tr("Done: %1 pixels, %2 iterations, %3 images (%4).%5%6")
                    .arg(r.pixels)
                    .arg(r.iterations)
                    .arg(r.renders)
                    .arg(QString::fromStdString(r.termination))
-                   .arg(sampled.isEmpty() ? QString() : sampled + QStringLiteral(".")));
+                   .arg(sampled.isEmpty() ? QString() : sampled + QStringLiteral("."))
+                   .arg(correlated.isEmpty() ? QString() : correlated + QStringLiteral(".")));
     m_showingFit = true;
     m_controller.setShownExperiment(r.refined);
     updateButtons();

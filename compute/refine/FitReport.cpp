@@ -2,11 +2,28 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <iomanip>
 #include <ostream>
 
 // A fit's report in words (the headless program's lines) and as JSON (-fit_report).
 namespace bv::refine {
+
+std::vector<Correlated> correlatedPairs(const FitReport& report, double least) {
+    const std::size_t n = report.values.size();
+    std::vector<Correlated> pairs;
+    if (report.correlation.size() != n * n)
+        return pairs;
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = i + 1; j < n; ++j)
+            if (const double r = report.correlation[i * n + j]; std::abs(r) >= least)
+                pairs.push_back({report.values[i].name, report.values[j].name, r});
+    std::stable_sort(pairs.begin(), pairs.end(), [](const Correlated& a, const Correlated& b) {
+        return std::abs(a.r) > std::abs(b.r);
+    });
+    return pairs;
+}
 
 void printFitReport(std::ostream& out, const FitReport& r) {
     out << "refinement: " << r.pixels << " pixels, " << r.iterations << " iterations, "
@@ -19,6 +36,14 @@ void printFitReport(std::ostream& out, const FitReport& r) {
             << std::right << std::setw(14) << std::setprecision(7) << v.start << std::setw(14)
             << v.value << std::setw(12) << std::setprecision(4) << v.value - v.start
             << std::setw(12) << v.sigma << "\n";
+    }
+    if (const std::vector<Correlated> pairs = correlatedPairs(r); !pairs.empty()) {
+        out << "  correlated (|r| >= 0.9: the frame measures each pair's combination, less each "
+               "alone):";
+        for (std::size_t i = 0; i < pairs.size(); ++i)
+            out << (i ? ", " : " ") << pairs[i].first << " and " << pairs[i].second << " "
+                << std::setprecision(3) << std::fixed << pairs[i].r << std::defaultfloat;
+        out << "\n";
     }
     out << std::setprecision(6) << "  weighted residual (rms): " << r.startResidual << " -> "
         << r.endResidual << "\n  spot centroid RMSD (" << r.spots << " spots): " << r.startSpotRmsd
@@ -48,6 +73,19 @@ std::string fitReportJson(const FitReport& r) {
         parameters.push_back({{"name", v.name}, {"unit", v.unit}, {"start", v.start},
                               {"value", v.value}, {"change", v.value - v.start}, {"sigma", v.sigma}});
     j["parameters"] = parameters;
+    // their correlations at the minimum, rows and columns in the parameters' order
+    if (r.correlation.size() == r.values.size() * r.values.size()) {
+        nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+        for (std::size_t i = 0; i < r.values.size(); ++i)
+            rows.push_back(std::vector<double>(
+                r.correlation.begin() + static_cast<std::ptrdiff_t>(i * r.values.size()),
+                r.correlation.begin() + static_cast<std::ptrdiff_t>((i + 1) * r.values.size())));
+        j["correlation"] = rows;
+        nlohmann::ordered_json pairs = nlohmann::ordered_json::array();
+        for (const Correlated& c : correlatedPairs(r))
+            pairs.push_back({{"first", c.first}, {"second", c.second}, {"r", c.r}});
+        j["correlated_pairs"] = pairs;
+    }
     if (!r.cellConstraint.empty())
         j["cell_constraint"] = r.cellConstraint;
     const auto cell = [](const glm::dmat3& m) {

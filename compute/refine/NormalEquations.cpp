@@ -123,4 +123,39 @@ Compressed compress(const NormalEquations& s) {
     return out;
 }
 
+Uncertainties uncertainties(const std::vector<double>& jtj, double reducedChiSquare) {
+    const auto q = static_cast<Eigen::Index>(std::sqrt(double(jtj.size())) + 0.5);
+    const auto n = static_cast<std::size_t>(q);
+    Uncertainties out;
+    out.sigma.assign(n, 0.0);
+    out.correlation.assign(n * n, 0.0);
+    for (std::size_t i = 0; i < n; ++i)
+        out.correlation[i * n + i] = 1.0;
+    const Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>
+        normal(jtj.data(), q, q);
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(normal);
+    if (eigen.info() != Eigen::Success || q == 0)
+        return out;
+    const Eigen::VectorXd& lambda = eigen.eigenvalues(); // ascending
+    const Eigen::MatrixXd& v = eigen.eigenvectors();
+    const double floor = 1e-15 * std::max(0.0, lambda(q - 1));
+    Eigen::MatrixXd covariance = Eigen::MatrixXd::Zero(q, q);
+    for (Eigen::Index e = 0; e < q; ++e)
+        if (lambda(e) > floor)
+            covariance += v.col(e) * v.col(e).transpose() * (reducedChiSquare / lambda(e));
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto ii = static_cast<Eigen::Index>(i);
+        out.sigma[i] = std::sqrt(std::max(0.0, covariance(ii, ii)));
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t j = 0; j < n; ++j)
+            if (i != j && out.sigma[i] > 0.0 && out.sigma[j] > 0.0) {
+                const double r =
+                    covariance(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) /
+                    (out.sigma[i] * out.sigma[j]);
+                out.correlation[i * n + j] = std::clamp(r, -1.0, 1.0);
+            }
+    return out;
+}
+
 } // namespace bv::refine

@@ -57,4 +57,16 @@ struct Compressed {
 
 Compressed compress(const NormalEquations& s);
 
+// What the fit's values are known to at the minimum: the covariance (J^T J)^+ times the
+// reduced chi-square, the pseudo-inverse from J^T J's eigenvectors with the directions whose
+// eigenvalue is below 1e-15 of the largest left out (a parameter that moves no pixel has no
+// uncertainty rather than an infinite one), as a singular value decomposition of J with a
+// null space would. From the q x q matrix, not from J itself: an SVD of J (Ceres's
+// Covariance) costs a second per million fitted pixels.
+struct Uncertainties {
+    std::vector<double> sigma;       // q standard errors
+    std::vector<double> correlation; // q x q, row-major: 1 on the diagonal, 0 beside a sigma of 0
+};
+Uncertainties uncertainties(const std::vector<double>& jtj, double reducedChiSquare);
+
 } // namespace bv::refine

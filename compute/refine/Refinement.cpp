@@ -5,7 +5,6 @@
 #include "compute/refine/NormalEquations.h"
 #include "compute/refine/SpotCentroids.h"
 
-#include <Eigen/Dense>
 #include <ceres/ceres.h>
 #include <glm/matrix.hpp>
 
@@ -273,30 +272,6 @@ PixelModel pixelModelOf(ForwardModel render, std::size_t imagePixels) {
     return model;
 }
 
-// The square roots of the diagonal of (J^T J)^+ times chi2, J^T J being `normal` (q x q): the
-// pseudo-inverse from its eigenvectors, directions whose eigenvalue is below 1e-15 of the
-// largest (as far as double resolves the normal matrix) left out, as a singular value
-// decomposition of J with a null space would. From the q x q matrix, not from J itself: an
-// SVD of J (Ceres's Covariance) costs a second per million fitted pixels.
-std::vector<double> standardErrors(const std::vector<double>& normal, double chi2) {
-    const auto q = static_cast<Eigen::Index>(std::sqrt(double(normal.size())) + 0.5);
-    const Eigen::Map<const Eigen::MatrixXd> n(normal.data(), q, q);
-    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(n);
-    std::vector<double> sigma(static_cast<std::size_t>(q), 0.0);
-    if (eigen.info() != Eigen::Success)
-        return sigma;
-    const Eigen::VectorXd& values = eigen.eigenvalues(); // ascending
-    const double largest = values(q - 1);
-    for (Eigen::Index i = 0; i < q; ++i) {
-        double variance = 0.0;
-        for (Eigen::Index e = 0; e < q; ++e)
-            if (values(e) > 1e-15 * largest)
-                variance += eigen.eigenvectors()(i, e) * eigen.eigenvectors()(i, e) / values(e);
-        sigma[static_cast<std::size_t>(i)] = std::sqrt(std::max(0.0, variance * chi2));
-    }
-    return sigma;
-}
-
 double rms(const std::vector<double>& r) {
     double sum = 0;
     for (double v : r)
@@ -480,8 +455,9 @@ FitReport Refinement::run(int maxIterations) {
     // uncertainties: the covariance at the minimum, times the reduced chi-square
     const double dof = std::max<double>(1.0, double(pixels.size()) - double(x.size() + 2));
     const double chi2 = 2.0 * summary.final_cost / dof;
-    const std::vector<double> sigma =
-        standardErrors(cost->normalEquations(x, kb[0], kb[1]).jtj, chi2);
+    const Uncertainties known = uncertainties(cost->normalEquations(x, kb[0], kb[1]).jtj, chi2);
+    const std::vector<double>& sigma = known.sigma;
+    report.correlation = known.correlation;
     report.startResidual = rms(cost->pixelResiduals(start, k0, b0));
     for (std::size_t j = 0; j < x.size(); ++j) {
         const Parameter& p = m_set.parameters()[j];

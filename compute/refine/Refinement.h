@@ -56,6 +56,8 @@ struct FittedValue {
 
 struct FitReport {
     std::vector<FittedValue> values; // the parameters, then "scale" and "background"
+    // the values' correlations at the minimum (values.size() squared, row-major)
+    std::vector<double> correlation;
     double startResidual = 0.0, endResidual = 0.0; // rms of the weighted residuals
     double startSpotRmsd = 0.0, endSpotRmsd = 0.0; // pixels, spot centroids
     std::size_t spots = 0;
@@ -92,6 +94,15 @@ struct FitReport {
     // the lattice that tied the cell (ParameterSet::cellConstraint; the caller sets it)
     std::string cellConstraint;
 };
+
+// The pairs of a fit's values correlated at least `least` (by size), the strongest first:
+// where one frame tells the two apart only along their difference (distance and cell on a
+// still, the scale and the crystal's size), the pair's sum is what the frame measures.
+struct Correlated {
+    std::string first, second;
+    double r = 0.0;
+};
+std::vector<Correlated> correlatedPairs(const FitReport& report, double least = 0.9);
 
 // Where a fit is after a step Ceres accepted (and at each stage's start): for a caller that
 // shows the fit as it runs (the viewer's Refine panel). Called on the thread of run().

@@ -231,6 +231,25 @@ if case in ("geometry", "water"):
     print("orientation    largest angle between refined and true cell vectors %.4f deg (bar 0.02)" % worst)
     if worst > 0.02:
         bad.append("orientation")
+# the correlations: a symmetric matrix over the parameters, 1 on its diagonal, and the pairs
+# printed those of |r| >= 0.9 in it; a longer distance and a larger cell leave a still's spots
+# where they were, so the fit's distance and cell edges go together (r > 0)
+names = [p["name"] for p in refined["parameters"]]
+r = refined["correlation"]
+n = len(names)
+if len(r) != n or any(len(row) != n for row in r) or \
+        any(abs(r[i][i] - 1) > 1e-12 or abs(r[i][j] - r[j][i]) > 1e-12 or abs(r[i][j]) > 1
+            for i in range(n) for j in range(n)):
+    bad.append("correlation matrix")
+strong = {(names[i], names[j]) for i in range(n) for j in range(i + 1, n) if abs(r[i][j]) >= 0.9}
+if strong != {(p["first"], p["second"]) for p in refined["correlated_pairs"]}:
+    bad.append("correlated pairs")
+if case == "geometry":
+    d = names.index("distance")
+    for edge in ("cell_a", "cell_b", "cell_c"):
+        print("correlation    distance and %s %.3f (> 0)" % (edge, r[d][names.index(edge)]))
+        if not r[d][names.index(edge)] > 0:
+            bad.append("distance-" + edge + " correlation")
 if case in ("mosaic", "water"):
     within("mosaic", 0.25, relative=True)
     for n in ("Na", "Nb", "Nc"):

@@ -2,7 +2,7 @@
 // on a made-up Jacobian and residuals: the sums against Eigen's own products over the whole
 // matrix, the q + 1 residuals that stand for them (the Levenberg-Marquardt model's cost
 // |J delta + r|^2 for any step), a parameter that moves nothing, and the same bits from
-// every run whatever the threads did.
+// every run whatever the threads did; the uncertainties and correlations at a minimum.
 
 #include "compute/refine/NormalEquations.h"
 
@@ -122,6 +122,36 @@ class TestNormalEquations : public QObject {
         }
         if (dead >= 0) // R does not depend on the dead value
             QVERIFY(big.col(dead).norm() < 1e-6 * big.norm());
+    }
+
+    // Two values with J^T J = [[4, 2], [2, 3]] (determinant 8, inverse [[3, -2], [-2, 4]] / 8)
+    // and a reduced chi-square of 2: covariance [[0.75, -0.5], [-0.5, 1]], so the standard
+    // errors are sqrt(0.75) and 1, and the correlation -0.5 / sqrt(0.75) = -1 / sqrt(3).
+    void uncertaintiesOfTwoValues() {
+        const bv::refine::Uncertainties u = bv::refine::uncertainties({4.0, 2.0, 2.0, 3.0}, 2.0);
+        QCOMPARE(u.sigma.size(), std::size_t(2));
+        QVERIFY(std::abs(u.sigma[0] - std::sqrt(0.75)) < 1e-12);
+        QVERIFY(std::abs(u.sigma[1] - 1.0) < 1e-12);
+        QCOMPARE(u.correlation.size(), std::size_t(4));
+        QCOMPARE(u.correlation[0], 1.0);
+        QCOMPARE(u.correlation[3], 1.0);
+        QVERIFY(std::abs(u.correlation[1] + 1.0 / std::sqrt(3.0)) < 1e-12);
+        QCOMPARE(u.correlation[2], u.correlation[1]);
+    }
+    // Two values that move the pixels only together (J's columns equal, J^T J = [[1, 1],
+    // [1, 1]]): the pseudo-inverse keeps the one direction the pixels tell, [[1, 1], [1, 1]]/4,
+    // so each is known to 1/2 (chi-square 1) and they are wholly correlated; a third value that
+    // moves no pixel has no uncertainty and no correlation.
+    void valuesThePixelsTellOnlyTogether() {
+        const bv::refine::Uncertainties u =
+            bv::refine::uncertainties({1.0, 1.0, 0.0, 1.0, 1.0, 0.0, 0.0, 0.0, 0.0}, 1.0);
+        QVERIFY(std::abs(u.sigma[0] - 0.5) < 1e-12);
+        QVERIFY(std::abs(u.sigma[1] - 0.5) < 1e-12);
+        QCOMPARE(u.sigma[2], 0.0);
+        QVERIFY(std::abs(u.correlation[1] - 1.0) < 1e-12);
+        QCOMPARE(u.correlation[2], 0.0);
+        QCOMPARE(u.correlation[5], 0.0);
+        QCOMPARE(u.correlation[8], 1.0);
     }
 };
 
