@@ -452,9 +452,13 @@ FitReport Refinement::run(int maxIterations) {
     report.endSpotRmsd = spotRmsd(regions, last, less, kb[1], m_measured.width, nullptr);
     report.pixels = pixels.size();
 
-    // uncertainties: the covariance at the minimum, times the reduced chi-square
+    // uncertainties: the covariance at the minimum, times the reduced chi-square where it
+    // exceeds 1 (the model misses more than the counting noise); below 1 the weights took the
+    // pixels of under a photon as a count's variance (1/sqrt(max(mu, 1))), and shrinking by it
+    // made a weak frame's sigmas half the scatter of its fits on other noise images
+    // (docs/numerics/fit-sampling.md, "What is left on the weak frame")
     const double dof = std::max<double>(1.0, double(pixels.size()) - double(x.size() + 2));
-    const double chi2 = 2.0 * summary.final_cost / dof;
+    const double chi2 = std::max(1.0, 2.0 * summary.final_cost / dof);
     const Uncertainties known = uncertainties(cost->normalEquations(x, kb[0], kb[1]).jtj, chi2);
     const std::vector<double>& sigma = known.sigma;
     report.correlation = known.correlation;

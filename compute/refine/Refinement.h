@@ -11,7 +11,7 @@
 // its 99.9th percentile, grown by 3 pixels), or every pixel with data. Derivatives of the
 // image by forward differences of one rendering per parameter, the parameter's own step;
 // those of k and b exactly. Uncertainties from the covariance at the minimum, scaled by the
-// reduced chi-square.
+// reduced chi-square where it exceeds 1.
 //
 //     bv::refine::Refinement fit(set, measured, render);
 //     const bv::refine::FitReport report = fit.run();
