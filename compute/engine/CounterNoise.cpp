@@ -5,8 +5,6 @@
 
 #include <shaders/braggview_noise_shaders.h>
 
-#include <algorithm>
-
 namespace bv::engine {
 
 namespace {
@@ -20,8 +18,6 @@ struct PassConstants {
 static_assert(sizeof(PassConstants) == 16, "the shader's Pass block is four words");
 
 constexpr std::uint32_t kNoiseGroupSize = 64; // counter_noise.comp's local_size_x
-constexpr std::uint32_t kMaxNoiseGroupsX =
-    65535; // the smallest maxComputeWorkGroupCount[0] allowed
 
 } // namespace
 
@@ -44,17 +40,13 @@ std::vector<float> CounterNoise::deviates(VkBuffer image, std::size_t pixelCount
     m_pass.bind({image, m_deviates.handle()});
     const PassConstants constants{
         {key.seed, key.frame}, firstPixel, static_cast<std::uint32_t>(pixelCount)};
-    const std::size_t groups = (pixelCount + kNoiseGroupSize - 1) / kNoiseGroupSize;
-    const auto groupsX =
-        static_cast<std::uint32_t>(std::min<std::size_t>(groups, kMaxNoiseGroupsX));
-    const auto groupsY = static_cast<std::uint32_t>((groups + groupsX - 1) / groupsX);
     vk::CommandBuffer& commands = m_pass.begin();
     // the simulation's writes of the image (an earlier submission) become visible here
     commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT,
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     m_pass.push(&constants, sizeof constants);
-    commands.dispatch(groupsX, groupsY);
+    m_pass.dispatchItems(pixelCount, kNoiseGroupSize);
     commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                      VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     m_pass.submitAndWait();

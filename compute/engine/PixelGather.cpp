@@ -5,15 +5,11 @@
 
 #include <shaders/braggview_gather_shaders.h>
 
-#include <algorithm>
-
 namespace bv::engine {
 
 namespace {
 
 constexpr std::uint32_t kGatherGroupSize = 64; // pixel_gather.comp's local_size_x
-constexpr std::uint32_t kMaxGatherGroupsX =
-    65535; // the smallest maxComputeWorkGroupCount[0] allowed
 
 } // namespace
 
@@ -52,10 +48,6 @@ std::vector<float> PixelGather::values(VkBuffer image) {
     if (m_count == 0 || image == VK_NULL_HANDLE)
         return {};
     m_pass.bind({image, m_indices.handle(), m_values.handle()});
-    const std::size_t groups = (m_count + kGatherGroupSize - 1) / kGatherGroupSize;
-    const auto groupsX =
-        static_cast<std::uint32_t>(std::min<std::size_t>(groups, kMaxGatherGroupsX));
-    const auto groupsY = static_cast<std::uint32_t>((groups + groupsX - 1) / groupsX);
     vk::CommandBuffer& commands = m_pass.begin();
     if (m_copyPending) {
         commands.copyBuffer(m_staging, m_indices, m_count * sizeof(std::uint32_t));
@@ -68,7 +60,7 @@ std::vector<float> PixelGather::values(VkBuffer image) {
                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT);
     const auto count = static_cast<std::uint32_t>(m_count);
     m_pass.push(&count, sizeof count);
-    commands.dispatch(groupsX, groupsY);
+    m_pass.dispatchItems(m_count, kGatherGroupSize);
     commands.barrier(VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                      VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
     m_pass.submitAndWait();

@@ -3,6 +3,8 @@
 #include "compute/core/Error.h"
 #include "compute/vk/Device.h"
 
+#include <algorithm>
+
 namespace bv::vk {
 
 namespace {
@@ -45,6 +47,14 @@ CommandBuffer& ComputePass::begin() {
 
 void ComputePass::push(const void* data, std::uint32_t bytes) {
     m_commands.pushConstants(m_layout, data, bytes);
+}
+
+void ComputePass::dispatchItems(std::size_t items, std::uint32_t localSize) {
+    constexpr std::size_t kMaxGroupsX = 65535;
+    const std::size_t groups = (items + localSize - 1) / localSize;
+    const auto groupsX = static_cast<std::uint32_t>(std::min(groups, kMaxGroupsX));
+    const auto groupsY = static_cast<std::uint32_t>((groups + groupsX - 1) / groupsX);
+    m_commands.dispatch(groupsX, groupsY);
 }
 
 void ComputePass::submitAndWait() {

@@ -10,7 +10,7 @@
 //   pass.bind({image, skipped.handle(), result.handle()});  // bindings 0, 1, 2
 //   vk::CommandBuffer& cmd = pass.begin();                  // recording, pipeline and set bound
 //   pass.push(&constants, sizeof constants);
-//   cmd.dispatch(groups);
+//   pass.dispatchItems(pixels, 64);                         // local_size_x 64
 //   pass.submitAndWait();
 //
 // Recording at each call costs microseconds next to a pass over an image, and lets the
@@ -43,6 +43,11 @@ class ComputePass {
     // constants and dispatches.
     CommandBuffer& begin();
     void push(const void* data, std::uint32_t bytes);
+    // Dispatches enough groups of `localSize` invocations (the shader's local_size_x) for
+    // `items`, in rows of at most 65535 groups (the smallest maxComputeWorkGroupCount[0]
+    // allowed); the shader finds its item from gl_WorkGroupID.y and .x and skips those past
+    // the end.
+    void dispatchItems(std::size_t items, std::uint32_t localSize);
     // Ends the recording, submits it to the device's queue and waits.
     void submitAndWait();
 
