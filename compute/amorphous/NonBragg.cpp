@@ -39,10 +39,10 @@ std::string smvHeader(const NonBraggSetup& s) {
          ";\nBEAM_CENTER_Y=" + g((s.detsizeY - s.Ybeam) * 1000) + ";\n";
     h += "ORGX=" + g(s.Xclose / o.pixelSize) + ";\nORGY=" + g(s.Yclose / o.pixelSize) + ";\n";
     h += "CLOSE_DISTANCE=" + g(s.closeDistance * 1000.0) + ";\n";
-    h += "PHI=" + g(o.phi0 * units::kDegreesPerRadian) +
-         ";\nOSC_START=" + g(o.phi0 * units::kDegreesPerRadian) +
-         ";\nOSC_RANGE=" + g(s.osc * units::kDegreesPerRadian) + ";\n";
-    h += "TWOTHETA=" + g(o.twotheta * units::kDegreesPerRadian) + ";\n";
+    h += "PHI=" + g(units::degreesFromRadians(o.phi0)) +
+         ";\nOSC_START=" + g(units::degreesFromRadians(o.phi0)) +
+         ";\nOSC_RANGE=" + g(units::degreesFromRadians(s.osc)) + ";\n";
+    h += "TWOTHETA=" + g(units::degreesFromRadians(o.twotheta)) + ";\n";
     h += "DETECTOR_SN=000;\nBEAMLINE=fake;\n}\f";
     if (h.size() > 512)
         throw Error("--nonbragg: the SMV header does not fit in 512 bytes");

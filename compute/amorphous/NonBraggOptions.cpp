@@ -85,12 +85,12 @@ const std::vector<Rule>& rules() {
         {{"-source_distance"}, false, 1,
          [](O& o, const V& v) { o.sourceDistance = v.number(0) / 1000.0; }},
         {{"-twotheta"}, false, 1, [](O& o, const V& v) {
-             o.twotheta = v.number(0) / units::kDegreesPerRadian;
+             o.twotheta = units::radiansFromDegrees(v.number(0));
              o.pivot = NonBraggPivot::Sample;
          }},
-        {{"-detector_rotx"}, false, 1, [](O& o, const V& v) { o.rotx = v.number(0) / units::kDegreesPerRadian; }},
-        {{"-detector_roty"}, false, 1, [](O& o, const V& v) { o.roty = v.number(0) / units::kDegreesPerRadian; }},
-        {{"-detector_rotz"}, false, 1, [](O& o, const V& v) { o.rotz = v.number(0) / units::kDegreesPerRadian; }},
+        {{"-detector_rotx"}, false, 1, [](O& o, const V& v) { o.rotx = units::radiansFromDegrees(v.number(0)); }},
+        {{"-detector_roty"}, false, 1, [](O& o, const V& v) { o.roty = units::radiansFromDegrees(v.number(0)); }},
+        {{"-detector_rotz"}, false, 1, [](O& o, const V& v) { o.rotz = units::radiansFromDegrees(v.number(0)); }},
         {{"-detsize"}, true, 1,
          [](O& o, const V& v) { o.detsizeX = o.detsizeY = v.number(0) / 1000.0; }},
         {{"-detsize_x"}, false, 1, [](O& o, const V& v) { o.detsizeX = v.number(0) / 1000.0; }},
@@ -139,9 +139,9 @@ const std::vector<Rule>& rules() {
         {{"-square_div"}, false, 0, [](O& o, const V&) { o.roundDiv = false; }},
         {{"-adc"}, false, 1, [](O& o, const V& v) { o.adcOffset = v.number(0); }},
         {{"-gain"}, false, 1, [](O& o, const V& v) { o.quantumGain = v.number(0); }},
-        {{"-phi"}, true, 1, [](O& o, const V& v) { o.phi0 = v.number(0) / units::kDegreesPerRadian; }},
-        {{"-osc"}, false, 1, [](O& o, const V& v) { o.osc = v.number(0) / units::kDegreesPerRadian; }},
-        {{"-phistep"}, true, 1, [](O& o, const V& v) { o.phistep = v.number(0) / units::kDegreesPerRadian; }},
+        {{"-phi"}, true, 1, [](O& o, const V& v) { o.phi0 = units::radiansFromDegrees(v.number(0)); }},
+        {{"-osc"}, false, 1, [](O& o, const V& v) { o.osc = units::radiansFromDegrees(v.number(0)); }},
+        {{"-phistep"}, true, 1, [](O& o, const V& v) { o.phistep = units::radiansFromDegrees(v.number(0)); }},
         {{"-phisteps"}, false, 1, [](O& o, const V& v) { o.phisteps = v.integer(0); }},
         {{"-img"}, false, 1, [](O& o, const V& v) { o.imageIn = v.text(0); }},
         {{"-ignore"}, false, 1, [](O&, const V& v) { (void)v.number(0); }},

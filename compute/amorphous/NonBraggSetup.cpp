@@ -101,7 +101,7 @@ void chooseSteps(double& range, double& step, int& steps) {
 double chosenOsc(const NonBraggOptions& o) {
     if (o.phisteps < 0)
         return o.osc < 0.0 ? (o.phistep <= 0.0 ? 0.0 : o.phistep) : o.osc;
-    return o.osc < 0.0 ? (o.phistep <= 0.0 ? 1.0 / units::kDegreesPerRadian : o.phistep) : o.osc;
+    return o.osc < 0.0 ? (o.phistep <= 0.0 ? units::radiansFromDegrees(1.0) : o.phistep) : o.osc;
 }
 
 void placeDetector(NonBraggSetup& s, const NonBraggOptions& o) {
