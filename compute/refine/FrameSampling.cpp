@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <numeric>
 #include <sstream>
 #include <utility>
@@ -63,8 +64,20 @@ class Residual {
         const auto [k, b] = scaleAndConstant(fittedImage);
         for (std::size_t j = 0; j < m_pixels.size(); ++j)
             m_weight[j] = 1.0 / std::max(k * fittedImage[m_pixels[j]] + b + under[j], 1.0);
+        m_imagePixels = measured.pixels.size();
     }
     std::size_t pixels() const { return m_pixels.size(); }
+
+    // `e` rendered at the compared pixels alone (its mask kept where it has one): the
+    // candidates' images differ nowhere else that matters, and the spot regions are a third
+    // of a frame or less
+    Experiment comparedOnly(Experiment e) const {
+        std::vector<std::uint16_t> mask(m_imagePixels, 0);
+        for (std::size_t i : m_pixels)
+            mask[i] = e.mask.empty() ? 1 : e.mask[i];
+        e.mask = std::move(mask);
+        return e;
+    }
 
     double reducedChiSquare(const std::vector<float>& image) const {
         if (image.size() <= m_pixels.back())
@@ -97,6 +110,7 @@ class Residual {
 
     std::vector<std::size_t> m_pixels;
     std::vector<double> m_less, m_weight;
+    std::size_t m_imagePixels = 0;
 };
 
 // the experiment resolved as a rendering resolves it, its log dropped
@@ -238,7 +252,8 @@ void searchPhi(Experiment& e, const SamplingCandidate& presumed, const Residual&
         add(n, PhiSampling::StepCentre);
 
     const auto chiAt = [&](const SamplingCandidate& c, double turn) {
-        return residual.reducedChiSquare(render(turned(e, c, r.axes.spindle, turn)));
+        return residual.reducedChiSquare(
+            render(residual.comparedOnly(turned(e, c, r.axes.spindle, turn))));
     };
     // each at the turn that puts its spots where the fit's are
     const double ownMean = meanAngle(e);
@@ -307,7 +322,7 @@ void searchDomains(Experiment& e, int presumed, const Residual& residual,
         const double angle = glm::length(atZero);
         if (angle > 0.0)
             c = turnedAbout(c, atZero / angle, angle);
-        d.chiSquare = residual.reducedChiSquare(render(c));
+        d.chiSquare = residual.reducedChiSquare(render(residual.comparedOnly(c)));
         chi.push_back(d.chiSquare);
         tried.push_back(std::move(c));
     }

@@ -13,7 +13,8 @@
 // spindle to where the candidate puts the same spots (osc/2n; nanoBragg's carry-over at phi 0
 // counted) and, for the best few, a little either side of it. The candidate whose image
 // leaves the least weighted residual over the fitted image's spot regions (the frame less its
-// local background, the scale and a constant fitted) is the frame's where it is clearly
+// local background, the scale and a constant fitted; each candidate is rendered there alone,
+// the rest of the frame masked out) is the frame's where it is clearly
 // better than nanoBragg's, which is presumed: a frame that states no sampling is taken as
 // braggview renders those options unless it shows otherwise (the turn that tells them apart
 // can hide in the noise of a weak frame, and the orientation about the spindle then follows
