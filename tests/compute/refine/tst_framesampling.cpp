@@ -127,8 +127,8 @@ class TestFrameSampling : public QObject {
         // whatever it is asked, and keeps the mask each rendering was asked with
         bv::Experiment fitted = stated(10.0);
         fitted.crystal.phi.range = 0.5 * 3.14159265358979323846 / 180.0;
-        fitted.crystal.mosflmMatrix = glm::dmat3(1.0 / 50.0, 0.0, 0.0, 0.0, 1.0 / 60.0, 0.0, 0.0,
-                                                 0.0, 1.0 / 70.0);
+        fitted.crystal.mosflmMatrix =
+            glm::dmat3(1.0 / 50.0, 0.0, 0.0, 0.0, 1.0 / 60.0, 0.0, 0.0, 0.0, 1.0 / 70.0);
         std::vector<std::vector<std::uint16_t>> masks;
         const bv::refine::ForwardModel spots = [&masks](const bv::Experiment& e) {
             masks.push_back(e.mask);
@@ -147,7 +147,7 @@ class TestFrameSampling : public QObject {
             QCOMPARE(masks[k].size(), std::size_t(kSide * kSide));
             QCOMPARE(std::size_t(std::count(masks[k].begin(), masks[k].end(), 1)), found.pixels);
             QCOMPARE(masks[k][12 * kSide + 10], std::uint16_t(1)); // a spot's centre
-            QCOMPARE(masks[k][0], std::uint16_t(0));                // the empty corner
+            QCOMPARE(masks[k][0], std::uint16_t(0));               // the empty corner
         }
         // the experiment's own mask is kept: a pixel it masks is not rendered
         masks.clear();
