@@ -6,12 +6,12 @@
 // for, and with what. The search of the frame's phi sampling renders its candidates at the
 // pixels it compares, and nowhere else.
 
+#include "compute/model/Units.h"
 #include "compute/refine/FrameSampling.h"
 
 #include <QTest>
 
 #include <algorithm>
-#include <cmath>
 #include <utility>
 
 namespace {
@@ -126,7 +126,7 @@ class TestFrameSampling : public QObject {
         // a fitted crystal on a 0.5 degree oscillation; the model draws the same spots
         // whatever it is asked, and keeps the mask each rendering was asked with
         bv::Experiment fitted = stated(10.0);
-        fitted.crystal.phi.range = 0.5 * 3.14159265358979323846 / 180.0;
+        fitted.crystal.phi.range = bv::units::radiansFromDegrees(0.5);
         fitted.crystal.mosflmMatrix =
             glm::dmat3(1.0 / 50.0, 0.0, 0.0, 0.0, 1.0 / 60.0, 0.0, 0.0, 0.0, 1.0 / 70.0);
         std::vector<std::vector<std::uint16_t>> masks;
