@@ -35,48 +35,104 @@ bool masked(int index) {
     return ((word >> (16 * (index & 1))) & 0xffffu) == 0u;
 }
 
-// Kahn's polarization factor 0.5*(1 + cos^2(2theta) - K*cos(2psi)*sin^2(2theta)), psi the
-// angle of the diffracted ray projected onto the incident E-B plane. cos(2psi) is taken from
-// the projections as (E^2 - B^2)/(E^2 + B^2), which equals cos(2*atan2(B, E)) without
-// trigonometry (docs/numerics/polarization.md).
-real polarizationFactor(real3 incident, real3 diffracted) {
-    const real cos2theta = dot(incident, diffracted);
+// cos(2psi) of Kahn's polarization factor, psi the angle of the diffracted ray projected onto
+// the incident E-B plane: taken from the projections as (E^2 - B^2)/(E^2 + B^2), which equals
+// cos(2*atan2(B, E)) without trigonometry (docs/numerics/polarization.md).
+real kahnCos2psi(real3 incident, real3 diffracted) {
+    real3 bIn = cross(P.polarAxis.xyz, incident);
+    const real bLength = length(bIn);
+    bIn = bLength != RC(0.0) ? bIn * (RC(1.0) / bLength) : real3(RC(0.0));
+    real3 eIn = cross(incident, bIn);
+    const real eLength = length(eIn);
+    eIn = eLength != RC(0.0) ? eIn * (RC(1.0) / eLength) : real3(RC(0.0));
+    const real e = dot(diffracted, eIn);
+    const real b = dot(diffracted, bIn);
+    const real norm = e * e + b * b;
+    return norm > RC(0.0) ? (e * e - b * b) / norm : RC(1.0);
+}
+
+// Kahn's polarization factor 0.5*(1 + cos^2(2theta) - K*cos(2psi)*sin^2(2theta))
+real polarizationFactor(real cos2theta, real cos2psi) {
     const real cos2thetaSquared = cos2theta * cos2theta;
     const real sin2thetaSquared = RC(1.0) - cos2thetaSquared;
-    real cos2psi = RC(1.0);
-    if (P.kahn != RC(0.0)) {
-        real3 bIn = cross(P.polarAxis.xyz, incident);
-        const real bLength = length(bIn);
-        bIn = bLength != RC(0.0) ? bIn * (RC(1.0) / bLength) : real3(RC(0.0));
-        real3 eIn = cross(incident, bIn);
-        const real eLength = length(eIn);
-        eIn = eLength != RC(0.0) ? eIn * (RC(1.0) / eLength) : real3(RC(0.0));
-        const real e = dot(diffracted, eIn);
-        const real b = dot(diffracted, bIn);
-        const real norm = e * e + b * b;
-        if (norm > RC(0.0))
-            cos2psi = (e * e - b * b) / norm;
-    }
     return RC(0.5) * (RC(1.0) + cos2thetaSquared - P.kahn * cos2psi * sin2thetaSquared);
 }
 
-#if !BV_PRECISE
-// diffracted - incident for the unit vector along position (length airpath), computed in the
-// source's frame (incident, u, v) without cancellation and turned back to the lab frame.
-real3 scatteringInFrame(real3 position, real airpath, real inverseAirpath, Source frame) {
+// One unit's diffracted ray, from the sample to a sub-pixel, as each precision keeps it: the
+// precise shader in the lab frame (the reference's arithmetic, in double); the fast one in
+// the source's frame (incident, u, v), where the scattering vector has no cancellation at
+// small angles (docs/numerics/scattering-vector.md).
+struct Ray {
+    real airpath; // m
+    real inverseAirpath;
+#if BV_PRECISE
+    real3 position;
+    real3 diffracted; // unit vector
+#else
+    real along;   // the sub-pixel's coordinates in the source's frame, m
+    real across1;
+    real across2;
+#endif
+};
+
+#if BV_PRECISE
+Ray rayTo(real3 position, Source frame) {
+    const real airpath = length(position);
+    const real inverseAirpath = airpath != RC(0.0) ? RC(1.0) / airpath : RC(0.0);
+    return Ray(airpath, inverseAirpath, position, position * inverseAirpath);
+}
+real3 diffractedOf(Ray ray, Source frame) { return ray.diffracted; }
+real3 positionOf(Ray ray, Source frame) { return ray.position; }
+real cos2thetaOf(Ray ray, Source frame) { return dot(frame.incident.xyz, ray.diffracted); }
+// (diffracted - incident)/lambda; u.w is 1/lambda
+real3 scatteringOf(Ray ray, Source frame) {
+    return (ray.diffracted - frame.incident.xyz) * frame.u.w;
+}
+#else
+Ray rayInFrame(real along, real across1, real across2) {
+    const real airpath = length(real3(along, across1, across2));
+    const real inverseAirpath = airpath != RC(0.0) ? RC(1.0) / airpath : RC(0.0);
+    return Ray(airpath, inverseAirpath, along, across1, across2);
+}
+// a lab-frame point's ray
+Ray rayTo(real3 position, Source frame) {
+    return rayInFrame(dot(position, frame.incident.xyz), dot(position, frame.u.xyz),
+                      dot(position, frame.v.xyz));
+}
+// Fdet row.x + Sdet row.y + Odet row.z + row.w, as three multiply-adds
+real projected(real Fdet, real Sdet, real Odet, real4 row) {
+    return fma(Fdet, row.x, fma(Sdet, row.y, fma(Odet, row.z, row.w)));
+}
+// the ray to the point (Fdet, Sdet, Odet) of the parameter block's flat detector, from the
+// detector's axes and origin as the host projected them on the frame: three multiply-adds a
+// coordinate instead of the lab position and three dot products
+Ray rayToFlatDetector(real Fdet, real Sdet, real Odet, Source frame) {
+    return rayInFrame(projected(Fdet, Sdet, Odet, frame.detectorAlong),
+                      projected(Fdet, Sdet, Odet, frame.detectorU),
+                      projected(Fdet, Sdet, Odet, frame.detectorV));
+}
+// the lab frame's point and direction, where something needs them (Kahn's factor, a thick
+// sensor's parallax, a trace)
+real3 positionOf(Ray ray, Source frame) {
+    return ray.along * frame.incident.xyz + ray.across1 * frame.u.xyz + ray.across2 * frame.v.xyz;
+}
+real3 diffractedOf(Ray ray, Source frame) { return positionOf(ray, frame) * ray.inverseAirpath; }
+real cos2thetaOf(Ray ray, Source frame) { return ray.along * ray.inverseAirpath; }
+// (diffracted - incident)/lambda without cancellation: its part along the beam, (along - R)/R,
+// as -(across^2)/(R(R + along)) where along > 0, directly where it is not; u.w is 1/lambda
+real3 scatteringOf(Ray ray, Source frame) {
     const real3 i = frame.incident.xyz;
-    if (airpath == RC(0.0))
-        return -i; // the reference's zero diffracted vector
-    const real along = dot(position, i);
-    const real across1 = dot(position, frame.u.xyz);
-    const real across2 = dot(position, frame.v.xyz);
-    // (along - R)/R: as -(across^2)/(R(R + along)) where along > 0, directly where it is not
-    const real alongPart = along > RC(0.0)
-                               ? -(across1 * across1 + across2 * across2) /
-                                     (airpath * (airpath + along))
-                               : along * inverseAirpath - RC(1.0);
-    return alongPart * i + (across1 * inverseAirpath) * frame.u.xyz +
-           (across2 * inverseAirpath) * frame.v.xyz;
+    const real inverseLambda = frame.u.w;
+    if (ray.airpath == RC(0.0))
+        return -i * inverseLambda; // the reference's zero diffracted vector
+    const real R = ray.airpath;
+    const real alongPart = ray.along > RC(0.0)
+                               ? -(ray.across1 * ray.across1 + ray.across2 * ray.across2) /
+                                     (R * (R + ray.along))
+                               : ray.along * ray.inverseAirpath - RC(1.0);
+    const real across = ray.inverseAirpath * inverseLambda;
+    return (alongPart * inverseLambda) * i + (ray.across1 * across) * frame.u.xyz +
+           (ray.across2 * across) * frame.v.xyz;
 }
 #endif
 
@@ -195,17 +251,25 @@ void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame 
         const real Odet = real(layer) * P.thickStep;
         const real Fdet = subpixel * real(fpixel * oversample + subF) + subpixel / RC(2.0);
         const real Sdet = subpixel * real(row * oversample + subS) + subpixel / RC(2.0);
-        real3 position = Fdet * fdet + Sdet * sdet + Odet * odet + pix0;
-        if (kCurved) {
-            // every pixel at "distance" from the sample: the flat position's y and z become
-            // rotation angles about sdet and fdet
-            const real3 towards = P.distance * P.beam.xyz;
-            const real3 turned = rotateAbout(towards, sdet, position.y / P.distance);
-            position = rotateAbout(turned, fdet, position.z / P.distance);
+        const Source entry = sourceAt(source);
+        Ray ray;
+#if !BV_PRECISE
+        if (!kCurved && !kPanels)
+            ray = rayToFlatDetector(Fdet, Sdet, Odet, entry);
+        else
+#endif
+        {
+            real3 position = Fdet * fdet + Sdet * sdet + Odet * odet + pix0;
+            if (kCurved) {
+                // every pixel at "distance" from the sample: the flat position's y and z
+                // become rotation angles about sdet and fdet
+                const real3 towards = P.distance * P.beam.xyz;
+                const real3 turned = rotateAbout(towards, sdet, position.y / P.distance);
+                position = rotateAbout(turned, fdet, position.z / P.distance);
+            }
+            ray = rayTo(position, entry);
         }
-        const real airpath = length(position);
-        const real inverseAirpath = airpath != RC(0.0) ? RC(1.0) / airpath : RC(0.0);
-        const real3 diffracted = position * inverseAirpath;
+        const real inverseAirpath = ray.inverseAirpath;
 
         if (subpixelStart) {
             if (omega == RC(0.0) || kOversampleOmega) {
@@ -215,46 +279,45 @@ void shadePixel(SliceEntry range, int fpixel, int spixel, int index, PanelFrame 
                                           frame.closeDistance * inverseAirpath;
             }
             if (capture == RC(0.0) || kOversampleThick) {
-                const real parallax = dot(diffracted, odet);
+                const real parallax = dot(diffractedOf(ray, entry), odet);
                 capture = expReal(-real(layer) * P.thickStep * P.mu / parallax) -
                           expReal(-real(layer + 1) * P.thickStep * P.mu / parallax);
             }
         }
 
-        const Source entry = sourceAt(source);
         const real3 incident = entry.incident.xyz;
         const real lambda = entry.incident.w;
-#if BV_PRECISE
-        const real3 scattering = (diffracted - incident) * entry.u.w; // u.w: 1/lambda
-#else
-        // diffracted - incident loses digits to cancellation at small angles (its component
-        // along the beam is ~theta^2); in float that costs 1e-5 of h. Taken apart in the
-        // source's frame the along-beam part is -|p_perp|^2/(R(R + p.i)), with no difference
-        // of nearby numbers (docs/numerics/scattering-vector.md).
-        const real3 scattering =
-            scatteringInFrame(position, airpath, inverseAirpath, entry) * entry.u.w;
-#endif
+        const real3 scattering = scatteringOf(ray, entry);
         bool skipped = false;
         if (kDmin) {
             const real stol = RC(0.5) * length(scattering);
             skipped = stol > RC(0.0) && P.dmin > RC(0.5) / stol;
         }
-        const uint last = min(orientationCount, first + (range.end - step));
+        // (one orientation: the unit's only step, which this slice holds since step < end)
+        const uint last =
+            orientationCount == 1u ? 1u : min(orientationCount, first + (range.end - step));
         // the first unit a reference thread runs starts from the unrotated crystal
-        const uint fresh =
-            freshUnit.pixel == index && freshUnit.unit == unit ? uint(P.freshRows) : 0u;
+        uint fresh = 0u;
+        if (P.freshRows != 0 && freshUnit.pixel == index && freshUnit.unit == unit)
+            fresh = uint(P.freshRows);
 #if BV_TRACE
         if (skipped) {
-            traceUnit(unit, layer, subS, subF, source, position, airpath, diffracted,
+            traceUnit(unit, layer, subS, subF, source, positionOf(ray, entry), ray.airpath,
+                      diffractedOf(ray, entry),
                       scattering, lambda, omega, polar, capture, true);
             walked += last - first;
         }
 #endif
         if (!skipped) {
-            if (unitStart && (polar == RC(0.0) || kOversamplePolar))
-                polar = polarizationFactor(incident, diffracted);
+            if (unitStart && (polar == RC(0.0) || kOversamplePolar)) {
+                real cos2psi = RC(1.0);
+                if (P.kahn != RC(0.0))
+                    cos2psi = kahnCos2psi(incident, diffractedOf(ray, entry));
+                polar = polarizationFactor(cos2thetaOf(ray, entry), cos2psi);
+            }
 #if BV_TRACE
-            traceUnit(unit, layer, subS, subF, source, position, airpath, diffracted,
+            traceUnit(unit, layer, subS, subF, source, positionOf(ray, entry), ray.airpath,
+                      diffractedOf(ray, entry),
                       scattering, lambda, omega, polar, capture, false);
 #endif
 

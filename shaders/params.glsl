@@ -181,6 +181,14 @@ struct Source {
     real4 incident; // xyz: unit vector along the incident X-rays; w: wavelength (m)
     real4 u;        // xyz: unit vectors completing (incident, u, v) to a right-handed frame;
     real4 v;        // u.w: 1/wavelength, divided once on the host in double
+#if !BV_PRECISE
+    // the parameter block's flat detector in this frame: each row is (fdet, sdet, odet, pix0)
+    // projected on incident, u and v by the host in double, so that a point of the detector
+    // is three multiply-adds a coordinate (docs/numerics/scattering-vector.md, "Cost")
+    real4 detectorAlong;
+    real4 detectorU;
+    real4 detectorV;
+#endif
 };
 layout(std430, set = 0, binding = 2) readonly buffer Sources { Source sources[]; };
 // The same two tables as uniform buffers, bound to at most their first 64 KiB and read only
@@ -192,10 +200,13 @@ const int kUniformRows = 682; // 65536 / 96 bytes
 #else
 const int kUniformRows = 1365; // 65536 / 48 bytes
 #endif
+const int kUniformSourceRows = 682; // 65536 / 96 bytes, in either precision
 layout(std140, set = 0, binding = 13) uniform OrientationsView {
     Orientation orientationRows[kUniformRows];
 };
-layout(std140, set = 0, binding = 14) uniform SourcesView { Source sourceRows[kUniformRows]; };
+layout(std140, set = 0, binding = 14) uniform SourcesView {
+    Source sourceRows[kUniformSourceRows];
+};
 // (member by member: the two blocks' structs are distinct SPIR-V types, std140 and std430)
 Orientation orientationAt(uint i) {
     if (kUniformTables)
@@ -203,9 +214,18 @@ Orientation orientationAt(uint i) {
     return Orientation(orientations[i].a, orientations[i].b, orientations[i].c);
 }
 Source sourceAt(uint i) {
+#if BV_PRECISE
     if (kUniformTables)
         return Source(sourceRows[i].incident, sourceRows[i].u, sourceRows[i].v);
     return Source(sources[i].incident, sources[i].u, sources[i].v);
+#else
+    if (kUniformTables)
+        return Source(sourceRows[i].incident, sourceRows[i].u, sourceRows[i].v,
+                      sourceRows[i].detectorAlong, sourceRows[i].detectorU,
+                      sourceRows[i].detectorV);
+    return Source(sources[i].incident, sources[i].u, sources[i].v, sources[i].detectorAlong,
+                  sources[i].detectorU, sources[i].detectorV);
+#endif
 }
 #else
 Orientation orientationAt(uint i) { return orientations[i]; }

@@ -389,7 +389,11 @@ unsigned DeviceTables::upload(const plan::Plan& p, const ReferenceLoop& loop,
     }
     precise ? writeTables<double>(p, parts) : writeTables<float>(p, parts);
     writeSlices(p, workPerSlice);
-    if (parts & plan::SourcesChanged)
+    // (the fast shader's source rows hold the flat detector too: they follow its moves)
+    const bool detectorMoved = !m_havePlan || p.pix0 != m_lastPlan.pix0 ||
+                               p.fdet != m_lastPlan.fdet || p.sdet != m_lastPlan.sdet ||
+                               p.odet != m_lastPlan.odet;
+    if ((parts & plan::SourcesChanged) || (!precise && detectorMoved))
         precise ? write(*m_sources, gpuSources<double>(p)) : write(*m_sources, gpuSources<float>(p));
     // the ordered rows, then the first unit's fresh rows after them
     if (parts & plan::OrientationsChanged)

@@ -38,6 +38,12 @@ template <typename Real> struct GpuOrientation { GpuVec4<Real> a, b, c; };
 // complete it to a right-handed frame (the fast shader's scattering vector uses them); u's w
 // holds the reciprocal wavelength
 template <typename Real> struct GpuSource { GpuVec4<Real> incident, u, v; };
+// The fast shader's Source also holds the parameter block's flat detector in that frame: each
+// row is (fdet, sdet, odet, pix0) projected on incident, u and v (params.glsl)
+template <> struct GpuSource<float> {
+    GpuVec4<float> incident, u, v;
+    GpuVec4<float> detectorAlong, detectorU, detectorV;
+};
 
 // slices[] (std430): a VkDispatchIndirectCommand followed by the slice's step range
 struct GpuSliceEntry {
@@ -241,8 +247,8 @@ static_assert(paramsLayoutMatches<float>(), "GpuParams<float> differs from param
 static_assert(sizeof(GpuParams<double>) == 496 && sizeof(GpuParams<float>) == 288);
 static_assert(sizeof(GpuOrientation<double>) == 96 && sizeof(GpuOrientation<float>) == 48,
               "Orientation is three real4 (std430)");
-static_assert(sizeof(GpuSource<double>) == 96 && sizeof(GpuSource<float>) == 48,
-              "Source is three real4 (std430)");
+static_assert(sizeof(GpuSource<double>) == 96 && sizeof(GpuSource<float>) == 96,
+              "Source is three real4 (std430), six in float");
 static_assert(offsetof(GpuOrientation<double>, b) == 32 &&
               offsetof(GpuOrientation<double>, c) == 64);
 static_assert(offsetof(GpuOrientation<float>, b) == 16 && offsetof(GpuOrientation<float>, c) == 32);

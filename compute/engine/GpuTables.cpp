@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <glm/geometric.hpp>
+#include <type_traits>
 
 namespace bv::engine {
 
@@ -139,8 +140,23 @@ template <typename Real> std::vector<GpuSource<Real>> gpuSources(const plan::Pla
         const glm::dvec3 v = glm::cross(i, u);
         // u.w: the reciprocal wavelength the scattering vector is scaled by, divided here once
         // in double instead of in every pixel (a double division is a software sequence)
-        table.push_back(
-            {vec4<Real>(i, s.wavelength), vec4<Real>(u, 1.0 / s.wavelength), vec4<Real>(v)});
+        GpuSource<Real> row{};
+        row.incident = vec4<Real>(i, s.wavelength);
+        row.u = vec4<Real>(u, 1.0 / s.wavelength);
+        row.v = vec4<Real>(v);
+        if constexpr (std::is_same_v<Real, float>) {
+            // a point Fdet fdet + Sdet sdet + Odet odet + pix0 of the flat detector, along e,
+            // is Fdet (fdet.e) + Sdet (sdet.e) + Odet (odet.e) + pix0.e
+            const auto projected = [&p](const glm::dvec3& e) {
+                return vec4<float>(
+                    glm::dvec3(glm::dot(p.fdet, e), glm::dot(p.sdet, e), glm::dot(p.odet, e)),
+                    glm::dot(p.pix0, e));
+            };
+            row.detectorAlong = projected(i);
+            row.detectorU = projected(u);
+            row.detectorV = projected(v);
+        }
+        table.push_back(row);
     }
     return table;
 }

@@ -623,6 +623,34 @@ class TestSimulator : public QObject {
         }
     }
 
+    // A detector moved between two plans draws what a fresh simulator draws for the moved
+    // one, in both precisions: the fast shader's source rows hold the detector's axes and
+    // origin in each source's frame, so a move must reach them too (DeviceTables::upload).
+    void aMovedDetectorDrawsAsAFreshSimulatorDoes_data() {
+        QTest::addColumn<int>("precision");
+        QTest::newRow("precise") << int(Precision::Precise);
+        QTest::newRow("fast") << int(Precision::Fast);
+    }
+    void aMovedDetectorDrawsAsAFreshSimulatorDoes() {
+        QFETCH(int, precision);
+        const SimulatorOptions o = options(Precision(precision));
+        bv::Experiment e = cubic();
+        Simulator simulator(*m_device, o);
+        auto render = [](Simulator& s, const bv::Experiment& x) {
+            const Case c(x);
+            s.setPlan(c.plan, c.loop);
+            s.run();
+            return s.image();
+        };
+        const std::vector<float> before = render(simulator, e);
+        e.detector.distance *= 1.1;
+        e.detector.rotY += radiansFromDegrees(3);
+        const std::vector<float> moved = render(simulator, e);
+        QVERIFY(moved != before);
+        Simulator fresh(*m_device, o);
+        QVERIFY(render(fresh, e) == moved);
+    }
+
     void uploadsOnlyWhatChanged() {
         bv::Experiment e = variant("rotation");
         e.structureFactors = table();
