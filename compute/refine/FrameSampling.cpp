@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdint>
 #include <numeric>
 #include <sstream>
 #include <utility>
@@ -72,10 +71,7 @@ class Residual {
     // candidates' images differ nowhere else that matters, and the spot regions are a third
     // of a frame or less
     Experiment comparedOnly(Experiment e) const {
-        std::vector<std::uint16_t> mask(m_imagePixels, 0);
-        for (std::size_t i : m_pixels)
-            mask[i] = e.mask.empty() ? 1 : e.mask[i];
-        e.mask = std::move(mask);
+        e.mask = maskOfPixels(m_pixels, m_imagePixels, e.mask);
         return e;
     }
 

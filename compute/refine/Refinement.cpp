@@ -251,9 +251,7 @@ PixelModel pixelModelOf(ForwardModel render, std::size_t imagePixels) {
     model.image = render;
     model.setPixels = [chosen, mask, imagePixels](const std::vector<std::size_t>& pixels) {
         *chosen = pixels;
-        mask->assign(imagePixels, 0);
-        for (std::size_t i : pixels)
-            (*mask)[i] = 1;
+        *mask = maskOfPixels(pixels, imagePixels);
     };
     model.pixels = [render, chosen, mask](const Experiment& e) {
         Experiment masked = e;
@@ -280,6 +278,15 @@ double rms(const std::vector<double>& r) {
 }
 
 } // namespace
+
+std::vector<std::uint16_t> maskOfPixels(const std::vector<std::size_t>& pixels,
+                                        std::size_t imagePixels,
+                                        const std::vector<std::uint16_t>& within) {
+    std::vector<std::uint16_t> mask(imagePixels, 0);
+    for (std::size_t i : pixels)
+        mask[i] = within.empty() ? 1 : within[i];
+    return mask;
+}
 
 Refinement::Refinement(ParameterSet set, const io::MeasuredImage& measured, ForwardModel render,
                        PixelChoice pixels, BackgroundChoice background)

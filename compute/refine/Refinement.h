@@ -22,6 +22,8 @@
 
 #include <glm/mat3x3.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <ostream>
@@ -43,6 +45,13 @@ struct PixelModel {
     std::function<void(const std::vector<std::size_t>&)> setPixels;
     ForwardModel pixels;
 };
+
+// The mask that has a rendering compute `pixels` (fast-major indices of an image of
+// `imagePixels`) and nothing else: at each of them 1, or `within`'s value where `within` (an
+// experiment's own mask) is not empty; 0 everywhere else.
+std::vector<std::uint16_t> maskOfPixels(const std::vector<std::size_t>& pixels,
+                                        std::size_t imagePixels,
+                                        const std::vector<std::uint16_t>& within = {});
 
 enum class PixelChoice { Spots, All };
 // The background under the spots: the measured frame's own, estimated around them, plus
