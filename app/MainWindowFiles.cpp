@@ -82,10 +82,11 @@ void MainWindow::openMeasuredImage(const QString& path, int frame) {
     runGuarded(tr("Cannot open the measured image"), [&] {
         // laid out as the experiment's panels (a DIALS experiment's), as headless
         std::ostringstream notes;
-        io::MeasuredImage measured =
-            io::readMeasuredImageFor(path.toStdString(), static_cast<std::size_t>(frame),
-                                     m_document->experiment().detector.panels,
-                                     request::experimentMask(m_document->commandLine()), notes);
+        io::MeasuredImage measured = io::readMeasuredImageFor(
+            path.toStdString(), static_cast<std::size_t>(frame),
+            m_document->experiment().detector.panels,
+            request::experimentMask(m_document->commandLine()),
+            {m_document->experiment().mask, m_document->experiment().sampling.roi}, notes);
         m_compare->setMeasured(std::move(measured), QFileInfo(path).fileName());
         if (!notes.str().empty())
             statusBar()->showMessage(QString::fromStdString(notes.str()).trimmed(), 8000);

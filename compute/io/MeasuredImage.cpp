@@ -223,9 +223,30 @@ ComparisonStats compareRegion(const MeasuredImage& measured, const std::vector<f
     return st;
 }
 
+std::size_t applyRenderedArea(MeasuredImage& image, const RenderedArea& rendered) {
+    std::size_t taken = 0;
+    const auto take = [&](std::size_t i) {
+        if (image.hasData[i]) {
+            image.hasData[i] = 0;
+            ++taken;
+        }
+    };
+    if (rendered.mask.size() == image.hasData.size())
+        for (std::size_t i = 0; i < rendered.mask.size(); ++i)
+            if (rendered.mask[i] == 0)
+                take(i);
+    if (rendered.roi)
+        for (int slow = 0; slow < image.height; ++slow)
+            for (int fast = 0; fast < image.width; ++fast)
+                if (!rendered.roi->contains(fast, slow))
+                    take(static_cast<std::size_t>(slow) * static_cast<std::size_t>(image.width) +
+                         static_cast<std::size_t>(fast));
+    return taken;
+}
+
 MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
                                    const std::vector<Panel>& panels, const std::string& mask,
-                                   std::ostream& log) {
+                                   const RenderedArea& rendered, std::ostream& log) {
     MeasuredImage measured = readMeasuredImage(path, frame);
     const int wholeWidth = measured.width, wholeHeight = measured.height;
     if (const std::size_t modules = stackModules(measured, panels))
@@ -254,6 +275,9 @@ MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
             }
         log << path << ": " << taken << " pixels masked by " << mask << "\n";
     }
+    if (const std::size_t taken = applyRenderedArea(measured, rendered))
+        log << path << ": " << taken
+            << " pixels the simulation does not render (-mask, -roi) carry no data\n";
     return measured;
 }
 

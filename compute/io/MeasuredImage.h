@@ -18,9 +18,11 @@
 // a frame the file does not have, a NeXus file without image data or whose filter HDF5 lacks.
 
 #include "compute/model/Panel.h"
+#include "compute/model/Roi.h"
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -60,14 +62,28 @@ std::size_t stackModules(MeasuredImage& image, const std::vector<Panel>& panels)
 // `height`); otherwise, or without ranges, nothing changes. Returns the pixels it took.
 std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels);
 
+// What a simulation renders of its image: the experiment's -mask (fast-major, 0 where
+// nanoBragg renders nothing; empty: every pixel) and -roi (nullopt: the whole image).
+// Elsewhere the simulated image is 0.
+struct RenderedArea {
+    std::vector<std::uint16_t> mask;
+    std::optional<Roi> roi;
+};
+
+// The pixels a simulation leaves out taken out of `image.hasData`, so that neither a
+// comparison nor a fit counts them. A mask of another size than the image (the caller's size
+// check reports that) changes nothing. Returns the pixels it took.
+std::size_t applyRenderedArea(MeasuredImage& image, const RenderedArea& rendered);
+
 // The frame as a simulation of `panels` lays it out, for a comparison or a fit: read,
-// its modules stacked (stackModules), the trusted ranges applied and, where `mask` names a
-// DIALS mask file (the experiment's imageset's), its untrusted pixels taken out; a line to
-// `log` for each that changed something. The headless run and the viewer read measured
-// frames through it. Throws bv::Error where the mask's panels are not `panels`.
+// its modules stacked (stackModules), the trusted ranges applied, where `mask` names a
+// DIALS mask file (the experiment's imageset's), its untrusted pixels taken out, and the
+// pixels the simulation does not render (applyRenderedArea); a line to `log` for each that
+// changed something. The headless run and the viewer read
+// measured frames through it. Throws bv::Error where the mask's panels are not `panels`.
 MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
                                    const std::vector<Panel>& panels, const std::string& mask,
-                                   std::ostream& log);
+                                   const RenderedArea& rendered, std::ostream& log);
 
 // A simulated image against the frame over rows [firstRow, firstRow + rows) and columns
 // [0, columns), the pixels with data only: the measured counts m fitted by a scale k and a

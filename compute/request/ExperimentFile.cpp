@@ -213,8 +213,9 @@ MeasuredSource measuredSource(const RunRequest& r) {
 
 io::MeasuredImage readMeasured(const RunRequest& request, const MeasuredSource& source,
                                std::ostream& log) {
-    return io::readMeasuredImageFor(source.path, source.frame, request.experiment.detector.panels,
-                                    experimentMask(request), log);
+    return io::readMeasuredImageFor(
+        source.path, source.frame, request.experiment.detector.panels, experimentMask(request),
+        {request.experiment.mask, request.experiment.sampling.roi}, log);
 }
 
 std::string experimentMask(const RunRequest& request) {

@@ -72,12 +72,13 @@ class TestDialsMask : public QObject {
         const std::string maskPath = dir.filePath("one.mask").toStdString();
         std::ofstream(maskPath, std::ios::binary) << one;
         std::ostringstream log;
-        const bv::io::MeasuredImage m = bv::io::readMeasuredImageFor(frame, 0, {p}, maskPath, log);
+        const bv::io::MeasuredImage m =
+            bv::io::readMeasuredImageFor(frame, 0, {p}, maskPath, {}, log);
         QCOMPARE(m.hasData, (std::vector<std::uint8_t>{1, 0, 1, 1, 1, 0}));
         QVERIFY2(QString::fromStdString(log.str()).contains("2 pixels masked by"), qPrintable(QString::fromStdString(log.str())));
         // the two-panel mask against the one panel: refused, naming both
         try {
-            bv::io::readMeasuredImageFor(frame, 0, {p}, kData + "two-panels.p4.mask", log);
+            bv::io::readMeasuredImageFor(frame, 0, {p}, kData + "two-panels.p4.mask", {}, log);
             QFAIL("a mask of other panels was taken");
         } catch (const bv::Error& e) {
             QVERIFY2(QString(e.what()).contains("are not the detector's panels"), e.what());

@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include <fstream>
+#include <sstream>
 
 namespace {
 
@@ -66,6 +67,36 @@ class TestMeasuredImage : public QObject {
         QCOMPARE(QString::fromStdString(m.format), QStringLiteral("SMV"));
         QCOMPARE(m.pixels, (std::vector<float>{40, 65535, 41, 1000}));
         QCOMPARE(m.hasData, (std::vector<std::uint8_t>{1, 0, 1, 1}));
+    }
+
+    // A pixel the simulation does not render (0 in the experiment's -mask, outside its -roi)
+    // is 0 in the simulated image, so the measured frame's value there counts in no
+    // comparison and no fit: read for the experiment, the frame has no data there.
+    void pixelsTheSimulationLeavesOutCarryNoData() {
+        QTemporaryDir dir;
+        const std::string path = pathIn(dir, "image.img");
+        bv::io::SmvHeader h;
+        h.fpixels = 3;
+        h.spixels = 2;
+        h.pixelSizeMm = 0.1;
+        bv::io::writeSmv(path, h, {40, 65535, 41, 42, 43, 44}); // pixel 1 an overload
+        bv::Panel p;
+        p.fastPixels = 3;
+        p.slowPixels = 2;
+        bv::io::RenderedArea rendered;
+        rendered.mask = {1, 1, 0, 1, 1, 1}; // nanoBragg's -mask: pixel (2, 0) left out
+        rendered.roi = bv::Roi{0, 1, 0, 1}; // -roi 0 1 0 1: the third column left out
+        std::ostringstream log;
+        bv::io::MeasuredImage m = bv::io::readMeasuredImageFor(path, 0, {p}, "", rendered, log);
+        QCOMPARE(m.hasData, (std::vector<std::uint8_t>{1, 0, 0, 1, 1, 0}));
+        // the overload had no data already: two pixels taken, said so
+        QVERIFY2(QString::fromStdString(log.str()).contains(
+                     "2 pixels the simulation does not render (-mask, -roi)"),
+                 qPrintable(QString::fromStdString(log.str())));
+        // a mask of another size (the caller reports the sizes) and no roi change nothing
+        bv::io::MeasuredImage whole = bv::io::readMeasuredImage(path);
+        QCOMPARE(bv::io::applyRenderedArea(whole, {{0, 0}, std::nullopt}), std::size_t(0));
+        QCOMPARE(whole.hasData, (std::vector<std::uint8_t>{1, 0, 1, 1, 1, 1}));
     }
 
     void nexusFramesUnderloadsAndSaturation() {
