@@ -46,13 +46,15 @@ CompareView::CompareView(SimulationController& controller, render::ImageWindow& 
 CompareView::~CompareView() = default;
 
 void CompareView::setMeasured(io::MeasuredImage measured, const QString& name) {
-    m_measured = std::move(measured);
+    m_read = std::move(measured);
+    m_measured.reset();
     m_name = name;
     releaseBuffers();
     onImageReady();
 }
 
 void CompareView::clearMeasured() {
+    m_read.reset();
     m_measured.reset();
     m_name.clear();
     releaseBuffers();
@@ -95,7 +97,19 @@ void CompareView::releaseBuffers() {
     m_differenceBuffer.reset();
 }
 
+void CompareView::followSkipped() {
+    if (!m_read)
+        return;
+    const std::vector<std::uint8_t>& skipped = m_controller.skipped();
+    if (m_measured && skipped == m_skippedApplied)
+        return;
+    m_measured = *m_read;
+    io::clearSkipped(*m_measured, skipped);
+    m_skippedApplied = skipped;
+}
+
 void CompareView::onImageReady() {
+    followSkipped();
     m_fit.reset();
     m_problem.clear();
     const ResolvedExperiment* resolved = m_controller.resolved();

@@ -6,7 +6,10 @@
 //   Difference  measured - k simulated - b, k and b fitted over the pixels with data
 //               (products::compareImages), 0 where there is no data
 //   Blink       measured and simulated in turn, twice a second
-// The fit is made again for every complete image, so the difference follows the sliders.
+// The fit is made again for every complete image, so the difference follows the sliders. A
+// pixel the shown simulation skips (its -mask, its -roi) has no data in the measured frame
+// either: the frame as read is kept, and what the views and fits see follows the skipped
+// pixels as they change.
 //
 //     CompareView compare(controller, window);
 //     compare.setMeasured(bv::io::readMeasuredImage("frame_00012.cbf"), "frame_00012.cbf");
@@ -23,6 +26,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace bv::render {
 class ImageWindow;
@@ -44,6 +48,7 @@ class CompareView : public QObject {
     void setMeasured(io::MeasuredImage measured, const QString& name);
     void clearMeasured();
     bool hasMeasured() const { return m_measured.has_value(); }
+    // the frame as read, without data where the last complete simulation skipped pixels
     const io::MeasuredImage* measured() const { return m_measured ? &*m_measured : nullptr; }
     const QString& measuredName() const { return m_name; }
     void setMode(Mode mode);
@@ -64,12 +69,14 @@ class CompareView : public QObject {
 
   private:
     void onImageReady();
+    void followSkipped(); // m_measured from m_read and the controller's skipped pixels
     void releaseBuffers();
     void upload();
 
     SimulationController& m_controller;
     render::ImageWindow& m_window;
-    std::optional<io::MeasuredImage> m_measured;
+    std::optional<io::MeasuredImage> m_read, m_measured;
+    std::vector<std::uint8_t> m_skippedApplied; // the skipped pixels m_measured has out
     QString m_name;
     Mode m_mode = Simulated;
     bool m_blinkMeasured = false;

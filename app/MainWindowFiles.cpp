@@ -85,8 +85,8 @@ void MainWindow::openMeasuredImage(const QString& path, int frame) {
         io::MeasuredImage measured = io::readMeasuredImageFor(
             path.toStdString(), static_cast<std::size_t>(frame),
             m_document->experiment().detector.panels,
-            request::experimentMask(m_document->commandLine()),
-            {m_document->experiment().mask, m_document->experiment().sampling.roi}, notes);
+            request::experimentMask(m_document->commandLine()), {},
+            notes); // the pixels the simulation skips: CompareView, as they change
         m_compare->setMeasured(std::move(measured), QFileInfo(path).fileName());
         if (!notes.str().empty())
             statusBar()->showMessage(QString::fromStdString(notes.str()).trimmed(), 8000);

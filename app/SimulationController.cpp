@@ -1,9 +1,9 @@
 #include "app/SimulationController.h"
 
 #include "app/PanelViews.h"
-#include "app/SkippedPixels.h"
 
 #include "compute/core/Error.h"
+#include "compute/model/RenderedArea.h"
 #include "compute/plan/Plan.h"
 #include "compute/plan/Preview.h"
 #include "compute/random/ReferenceRandom.h"
@@ -263,7 +263,7 @@ void SimulationController::startRun() {
         // the reference's serial loop, as the headless mode runs it (same numbers)
         run::setPlan(*m_simulator, preview ? *preview : exact);
         m_runningSkipped =
-            skippedPixels(exact.resolved, experiment.mask, plan.fastPixels, plan.slowPixels);
+            skippedPixels({experiment.mask, exact.resolved.roi}, plan.fastPixels, plan.slowPixels);
         m_running = std::move(exact.resolved);
         m_runningGenerator = {rng, experiment.seed};
         m_runningSignal.background = experiment.background;

@@ -223,24 +223,15 @@ ComparisonStats compareRegion(const MeasuredImage& measured, const std::vector<f
     return st;
 }
 
-std::size_t applyRenderedArea(MeasuredImage& image, const RenderedArea& rendered) {
+std::size_t clearSkipped(MeasuredImage& image, const std::vector<std::uint8_t>& skipped) {
+    if (skipped.size() != image.hasData.size())
+        return 0;
     std::size_t taken = 0;
-    const auto take = [&](std::size_t i) {
-        if (image.hasData[i]) {
+    for (std::size_t i = 0; i < skipped.size(); ++i)
+        if (skipped[i] && image.hasData[i]) {
             image.hasData[i] = 0;
             ++taken;
         }
-    };
-    if (rendered.mask.size() == image.hasData.size())
-        for (std::size_t i = 0; i < rendered.mask.size(); ++i)
-            if (rendered.mask[i] == 0)
-                take(i);
-    if (rendered.roi)
-        for (int slow = 0; slow < image.height; ++slow)
-            for (int fast = 0; fast < image.width; ++fast)
-                if (!rendered.roi->contains(fast, slow))
-                    take(static_cast<std::size_t>(slow) * static_cast<std::size_t>(image.width) +
-                         static_cast<std::size_t>(fast));
     return taken;
 }
 
@@ -275,7 +266,8 @@ MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
             }
         log << path << ": " << taken << " pixels masked by " << mask << "\n";
     }
-    if (const std::size_t taken = applyRenderedArea(measured, rendered))
+    if (const std::size_t taken =
+            clearSkipped(measured, skippedPixels(rendered, measured.width, measured.height)))
         log << path << ": " << taken
             << " pixels the simulation does not render (-mask, -roi) carry no data\n";
     return measured;

@@ -18,11 +18,10 @@
 // a frame the file does not have, a NeXus file without image data or whose filter HDF5 lacks.
 
 #include "compute/model/Panel.h"
-#include "compute/model/Roi.h"
+#include "compute/model/RenderedArea.h"
 
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -62,24 +61,17 @@ std::size_t stackModules(MeasuredImage& image, const std::vector<Panel>& panels)
 // `height`); otherwise, or without ranges, nothing changes. Returns the pixels it took.
 std::size_t applyTrustedRanges(MeasuredImage& image, const std::vector<Panel>& panels);
 
-// What a simulation renders of its image: the experiment's -mask (fast-major, 0 where
-// nanoBragg renders nothing; empty: every pixel) and -roi (nullopt: the whole image).
-// Elsewhere the simulated image is 0.
-struct RenderedArea {
-    std::vector<std::uint16_t> mask;
-    std::optional<Roi> roi;
-};
-
-// The pixels a simulation leaves out taken out of `image.hasData`, so that neither a
-// comparison nor a fit counts them. A mask of another size than the image (the caller's size
-// check reports that) changes nothing. Returns the pixels it took.
-std::size_t applyRenderedArea(MeasuredImage& image, const RenderedArea& rendered);
+// The pixels a simulation skips (`skipped`: one byte per pixel of the image, non-zero where
+// skipped, as model's skippedPixels makes it) taken out of `image.hasData`: the simulated
+// image is 0 there, so neither a comparison nor a fit may count them. `skipped` of another
+// size than the image (empty: none skipped) changes nothing. Returns the pixels it took.
+std::size_t clearSkipped(MeasuredImage& image, const std::vector<std::uint8_t>& skipped);
 
 // The frame as a simulation of `panels` lays it out, for a comparison or a fit: read,
 // its modules stacked (stackModules), the trusted ranges applied, where `mask` names a
 // DIALS mask file (the experiment's imageset's), its untrusted pixels taken out, and the
-// pixels the simulation does not render (applyRenderedArea); a line to `log` for each that
-// changed something. The headless run and the viewer read
+// pixels the simulation does not render (`rendered`: the experiment's -mask and -roi); a line
+// to `log` for each that changed something. The headless run and the viewer read
 // measured frames through it. Throws bv::Error where the mask's panels are not `panels`.
 MeasuredImage readMeasuredImageFor(const std::string& path, std::size_t frame,
                                    const std::vector<Panel>& panels, const std::string& mask,

@@ -391,7 +391,8 @@ class TestDetectors : public QObject {
         QVERIFY(line.x.size() > 10);
         QCOMPARE(lineMeasured.y.size(), line.y.size());
         for (std::size_t i = 0; i < line.y.size(); ++i)
-            QVERIFY(std::fabs(lineMeasured.y[i] - std::lround(2.0 * line.y[i] + 5.0)) < 1e-3);
+            QVERIFY(std::fabs(lineMeasured.y[i] -
+                              static_cast<double>(std::lround(2.0 * line.y[i] + 5.0))) < 1e-3);
         QCOMPARE(plots.linePlot()->graph(1)->dataCount(), static_cast<int>(line.y.size()));
 
         // a frame of another size is read, and the fit says why there is none
@@ -409,6 +410,46 @@ class TestDetectors : public QObject {
         v.window->openMeasuredImage(dir.path() + QStringLiteral("/missing.cbf"));
         QCOMPARE(errors.count(), 1);
         QVERIFY(errors.first().first().toString().contains("missing.cbf"));
+    }
+
+    void theMeasuredFrameFollowsWhatTheSimulationSkips() {
+        // a frame of the viewer's own image, then -roi set on the experiment: the pixels the
+        // simulation no longer draws (0 in its image) leave the fit and the views, and come
+        // back with the whole detector
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kLight)));
+        const std::size_t pixels = v.controller().image().size();
+        bv::io::CbfHeader h;
+        h.fastPixels = v.fast();
+        h.slowPixels = v.slow();
+        h.pixelSizeM = 0.2e-3;
+        h.wavelengthA = 1.0;
+        std::vector<std::int32_t> counts;
+        for (float photons : v.controller().image())
+            counts.push_back(static_cast<std::int32_t>(std::lround(2.0 * photons + 5.0)));
+        QTemporaryDir dir;
+        const QString path = dir.path() + QStringLiteral("/frame_00001.cbf");
+        bv::io::writeCbf(path.toStdString(), h, counts);
+        v.window->openMeasuredImage(path);
+        app::CompareView& compare = v.window->compareView();
+        QVERIFY(compare.fit().has_value());
+        QCOMPARE(compare.fit()->pixels, pixels);
+
+        v.document().loadArguments(test::words(kLight + QStringLiteral(" -roi 0 31 0 63")));
+        QVERIFY(v.waitImage());
+        QVERIFY(compare.fit().has_value());
+        QCOMPARE(compare.fit()->pixels, pixels / 2); // the left half
+        QVERIFY(!compare.measuredAt(40, 10).has_value());
+        QCOMPARE(compare.measuredAt(10, 10).value_or(-1.0f),
+                 static_cast<float>(counts[10 * v.fast() + 10]));
+        QVERIFY2(std::fabs(compare.fit()->scale - 2.0) < 0.01,
+                 qPrintable(QString::number(compare.fit()->scale)));
+
+        v.document().loadArguments(test::words(kLight));
+        QVERIFY(v.waitImage());
+        QCOMPARE(compare.fit()->pixels, pixels);
+        QCOMPARE(compare.measuredAt(40, 10).value_or(-1.0f),
+                 static_cast<float>(counts[10 * v.fast() + 40]));
     }
 
     void aBadGeometryFileChangesNothing_data() {

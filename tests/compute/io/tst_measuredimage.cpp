@@ -83,9 +83,10 @@ class TestMeasuredImage : public QObject {
         bv::Panel p;
         p.fastPixels = 3;
         p.slowPixels = 2;
-        bv::io::RenderedArea rendered;
+        bv::RenderedArea rendered;
         rendered.mask = {1, 1, 0, 1, 1, 1}; // nanoBragg's -mask: pixel (2, 0) left out
         rendered.roi = bv::Roi{0, 1, 0, 1}; // -roi 0 1 0 1: the third column left out
+        QCOMPARE(bv::skippedPixels(rendered, 3, 2), (std::vector<std::uint8_t>{0, 0, 1, 0, 0, 1}));
         std::ostringstream log;
         bv::io::MeasuredImage m = bv::io::readMeasuredImageFor(path, 0, {p}, "", rendered, log);
         QCOMPARE(m.hasData, (std::vector<std::uint8_t>{1, 0, 0, 1, 1, 0}));
@@ -93,9 +94,10 @@ class TestMeasuredImage : public QObject {
         QVERIFY2(QString::fromStdString(log.str()).contains(
                      "2 pixels the simulation does not render (-mask, -roi)"),
                  qPrintable(QString::fromStdString(log.str())));
-        // a mask of another size (the caller reports the sizes) and no roi change nothing
+        // a mask of another size (the caller reports the sizes) and no roi: nothing skipped
+        QVERIFY(bv::skippedPixels({{0, 0}, std::nullopt}, 3, 2).empty());
         bv::io::MeasuredImage whole = bv::io::readMeasuredImage(path);
-        QCOMPARE(bv::io::applyRenderedArea(whole, {{0, 0}, std::nullopt}), std::size_t(0));
+        QCOMPARE(bv::io::clearSkipped(whole, {}), std::size_t(0));
         QCOMPARE(whole.hasData, (std::vector<std::uint8_t>{1, 0, 1, 1, 1, 1}));
     }
 
