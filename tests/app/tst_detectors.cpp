@@ -94,6 +94,26 @@ std::vector<float> headlessImage(ViewerHarness& v) {
     return io::readFloatImage(floatFile);
 }
 
+// A measured frame made from the viewer's complete image: 2 x photons + 5 counts, rounded, as
+// a CBF in `dir`.
+struct OwnFrame {
+    bv::io::CbfHeader header;
+    std::vector<std::int32_t> counts;
+    QString path;
+};
+OwnFrame writeOwnFrame(ViewerHarness& v, const QTemporaryDir& dir) {
+    OwnFrame own;
+    own.header.fastPixels = v.fast();
+    own.header.slowPixels = v.slow();
+    own.header.pixelSizeM = 0.2e-3;
+    own.header.wavelengthA = 1.0;
+    for (float photons : v.controller().image())
+        own.counts.push_back(static_cast<std::int32_t>(std::lround(2.0 * photons + 5.0)));
+    own.path = dir.path() + QStringLiteral("/frame_00001.cbf");
+    bv::io::writeCbf(own.path.toStdString(), own.header, own.counts);
+    return own;
+}
+
 // the mean of the panels' centres, m, along the beam (+x)
 double centreAlongBeam(const ResolvedExperiment& r) {
     return detectorCentre(r.panels).x;
@@ -329,18 +349,11 @@ class TestDetectors : public QObject {
         // and the simulated buffers with one colour scale (only the buffer changes)
         ViewerHarness v;
         QVERIFY(v.open(test::words(kLight)));
-        const std::vector<float> image = v.controller().image();
-        bv::io::CbfHeader h;
-        h.fastPixels = v.fast();
-        h.slowPixels = v.slow();
-        h.pixelSizeM = 0.2e-3;
-        h.wavelengthA = 1.0;
-        std::vector<std::int32_t> counts;
-        for (float photons : image)
-            counts.push_back(static_cast<std::int32_t>(std::lround(2.0 * photons + 5.0)));
         QTemporaryDir dir;
-        const QString path = dir.path() + QStringLiteral("/frame_00001.cbf");
-        bv::io::writeCbf(path.toStdString(), h, counts);
+        const OwnFrame own = writeOwnFrame(v, dir);
+        const bv::io::CbfHeader& h = own.header;
+        const std::vector<std::int32_t>& counts = own.counts;
+        const QString& path = own.path;
         QSignalSpy errors(v.window.get(), &app::MainWindow::errorShown);
         v.window->openMeasuredImage(path);
         QVERIFY2(errors.isEmpty(), errors.isEmpty() ? "" : qPrintable(errors.first().first().toString()));
@@ -419,18 +432,10 @@ class TestDetectors : public QObject {
         ViewerHarness v;
         QVERIFY(v.open(test::words(kLight)));
         const std::size_t pixels = v.controller().image().size();
-        bv::io::CbfHeader h;
-        h.fastPixels = v.fast();
-        h.slowPixels = v.slow();
-        h.pixelSizeM = 0.2e-3;
-        h.wavelengthA = 1.0;
-        std::vector<std::int32_t> counts;
-        for (float photons : v.controller().image())
-            counts.push_back(static_cast<std::int32_t>(std::lround(2.0 * photons + 5.0)));
         QTemporaryDir dir;
-        const QString path = dir.path() + QStringLiteral("/frame_00001.cbf");
-        bv::io::writeCbf(path.toStdString(), h, counts);
-        v.window->openMeasuredImage(path);
+        const OwnFrame own = writeOwnFrame(v, dir);
+        const std::vector<std::int32_t>& counts = own.counts;
+        v.window->openMeasuredImage(own.path);
         app::CompareView& compare = v.window->compareView();
         QVERIFY(compare.fit().has_value());
         QCOMPARE(compare.fit()->pixels, pixels);
