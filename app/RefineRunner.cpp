@@ -54,6 +54,7 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
         options.precision = precision;
         options.specialisation = engine::interactiveSpecialisation(*m_device);
         m_simulator = std::make_unique<engine::Simulator>(*m_device, options);
+        m_renderer = std::make_unique<run::ModelRenderer>(*m_simulator);
         m_precision = precision;
     }
     m_set = std::move(set);
@@ -72,7 +73,7 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
             // no size stated and ncells fitted: the start searched first, as headless does
             // (the panel's start column follows the fit's first values)
             const refine::ForwardModel render = [this](const Experiment& e) {
-                return renderOnGuiThread(e);
+                return askGuiThread({Request::Image, e, {}});
             };
             Experiment sized = experiment;
             std::vector<std::string> sizedGroups = fitting;
@@ -85,7 +86,7 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
                 sized, refine::canonicalStart(sized, r), sizedGroups, m_measured,
                 [&](const Experiment& from, const std::vector<std::string>& fitted, bool shown) {
                     refine::Refinement fit(refine::ParameterSet(from, r, fitted), m_measured,
-                                           render, pixels, background);
+                                           pixelModel(), pixels, background);
                     fit.setProgress([this, shown](const refine::FitProgress& progress) {
                         if (shown)
                             QMetaObject::invokeMethod(
@@ -121,37 +122,56 @@ void RefineRunner::stop() {
     m_stop = true;
 }
 
-std::vector<float> RefineRunner::renderOnGuiThread(const Experiment& e) {
-    std::future<std::vector<float>> image;
+refine::PixelModel RefineRunner::pixelModel() {
+    refine::PixelModel model;
+    model.image = [this](const Experiment& e) { return askGuiThread({Request::Image, e, {}}); };
+    model.setPixels = [this](const std::vector<std::size_t>& pixels) {
+        askGuiThread({Request::SetPixels, {}, pixels});
+    };
+    model.pixels = [this](const Experiment& e) { return askGuiThread({Request::Pixels, e, {}}); };
+    return model;
+}
+
+std::vector<float> RefineRunner::askGuiThread(Request request) {
+    std::future<std::vector<float>> answer;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         if (m_aborted)
             throw Error("refinement stopped: the fit was aborted");
-        m_request = e;
+        m_request = std::move(request);
         m_promise.emplace();
-        image = m_promise->get_future();
+        answer = m_promise->get_future();
     }
     QMetaObject::invokeMethod(this, [this] { beginRender(); }, Qt::QueuedConnection);
-    return image.get(); // what the GUI thread computed, or its error
+    return answer.get(); // what the GUI thread computed, or its error
 }
 
 void RefineRunner::beginRender() {
-    Experiment e;
+    Request r;
     {
         std::lock_guard<std::mutex> lock(m_mutex);
         if (!m_request || !m_promise)
             return; // aborted meanwhile
-        e = std::move(*m_request);
+        r = std::move(*m_request);
         m_request.reset();
     }
-    if (!m_simulator) {
+    if (!m_renderer) {
         fail("refinement: no GPU engine");
         return;
     }
     try {
-        const run::PreparedRun prepared = run::prepareQuietly(e);
-        run::setPlan(*m_simulator, prepared);
-        m_simulator->start();
+        switch (r.kind) {
+        case Request::SetPixels:
+            m_renderer->setPixels(r.pixels);
+            fulfil({});
+            return;
+        case Request::Image:
+            m_renderer->startImage(r.experiment);
+            break;
+        case Request::Pixels:
+            m_renderer->startPixels(r.experiment);
+            break;
+        }
         m_rendering = true;
         m_poll.start();
     } catch (const std::exception& error) {
@@ -160,18 +180,18 @@ void RefineRunner::beginRender() {
 }
 
 void RefineRunner::poll() {
-    if (!m_rendering || !m_simulator) {
+    if (!m_rendering || !m_renderer) {
         m_poll.stop();
         return;
     }
     try {
-        if (!m_simulator->isFinished())
+        if (!m_renderer->isFinished())
             return;
         m_poll.stop();
         m_rendering = false;
-        m_simulator->finish();
+        std::vector<float> values = m_renderer->finish();
         ++m_renders;
-        fulfil(m_simulator->image());
+        fulfil(std::move(values));
     } catch (const std::exception& error) {
         m_poll.stop();
         m_rendering = false;
@@ -222,6 +242,7 @@ void RefineRunner::releaseEngine() {
         }
     }
     m_rendering = false;
+    m_renderer.reset();
     m_simulator.reset();
     m_device.reset();
 }

@@ -8,9 +8,11 @@
 // and waits; the GUI thread sets the plan on a Simulator of its own (on the image window's
 // device, borrowed as the SimulationController borrows it), submits, and polls with a timer
 // as the controller does, so between the fit's dispatches the GUI thread keeps handling
-// events. One queue, one submitting thread: the window's frames, the controller's runs and
-// the fit's dispatches are never submitted concurrently, and the fit writes only buffers of its
-// own Simulator, never the image the window draws.
+// events. The forward model is the headless fit's (run::ModelRenderer): a whole image where
+// the fit needs one, and after the fit has chosen its pixels those alone, rendered (the rest
+// masked) and read back on the device. One queue, one submitting thread: the window's frames, the
+// controller's runs and the fit's dispatches are never submitted concurrently, and the fit writes
+// only buffers of its own Simulator, never the image the window draws.
 //
 // After each step Ceres accepts, progressed() reports where the fit is (on the GUI thread);
 // stop() ends the fit at its next accepted step, whose values are then the result. Closing
@@ -25,6 +27,7 @@
 #include "compute/engine/Simulator.h"
 #include "compute/io/MeasuredImage.h"
 #include "compute/refine/Refinement.h"
+#include "compute/run/ModelRenderer.h"
 
 #include <QObject>
 #include <QString>
@@ -77,8 +80,17 @@ class RefineRunner : public QObject {
     void failed(const QString& message);  // an error, or aborted
 
   private:
-    // worker thread: the image of `e`, computed on the GUI thread
-    std::vector<float> renderOnGuiThread(const Experiment& e);
+    // What the worker asks of the GUI thread: the whole image of an experiment, the chosen
+    // pixels' values, or the choice of pixels (answered at once, with no values).
+    struct Request {
+        enum Kind { Image, Pixels, SetPixels } kind = Image;
+        Experiment experiment;
+        std::vector<std::size_t> pixels;
+    };
+    // worker thread: `request` done on the GUI thread, its values when it has some
+    std::vector<float> askGuiThread(Request request);
+    // the fit's forward model, on the GUI thread through askGuiThread
+    refine::PixelModel pixelModel();
     // GUI thread
     void beginRender();
     void poll();
@@ -91,6 +103,7 @@ class RefineRunner : public QObject {
     render::ImageWindow& m_window;
     std::unique_ptr<vk::Device> m_device; // borrows the window's
     std::unique_ptr<engine::Simulator> m_simulator;
+    std::unique_ptr<run::ModelRenderer> m_renderer; // on m_simulator, the GUI thread's alone
     engine::Precision m_precision = engine::Precision::Fast;
     QTimer m_poll;
 
@@ -101,10 +114,10 @@ class RefineRunner : public QObject {
     std::optional<refine::FitReport> m_report;
     int m_renders = 0;
 
-    // the image the worker waits for (one at a time: Ceres asks in turn)
+    // the request the worker waits for (one at a time: Ceres asks in turn)
     std::mutex m_mutex;
     bool m_aborted = false;
-    std::optional<Experiment> m_request;
+    std::optional<Request> m_request;
     std::optional<std::promise<std::vector<float>>> m_promise;
     bool m_rendering = false;
 };

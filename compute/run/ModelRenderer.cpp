@@ -25,8 +25,8 @@ double millisecondsSince(Clock::time_point& mark) {
 ModelRenderer::ModelRenderer(engine::Simulator& simulator)
     : m_simulator(simulator), m_gather(simulator.device()) {}
 
-void ModelRenderer::render(const Experiment& e, const std::vector<std::uint16_t>& mask,
-                           engine::Simulator::PlanInputs inputs) {
+void ModelRenderer::setPlanFor(const Experiment& e, const std::vector<std::uint16_t>& mask,
+                               engine::Simulator::PlanInputs inputs) {
     Clock::time_point mark = Clock::now();
     random::ReferenceRandom rng; // as prepareQuietly: the run's own generator, warnings dropped
     std::ostringstream quiet;
@@ -36,21 +36,78 @@ void ModelRenderer::render(const Experiment& e, const std::vector<std::uint16_t>
     m_times.plan += millisecondsSince(mark);
     m_simulator.setPlan(prepared.plan, referenceLoop(prepared.resolved), inputs);
     m_times.setPlan += millisecondsSince(mark);
-    m_simulator.run();
+}
+
+void ModelRenderer::prepareImage(const Experiment& e) {
+    m_simulator.setImageReadback(true);
+    setPlanFor(e, e.mask, engine::Simulator::PlanInputs::Compared);
+    m_maskUploaded = false;
+    m_rendering = Rendering::Image;
+}
+
+void ModelRenderer::preparePixels(const Experiment& e) {
+    if (m_mask.empty())
+        throw Error("a fit's pixels were rendered before they were chosen (internal error)");
+    m_simulator.setImageReadback(false);
+    // the first rendering with the chosen pixels' mask compares and uploads it; the next ones
+    // have the same mask and structure factors (the class's contract)
+    setPlanFor(e, m_mask,
+               m_maskUploaded ? engine::Simulator::PlanInputs::Same
+                              : engine::Simulator::PlanInputs::Compared);
+    m_maskUploaded = true;
+    m_rendering = Rendering::Pixels;
+}
+
+std::vector<float> ModelRenderer::readBack(Clock::time_point runStart) {
+    Clock::time_point mark = runStart;
     m_times.run += millisecondsSince(mark);
     m_times.gpu += m_simulator.gpuMilliseconds();
     ++m_times.renderings;
+    const Rendering rendering = m_rendering;
+    m_rendering = Rendering::None;
+    std::vector<float> values;
+    if (rendering == Rendering::Image) {
+        values = m_simulator.image();
+        m_imagePixels = values.size();
+    } else {
+        values = m_gather.values(m_simulator.imageBuffer());
+        m_simulator.setImageReadback(true);
+    }
+    m_times.readBack += millisecondsSince(mark);
+    return values;
 }
 
 std::vector<float> ModelRenderer::image(const Experiment& e) {
-    m_simulator.setImageReadback(true);
-    render(e, e.mask, engine::Simulator::PlanInputs::Compared);
-    m_maskUploaded = false;
-    Clock::time_point mark = Clock::now();
-    std::vector<float> image = m_simulator.image();
-    m_imagePixels = image.size();
-    m_times.readBack += millisecondsSince(mark);
-    return image;
+    prepareImage(e);
+    const Clock::time_point runStart = Clock::now();
+    m_simulator.run();
+    return readBack(runStart);
+}
+
+std::vector<float> ModelRenderer::pixels(const Experiment& e) {
+    preparePixels(e);
+    const Clock::time_point runStart = Clock::now();
+    m_simulator.run();
+    return readBack(runStart);
+}
+
+void ModelRenderer::startImage(const Experiment& e) {
+    prepareImage(e);
+    m_runStart = Clock::now();
+    m_simulator.start();
+}
+
+void ModelRenderer::startPixels(const Experiment& e) {
+    preparePixels(e);
+    m_runStart = Clock::now();
+    m_simulator.start();
+}
+
+std::vector<float> ModelRenderer::finish() {
+    if (m_rendering == Rendering::None)
+        throw Error("a fit's rendering was finished before it was started (internal error)");
+    m_simulator.finish();
+    return readBack(m_runStart);
 }
 
 void ModelRenderer::setPixels(const std::vector<std::size_t>& pixels) {
@@ -67,23 +124,6 @@ void ModelRenderer::setPixels(const std::vector<std::size_t>& pixels) {
     }
     m_gather.setPixels(indices);
     m_maskUploaded = false;
-}
-
-std::vector<float> ModelRenderer::pixels(const Experiment& e) {
-    if (m_mask.empty())
-        throw Error("a fit's pixels were rendered before they were chosen (internal error)");
-    m_simulator.setImageReadback(false);
-    // the first rendering with the chosen pixels' mask compares and uploads it; the next ones
-    // have the same mask and structure factors (the class's contract)
-    render(e, m_mask,
-           m_maskUploaded ? engine::Simulator::PlanInputs::Same
-                          : engine::Simulator::PlanInputs::Compared);
-    m_maskUploaded = true;
-    Clock::time_point mark = Clock::now();
-    std::vector<float> values = m_gather.values(m_simulator.imageBuffer());
-    m_times.readBack += millisecondsSince(mark);
-    m_simulator.setImageReadback(true);
-    return values;
 }
 
 } // namespace bv::run

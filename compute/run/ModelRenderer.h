@@ -22,6 +22,7 @@
 #include "compute/engine/Simulator.h"
 #include "compute/model/Experiment.h"
 
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -56,17 +57,34 @@ class ModelRenderer {
     // parameter values (the class's comment): its own mask is not used.
     std::vector<float> pixels(const Experiment& e);
 
+    // image() and pixels() in two halves, for a caller that must not block while the GPU
+    // works (the viewer's Refine dock, on its window's device): start, then isFinished()
+    // (engine::Simulator's: it submits the next slice) until true, then finish. One rendering
+    // in flight at a time, and nothing else on the Simulator meanwhile.
+    void startImage(const Experiment& e);
+    void startPixels(const Experiment& e);
+    bool isFinished() { return m_simulator.isFinished(); }
+    std::vector<float> finish(); // the image, or the chosen pixels' values
+
     const RenderTimes& times() const { return m_times; }
 
   private:
-    void render(const Experiment& e, const std::vector<std::uint16_t>& mask,
-                engine::Simulator::PlanInputs inputs);
+    enum class Rendering { None, Image, Pixels };
+    // resolve, plan and setPlan for the image of `e` or the chosen pixels
+    void prepareImage(const Experiment& e);
+    void preparePixels(const Experiment& e);
+    void setPlanFor(const Experiment& e, const std::vector<std::uint16_t>& mask,
+                    engine::Simulator::PlanInputs inputs);
+    // after the run: its times, then the image or the chosen pixels read back
+    std::vector<float> readBack(std::chrono::steady_clock::time_point runStart);
 
     engine::Simulator& m_simulator;
     engine::PixelGather m_gather;
     std::vector<std::uint16_t> m_mask; // 1 on the chosen pixels
     std::size_t m_imagePixels = 0;
     bool m_maskUploaded = false; // the Simulator's last plan had m_mask
+    Rendering m_rendering = Rendering::None;
+    std::chrono::steady_clock::time_point m_runStart;
     RenderTimes m_times;
 };
 

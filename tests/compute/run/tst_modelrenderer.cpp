@@ -113,6 +113,40 @@ class TestModelRenderer : public QObject {
         QVERIFY(renderer.times().total() > 0.0);
     }
 
+    // In halves, as the viewer's Refine dock drives it from a timer: start, poll, finish give
+    // what the blocking calls give, image and pixels alike.
+    void inHalvesAsTheBlockingCalls() {
+        const bv::vk::Device device(validated());
+        bv::engine::SimulatorOptions options;
+        options.precision = bv::Precision::Fast;
+        bv::engine::Simulator simulator(device, options);
+        bv::run::ModelRenderer halves(simulator);
+        bv::engine::Simulator other(device, options);
+        bv::run::ModelRenderer blocking(other);
+        const auto finished = [](bv::run::ModelRenderer& r) {
+            while (!r.isFinished()) {
+            }
+            return r.finish();
+        };
+
+        const bv::Experiment start = experimentOf(kStart);
+        halves.startImage(start);
+        const std::vector<float> whole = finished(halves);
+        QCOMPARE(whole, blocking.image(start));
+        std::vector<std::size_t> chosen;
+        for (std::size_t i = 0; i < whole.size(); i += 7)
+            chosen.push_back(i);
+        halves.setPixels(chosen);
+        blocking.setPixels(chosen);
+        for (const char* move : {" -distance 60.3", " -distance 60.3 -mosaic 0.4"}) {
+            const bv::Experiment moved = experimentOf(std::string(kStart) + move);
+            halves.startPixels(moved);
+            QCOMPARE(finished(halves), blocking.pixels(moved));
+        }
+        QCOMPARE(halves.times().renderings, 3);
+        QVERIFY_THROWS_EXCEPTION(bv::Error, halves.finish()); // nothing started
+    }
+
     void pixelsBeforeTheyAreChosenRefused() {
         const bv::vk::Device device(validated());
         bv::engine::Simulator simulator(device);
