@@ -72,9 +72,8 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
         try {
             // no size stated and ncells fitted: the start searched first, as headless does
             // (the panel's start column follows the fit's first values)
-            const refine::ForwardModel render = [this](const Experiment& e) {
-                return askGuiThread({Request::Image, e, {}});
-            };
+            const refine::PixelModel model = pixelModel();
+            const refine::ForwardModel& render = model.image; // a whole image
             Experiment sized = experiment;
             std::vector<std::string> sizedGroups = fitting;
             refine::chooseStartSize(sized, sizedGroups, m_measured, render);
@@ -85,8 +84,8 @@ void RefineRunner::start(const Experiment& experiment, const io::MeasuredImage& 
             const refine::SampledFit sampled = refine::fitFindingSampling(
                 sized, refine::canonicalStart(sized, r), sizedGroups, m_measured,
                 [&](const Experiment& from, const std::vector<std::string>& fitted, bool shown) {
-                    refine::Refinement fit(refine::ParameterSet(from, r, fitted), m_measured,
-                                           pixelModel(), pixels, background);
+                    refine::Refinement fit(refine::ParameterSet(from, r, fitted), m_measured, model,
+                                           pixels, background);
                     fit.setProgress([this, shown](const refine::FitProgress& progress) {
                         if (shown)
                             QMetaObject::invokeMethod(

@@ -36,6 +36,7 @@ void ModelRenderer::setPlanFor(const Experiment& e, const std::vector<std::uint1
     m_times.plan += millisecondsSince(mark);
     m_simulator.setPlan(prepared.plan, referenceLoop(prepared.resolved), inputs);
     m_times.setPlan += millisecondsSince(mark);
+    m_runStart = mark; // the run follows at once
 }
 
 void ModelRenderer::prepareImage(const Experiment& e) {
@@ -58,8 +59,8 @@ void ModelRenderer::preparePixels(const Experiment& e) {
     m_rendering = Rendering::Pixels;
 }
 
-std::vector<float> ModelRenderer::readBack(Clock::time_point runStart) {
-    Clock::time_point mark = runStart;
+std::vector<float> ModelRenderer::readBack() {
+    Clock::time_point mark = m_runStart;
     m_times.run += millisecondsSince(mark);
     m_times.gpu += m_simulator.gpuMilliseconds();
     ++m_times.renderings;
@@ -79,27 +80,23 @@ std::vector<float> ModelRenderer::readBack(Clock::time_point runStart) {
 
 std::vector<float> ModelRenderer::image(const Experiment& e) {
     prepareImage(e);
-    const Clock::time_point runStart = Clock::now();
     m_simulator.run();
-    return readBack(runStart);
+    return readBack();
 }
 
 std::vector<float> ModelRenderer::pixels(const Experiment& e) {
     preparePixels(e);
-    const Clock::time_point runStart = Clock::now();
     m_simulator.run();
-    return readBack(runStart);
+    return readBack();
 }
 
 void ModelRenderer::startImage(const Experiment& e) {
     prepareImage(e);
-    m_runStart = Clock::now();
     m_simulator.start();
 }
 
 void ModelRenderer::startPixels(const Experiment& e) {
     preparePixels(e);
-    m_runStart = Clock::now();
     m_simulator.start();
 }
 
@@ -107,7 +104,7 @@ std::vector<float> ModelRenderer::finish() {
     if (m_rendering == Rendering::None)
         throw Error("a fit's rendering was finished before it was started (internal error)");
     m_simulator.finish();
-    return readBack(m_runStart);
+    return readBack();
 }
 
 void ModelRenderer::setPixels(const std::vector<std::size_t>& pixels) {

@@ -70,13 +70,14 @@ class ModelRenderer {
 
   private:
     enum class Rendering { None, Image, Pixels };
-    // resolve, plan and setPlan for the image of `e` or the chosen pixels
+    // resolve, plan and setPlan for the image of `e` or the chosen pixels; the run's clock
+    // starts at their end
     void prepareImage(const Experiment& e);
     void preparePixels(const Experiment& e);
     void setPlanFor(const Experiment& e, const std::vector<std::uint16_t>& mask,
                     engine::Simulator::PlanInputs inputs);
     // after the run: its times, then the image or the chosen pixels read back
-    std::vector<float> readBack(std::chrono::steady_clock::time_point runStart);
+    std::vector<float> readBack();
 
     engine::Simulator& m_simulator;
     engine::PixelGather m_gather;
@@ -84,7 +85,7 @@ class ModelRenderer {
     std::size_t m_imagePixels = 0;
     bool m_maskUploaded = false; // the Simulator's last plan had m_mask
     Rendering m_rendering = Rendering::None;
-    std::chrono::steady_clock::time_point m_runStart;
+    std::chrono::steady_clock::time_point m_runStart; // set by setPlanFor
     RenderTimes m_times;
 };
 

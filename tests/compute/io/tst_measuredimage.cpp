@@ -20,6 +20,16 @@ std::string pathIn(const QTemporaryDir& dir, const char* name) {
     return dir.filePath(QLatin1String(name)).toStdString();
 }
 
+// an SMV image of fast x slow pixels of 0.1 mm holding `counts`
+void writeSmvImage(const std::string& path, int fast, int slow,
+                   const std::vector<std::uint16_t>& counts) {
+    bv::io::SmvHeader h;
+    h.fpixels = fast;
+    h.spixels = slow;
+    h.pixelSizeMm = 0.1;
+    bv::io::writeSmv(path, h, counts);
+}
+
 QString refusal(const std::string& path, std::size_t frame = 0) {
     try {
         bv::io::readMeasuredImage(path, frame);
@@ -58,11 +68,7 @@ class TestMeasuredImage : public QObject {
     void smvCeilingIsAnOverload() {
         QTemporaryDir dir;
         const std::string path = pathIn(dir, "image.img");
-        bv::io::SmvHeader h;
-        h.fpixels = 2;
-        h.spixels = 2;
-        h.pixelSizeMm = 0.1;
-        bv::io::writeSmv(path, h, {40, 65535, 41, 1000});
+        writeSmvImage(path, 2, 2, {40, 65535, 41, 1000});
         const bv::io::MeasuredImage m = bv::io::readMeasuredImage(path);
         QCOMPARE(QString::fromStdString(m.format), QStringLiteral("SMV"));
         QCOMPARE(m.pixels, (std::vector<float>{40, 65535, 41, 1000}));
@@ -75,11 +81,7 @@ class TestMeasuredImage : public QObject {
     void pixelsTheSimulationLeavesOutCarryNoData() {
         QTemporaryDir dir;
         const std::string path = pathIn(dir, "image.img");
-        bv::io::SmvHeader h;
-        h.fpixels = 3;
-        h.spixels = 2;
-        h.pixelSizeMm = 0.1;
-        bv::io::writeSmv(path, h, {40, 65535, 41, 42, 43, 44}); // pixel 1 an overload
+        writeSmvImage(path, 3, 2, {40, 65535, 41, 42, 43, 44}); // pixel 1 an overload
         bv::Panel p;
         p.fastPixels = 3;
         p.slowPixels = 2;
