@@ -6,6 +6,8 @@
 
 #include <QPointer>
 
+#include <algorithm>
+
 namespace bv::app {
 
 CompareView::CompareView(SimulationController& controller, render::ImageWindow& window,
@@ -62,6 +64,50 @@ void CompareView::clearMeasured() {
     m_problem.clear();
     setMode(Simulated);
     emit fitChanged();
+}
+
+void CompareView::setObservedSpots(refine::ObservedSpots spots) {
+    m_spots = std::move(spots);
+    matchSpots();
+    emit fitChanged();
+}
+
+void CompareView::clearObservedSpots() {
+    m_spots.reset();
+    matchSpots();
+    emit fitChanged();
+}
+
+void CompareView::matchSpots() {
+    m_spotMatch.reset();
+    m_spotProblem.clear();
+    const ResolvedExperiment* resolved = m_controller.resolved();
+    const std::vector<float>& image = m_controller.image();
+    if (!m_spots || !resolved || image.empty())
+        return;
+    // the simulator's image: the panels' rows stacked
+    int width = 0, height = 0;
+    for (const PanelGeometry& p : resolved->panels) {
+        width = std::max(width, p.fastPixels);
+        height += p.slowPixels;
+    }
+    const std::size_t n = image.size();
+    if (static_cast<std::size_t>(width) * static_cast<std::size_t>(height) != n)
+        return;
+    // the pixels with data: the measured frame's, else those the simulation renders
+    std::vector<std::uint8_t> hasData(n, 1);
+    if (m_measured && m_measured->hasData.size() == n)
+        hasData = m_measured->hasData;
+    else if (const std::vector<std::uint8_t>& skipped = m_controller.skipped(); skipped.size() == n)
+        for (std::size_t i = 0; i < n; ++i)
+            hasData[i] = skipped[i] ? 0 : 1;
+    try {
+        m_spotMatch = refine::matchSpots(
+            *m_spots, refine::simulatedSpots(image, width, height, hasData, resolved->panels),
+            resolved->panels.size());
+    } catch (const Error& e) {
+        m_spotProblem = QString::fromStdString(e.what());
+    }
 }
 
 void CompareView::setMode(Mode mode) {
@@ -124,6 +170,7 @@ void CompareView::onImageReady() {
             releaseBuffers();
         }
     }
+    matchSpots();
     emit fitChanged();
     if (m_mode != Simulated)
         m_controller.showSource();

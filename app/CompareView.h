@@ -9,7 +9,9 @@
 // The fit is made again for every complete image, so the difference follows the sliders. A
 // pixel the shown simulation skips (its -mask, its -roi) has no data in the measured frame
 // either: the frame as read is kept, and what the views and fits see follows the skipped
-// pixels as they change.
+// pixels as they change. DIALS's observed spots (a .refl), when given, are matched to the
+// simulated spots of every complete image as -compare -spots matches them headless
+// (refine::matchSpots), with or without a measured frame.
 //
 //     CompareView compare(controller, window);
 //     compare.setMeasured(bv::io::readMeasuredImage("frame_00012.cbf"), "frame_00012.cbf");
@@ -17,6 +19,7 @@
 
 #include "compute/io/MeasuredImage.h"
 #include "compute/products/Comparison.h"
+#include "compute/refine/ObservedSpots.h"
 #include "compute/vk/Buffer.h"
 
 #include <QObject>
@@ -58,6 +61,14 @@ class CompareView : public QObject {
     // when their sizes differ: problem() says why).
     const std::optional<products::ComparisonStats>& fit() const { return m_fit; }
     const QString& problem() const { return m_problem; }
+    // DIALS's observed spots of the frame (refine::observedSpots) and their match to the
+    // spots of the last complete image (none before an image; spotProblem() says why not)
+    void setObservedSpots(refine::ObservedSpots spots);
+    void clearObservedSpots();
+    const std::optional<refine::ObservedSpots>& observedSpots() const { return m_spots; }
+    const std::optional<refine::SpotMatch>& spotMatch() const { return m_spotMatch; }
+    const QString& spotProblem() const { return m_spotProblem; }
+
     // the measured count at a pixel (nullopt outside, without data, or with no frame)
     std::optional<float> measuredAt(int fast, int slow) const;
     // the buffer the window draws in the Measured and Difference views (tests)
@@ -70,6 +81,7 @@ class CompareView : public QObject {
   private:
     void onImageReady();
     void followSkipped(); // m_measured from m_read and the controller's skipped pixels
+    void matchSpots();
     void releaseBuffers();
     void upload();
 
@@ -83,6 +95,9 @@ class CompareView : public QObject {
     QTimer m_blink;
     std::optional<products::ComparisonStats> m_fit;
     QString m_problem;
+    std::optional<refine::ObservedSpots> m_spots;
+    std::optional<refine::SpotMatch> m_spotMatch;
+    QString m_spotProblem;
     std::unique_ptr<vk::Buffer> m_measuredBuffer, m_differenceBuffer;
 };
 

@@ -6,6 +6,7 @@
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -131,10 +132,22 @@ DisplayPanel::DisplayPanel(QWidget* parent) : QWidget(parent) {
                            "the detector"));
     m_spotLabels = new QCheckBox(tr("h k l labels"), overlays);
     m_spotLabels->setObjectName(QStringLiteral("overlaySpotLabels"));
+    m_observed = new QCheckBox(tr("Observed spots (DIALS .refl)"), overlays);
+    m_observed->setObjectName(QStringLiteral("overlayObservedSpots"));
+    m_observed->setToolTip(tr("File > Open observed spots: each DIALS spot of the frame as a "
+                              "cross, green with a line to the simulated spot it matched, red "
+                              "where none lies within 5 pixels"));
     overlayLayout->addWidget(m_beam);
     overlayLayout->addWidget(m_rings);
     overlayLayout->addWidget(m_spots);
     overlayLayout->addWidget(m_spotLabels);
+    overlayLayout->addWidget(m_observed);
+    m_observedSummary = new QLabel(overlays);
+    m_observedSummary->setObjectName(QStringLiteral("overlayObservedSummary"));
+    m_observedSummary->setContentsMargins(22, 0, 0, 0); // under the checkbox's text
+    m_observedSummary->setWordWrap(true);
+    m_observedSummary->hide();
+    overlayLayout->addWidget(m_observedSummary);
     layout->addWidget(overlays);
     layout->addStretch(1);
 
@@ -164,7 +177,7 @@ DisplayPanel::DisplayPanel(QWidget* parent) : QWidget(parent) {
     connect(m_overloadOn, &QCheckBox::toggled, this, settingsEdited);
     connect(m_overload, qOverload<double>(&QDoubleSpinBox::valueChanged), this, settingsEdited);
     connect(autoButton, &QPushButton::clicked, this, &DisplayPanel::autoContrastRequested);
-    for (QCheckBox* box : {m_beam, m_rings, m_spots, m_spotLabels})
+    for (QCheckBox* box : {m_beam, m_rings, m_spots, m_spotLabels, m_observed})
         connect(box, &QCheckBox::toggled, this, [this] {
             if (m_updating)
                 return;
@@ -172,8 +185,14 @@ DisplayPanel::DisplayPanel(QWidget* parent) : QWidget(parent) {
             m_overlays.rings = m_rings->isChecked();
             m_overlays.spots = m_spots->isChecked();
             m_overlays.spotLabels = m_spotLabels->isChecked();
+            m_overlays.observedSpots = m_observed->isChecked();
             emit overlaysChanged(m_overlays);
         });
+}
+
+void DisplayPanel::setObservedSpotsSummary(const QString& summary) {
+    m_observedSummary->setText(summary);
+    m_observedSummary->setVisible(!summary.isEmpty());
 }
 
 bool DisplayPanel::autoContrastOnNewImage() const {
@@ -240,6 +259,7 @@ void DisplayPanel::setOverlays(const OverlaySettings& overlays) {
     m_rings->setChecked(overlays.rings);
     m_spots->setChecked(overlays.spots);
     m_spotLabels->setChecked(overlays.spotLabels);
+    m_observed->setChecked(overlays.observedSpots);
     m_updating = false;
     emit overlaysChanged(m_overlays);
 }

@@ -19,6 +19,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QSlider;
 
 namespace bv::app {
@@ -33,6 +34,9 @@ class DisplayPanel : public QWidget {
     void setSettings(const render::DisplaySettings& settings);
     OverlaySettings overlays() const { return m_overlays; }
     void setOverlays(const OverlaySettings& overlays);
+    // the observed spots' match, under their checkbox ("224 of 226 matched, RMSD 0.94
+    // pixels"); empty: none loaded
+    void setObservedSpotsSummary(const QString& summary);
     bool autoContrastOnNewImage() const;
     void setAutoContrastOnNewImage(bool on);
 
@@ -79,6 +83,8 @@ class DisplayPanel : public QWidget {
     QCheckBox* m_rings = nullptr;
     QCheckBox* m_spots = nullptr;
     QCheckBox* m_spotLabels = nullptr;
+    QCheckBox* m_observed = nullptr;
+    QLabel* m_observedSummary = nullptr;
     bool m_updating = false;
 };
 

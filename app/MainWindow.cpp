@@ -45,16 +45,19 @@ MainWindow::MainWindow(QVulkanInstance* instance, QWidget* parent) : QMainWindow
     m_controller = new SimulationController(*m_document, *m_imageWindow, this);
     m_compare = new CompareView(*m_controller, *m_imageWindow, this);
     connect(m_compare, &CompareView::fitChanged, this, [this] {
+        QStringList parts;
         if (const auto& fit = m_compare->fit())
-            statusBar()->showMessage(
-                tr("%1: correlation %2, measured = %3 × simulated + %4, residual %5 rms")
-                    .arg(m_compare->measuredName())
-                    .arg(fit->correlation, 0, 'f', 4)
-                    .arg(fit->scale, 0, 'g', 5)
-                    .arg(fit->background, 0, 'g', 4)
-                    .arg(fit->residual, 0, 'g', 4));
+            parts << tr("%1: correlation %2, measured = %3 × simulated + %4, residual %5 rms")
+                         .arg(m_compare->measuredName())
+                         .arg(fit->correlation, 0, 'f', 4)
+                         .arg(fit->scale, 0, 'g', 5)
+                         .arg(fit->background, 0, 'g', 4)
+                         .arg(fit->residual, 0, 'g', 4);
         else if (!m_compare->problem().isEmpty())
-            statusBar()->showMessage(tr("Cannot compare: %1").arg(m_compare->problem()));
+            parts << tr("Cannot compare: %1").arg(m_compare->problem());
+        updateObservedSpots(parts);
+        if (!parts.isEmpty())
+            statusBar()->showMessage(parts.join(QStringLiteral(" · ")));
         // the profiles' second curve and the readout's second value follow the fit
         const auto& fit = m_compare->fit();
         m_plots->setMeasured(fit ? m_compare->measured() : nullptr, fit ? fit->scale : 1.0,

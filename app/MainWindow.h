@@ -17,6 +17,7 @@
 #include <QMainWindow>
 #include <QPoint>
 #include <QPointer>
+#include <QStringList>
 #include <QTimer>
 
 #include <optional>
@@ -122,6 +123,9 @@ class MainWindow : public QMainWindow {
     // File > Open measured image: a CBF, SMV or NeXus frame (its `frame`, from 0) beside the
     // simulation (app/CompareView.h); View > Compare picks the view. Reported as above.
     void openMeasuredImage(const QString& path, int frame = 0);
+    // DIALS's observed spots (a .refl) of the frame (-frame, or the -experiment scan's first
+    // image; every spot without either), matched to the simulated spots of each image
+    void openObservedSpots(const QString& path);
     CompareView& compareView() { return *m_compare; }
     // View > Refine: the fit to the measured frame, the image following it (app/RefinePanel.h)
     RefinePanel& refinePanel() { return *m_refine; }
@@ -165,6 +169,8 @@ class MainWindow : public QMainWindow {
     void updateStatus();
     void updateCostWarning(); // the Parameters dock's line about a setting that takes long
     void updateReadout();
+    // the observed spots' pairs to the overlays and their match to the status line's parts
+    void updateObservedSpots(QStringList& status);
     void autoContrast(); // from the GPU histogram, else the host image
     void showError(const QString& title, const QString& message);
     void runGuarded(const QString& title, const std::function<void()>& action);

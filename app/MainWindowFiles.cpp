@@ -10,7 +10,9 @@
 #include "app/RefinePanel.h"
 #include "app/SimulationController.h"
 #include "compute/core/Error.h"
+#include "compute/io/DialsReflections.h"
 #include "compute/io/MeasuredImage.h"
+#include "compute/refine/ObservedSpots.h"
 #include "compute/request/ExperimentFile.h"
 #include "render/ImageWindow.h"
 
@@ -95,6 +97,52 @@ void MainWindow::openMeasuredImage(const QString& path, int frame) {
         if (m_compare->mode() == CompareView::Simulated)
             m_compareModes->actions().at(CompareView::Measured)->trigger();
     });
+}
+
+void MainWindow::openObservedSpots(const QString& path) {
+    runGuarded(tr("Cannot open the observed spots"), [&] {
+        const std::string file = path.toStdString();
+        refine::ObservedSpots spots =
+            refine::observedSpots(file, io::readDialsReflections(file),
+                                  request::measuredImageNumber(m_document->commandLine()));
+        const std::size_t count = spots.spots.size(), rows = spots.rows;
+        m_compare->setObservedSpots(std::move(spots));
+        statusBar()->showMessage(tr("%1: %2 of %3 spots on this frame")
+                                     .arg(QFileInfo(path).fileName())
+                                     .arg(count)
+                                     .arg(rows),
+                                 8000);
+    });
+}
+
+void MainWindow::updateObservedSpots(QStringList& status) {
+    std::vector<ObservedSpotPair> pairs;
+    const auto& spots = m_compare->observedSpots();
+    const auto& match = m_compare->spotMatch();
+    if (spots && match) {
+        for (std::size_t i = 0; i < spots->spots.size() && i < match->nearest.size(); ++i) {
+            const io::DialsSpot& s = spots->spots[i];
+            pairs.push_back({s.panel, {s.xyz.x, s.xyz.y}, match->nearest[i]});
+        }
+        const QString name = QFileInfo(QString::fromStdString(spots->file)).fileName();
+        const QString summary = match->all.matched
+                                    ? tr("%1 of %2 matched within %3 pixels, RMSD %4 pixels")
+                                          .arg(match->all.matched)
+                                          .arg(match->all.observed)
+                                          .arg(match->radius)
+                                          .arg(match->all.rmsd, 0, 'f', 3)
+                                    : tr("none of %1 within %2 pixels of a simulated spot")
+                                          .arg(match->all.observed)
+                                          .arg(match->radius);
+        status << name + QStringLiteral(": ") + summary;
+        m_display->setObservedSpotsSummary(name + QStringLiteral(": ") + summary);
+    } else if (spots && !m_compare->spotProblem().isEmpty()) {
+        status << tr("Cannot match the observed spots: %1").arg(m_compare->spotProblem());
+        m_display->setObservedSpotsSummary(tr("not matched: %1").arg(m_compare->spotProblem()));
+    } else
+        m_display->setObservedSpotsSummary({});
+    m_overlays.setObservedSpots(std::move(pairs));
+    m_imageWindow->invalidateOverlay();
 }
 
 void MainWindow::saveRefinedExperiment(const QString& path) {

@@ -88,6 +88,13 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty())
             openMeasuredImage(path);
     });
+    file->addAction(tr("Open observed &spots (DIALS .refl)…"), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open observed spots"), QString(),
+                                         tr("DIALS reflection tables (*.refl);;All files (*)"));
+        if (!path.isEmpty())
+            openObservedSpots(path);
+    });
     file->addAction(tr("Save &refined experiment (.expt)…"), this, [this] {
         const QString path = askSavePath(tr("Save refined experiment"),
                                          tr("DIALS experiment lists (*.expt)"), QStringLiteral("expt"));

@@ -21,6 +21,8 @@ const QColor kLineColour(0, 200, 80);
 const QColor kPinColour(255, 200, 0);
 const QColor kPreviewColour(230, 90, 0);  // orange: not the exact image yet
 const QColor kMarkerColour(77, 255, 115); // the reciprocal view's hovered-node halo (SceneColours)
+const QColor kObservedColour(0, 230, 60); // DIALS's spot, matched
+const QColor kUnmatchedColour(255, 40, 40); // DIALS's spot with no simulated spot near
 // labels drawn only while this many spots are in view (more would be unreadable)
 constexpr int kMaxLabelledSpots = 400;
 
@@ -68,7 +70,28 @@ void Overlays::setSettings(const OverlaySettings& settings) {
         rebuild();
 }
 
+void Overlays::setObservedSpots(std::vector<ObservedSpotPair> pairs) {
+    m_observed = std::move(pairs);
+    mapObservedSpots();
+}
+
+void Overlays::mapObservedSpots() {
+    m_observedMarks.clear();
+    if (!m_geometry)
+        return;
+    for (const ObservedSpotPair& p : m_observed) {
+        const std::optional<glm::dvec2> observed = m_geometry->panelPoint(p.panel, p.observed);
+        if (!observed)
+            continue;
+        ObservedMark mark{toQPointF(*observed), std::nullopt};
+        if (p.simulated)
+            mark.simulated = toQPointF(m_geometry->panelPoint(p.panel, *p.simulated));
+        m_observedMarks.push_back(mark);
+    }
+}
+
 void Overlays::rebuild() {
+    mapObservedSpots();
     m_beam.reset();
     m_ringResolutions.clear();
     m_rings.clear();
@@ -123,6 +146,29 @@ double Overlays::spotRingRadius(double viewScale) const {
     return std::max(outside, std::min(spacing, 8.0 * m_scale));
 }
 
+void Overlays::paintObservedSpots(QPainter& painter, const render::ViewTransform& view,
+                                  const QRectF& visible) const {
+    // a cross on DIALS's centroid, a line to the simulated spot's centroid and a small ring
+    // there: the line's length is the spot's miss, magnified by the zoom
+    const double arm = 4.0 * m_scale, ring = 2.5 * m_scale;
+    painter.setBrush(Qt::NoBrush);
+    for (const ObservedMark& m : m_observedMarks) {
+        const QPointF at = view.toView(m.observed);
+        if (!visible.adjusted(-arm, -arm, arm, arm).contains(at))
+            continue;
+        const QColor colour = m.simulated ? kObservedColour : kUnmatchedColour;
+        painter.setPen(QPen(colour, 1.5 * m_scale));
+        painter.drawLine(at + QPointF(-arm, -arm), at + QPointF(arm, arm));
+        painter.drawLine(at + QPointF(-arm, arm), at + QPointF(arm, -arm));
+        if (m.simulated) {
+            const QPointF to = view.toView(*m.simulated);
+            painter.setPen(QPen(kSpotColour, 1.0 * m_scale));
+            painter.drawLine(at, to);
+            painter.drawEllipse(to, ring, ring);
+        }
+    }
+}
+
 void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSizeF viewSize) const {
     const QRectF visible(QPointF(0, 0), viewSize);
     painter.save();
@@ -174,6 +220,8 @@ void Overlays::paint(QPainter& painter, const render::ViewTransform& view, QSize
                           kSpotColour);
         }
     }
+    if (m_settings.observedSpots)
+        paintObservedSpots(painter, view, visible);
     if (m_settings.beamCentre && m_beam) {
         const QPointF c = view.toView(*m_beam);
         const double k = m_scale;

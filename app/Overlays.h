@@ -11,6 +11,7 @@
 
 #include <QLineF>
 #include <QPoint>
+#include <QRectF>
 #include <QString>
 
 #include <optional>
@@ -25,6 +26,15 @@ struct OverlaySettings {
     bool rings = true;
     bool spots = false;
     bool spotLabels = true;
+    bool observedSpots = true; // DIALS's spots (-spots, a .refl) and their simulated partners
+};
+
+// An observed spot and the simulated spot it was matched to (refine::matchSpots), in the
+// pixels of its panel (a pixel's centre at .5), as DIALS and the simulator give them.
+struct ObservedSpotPair {
+    std::size_t panel = 0;
+    glm::dvec2 observed{0.0};
+    std::optional<glm::dvec2> simulated; // none within the match radius
 };
 
 class Overlays {
@@ -53,6 +63,15 @@ class Overlays {
     void setPreview(const QString& leftOut) { m_preview = leftOut; }
     const QString& preview() const { return m_preview; }
 
+    // DIALS's observed spots, each drawn as a cross with a line to its simulated partner (a
+    // red cross: none within the radius); mapped through the geometry to image points.
+    void setObservedSpots(std::vector<ObservedSpotPair> pairs);
+    struct ObservedMark {
+        QPointF observed;
+        std::optional<QPointF> simulated;
+    };
+    const std::vector<ObservedMark>& observedMarks() const { return m_observedMarks; }
+
     const std::vector<double>& ringResolutions() const { return m_ringResolutions; }
     const std::vector<PredictedSpot>& spots() const { return m_spots; }
     // A predicted spot's ring (view pixels) on a view of `viewScale` view pixels per image
@@ -69,6 +88,9 @@ class Overlays {
 
   private:
     void rebuild();
+    void mapObservedSpots();
+    void paintObservedSpots(QPainter& painter, const render::ViewTransform& view,
+                            const QRectF& visible) const;
 
     std::optional<PixelGeometry> m_geometry;
     OverlaySettings m_settings;
@@ -83,6 +105,8 @@ class Overlays {
     std::vector<std::optional<QPointF>> m_ringLabelPoints;
     std::vector<PredictedSpot> m_spots;
     double m_spotSpacing = 0.0;
+    std::vector<ObservedSpotPair> m_observed;
+    std::vector<ObservedMark> m_observedMarks;
 };
 
 } // namespace bv::app

@@ -32,6 +32,7 @@ void writeView(io::JsonWriter& w, const ViewState& v) {
     w.key("rings").boolean(v.overlays.rings);
     w.key("spots").boolean(v.overlays.spots);
     w.key("spotLabels").boolean(v.overlays.spotLabels);
+    w.key("observedSpots").boolean(v.overlays.observedSpots);
     w.endObject();
     if (v.view) {
         w.key("origin").beginArray().number(v.view->origin().x()).number(v.view->origin().y()).endArray();
@@ -53,7 +54,9 @@ ViewState readView(const JsonFields& r) {
     d.overload = static_cast<float>(r.number("overload"));
     v.autoContrast = r.boolean("autoContrast");
     const JsonFields o = r.object("overlays");
-    v.overlays = {o.boolean("beamCentre"), o.boolean("rings"), o.boolean("spots"), o.boolean("spotLabels")};
+    v.overlays = {o.boolean("beamCentre"), o.boolean("rings"), o.boolean("spots"),
+                  o.boolean("spotLabels"),
+                  !o.has("observedSpots") || o.boolean("observedSpots")}; // sessions before it: on
     if (r.has("scale")) {
         const io::Json& origin = r.value("origin");
         if (!origin.is_array() || origin.size() != 2)

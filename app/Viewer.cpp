@@ -217,6 +217,9 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
             window.document().loadArguments(options.arguments);
         // -measured FILE (or -compare with an -experiment's own image): the measured frame
         // beside the simulation, shown as the difference with -compare, else as measured
+        // -spots FILE: DIALS's observed spots against the simulated ones, measured frame or not
+        if (const RunRequest& r = window.document().commandLine(); !r.spots.empty())
+            window.openObservedSpots(QString::fromStdString(r.spots));
         if (const RunRequest& r = window.document().commandLine(); !r.measured.empty() || r.compare) {
             const request::MeasuredSource m = request::measuredSource(r);
             window.openMeasuredImage(QString::fromStdString(m.path), static_cast<int>(m.frame));

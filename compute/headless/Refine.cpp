@@ -84,13 +84,7 @@ std::optional<refine::ObservedSpots> readObservedSpots(const RunRequest& request
         throw Error("-spots " + request.spots + ": with -compare or -refine, whose simulated "
                     "spots it is set against");
     const io::DialsReflections table = io::readDialsReflections(request.spots);
-    // the measured frame's DIALS image number: -frame, or the scan's first image
-    std::optional<long long> image = request.frame;
-    if (!image && !request.experimentFile.empty()) {
-        if (const auto& scan = request::experimentRead(request)->list.scan)
-            image = scan->firstImage;
-    }
-    return refine::observedSpots(request.spots, table, image);
+    return refine::observedSpots(request.spots, table, request::measuredImageNumber(request));
 }
 
 void printObservedSpots(std::ostream& out, const refine::ObservedSpots& spots,

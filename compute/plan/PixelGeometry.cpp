@@ -152,6 +152,16 @@ std::vector<glm::dvec2> PixelGeometry::outlineOf(const glm::ivec2& imagePixel) c
     return outline;
 }
 
+std::optional<glm::dvec2> PixelGeometry::panelPoint(std::size_t panel, const glm::dvec2& xy) const {
+    if (m_firstRows.empty()) // nanoBragg's one detector: its pixels are the image's
+        return panel == 0 ? std::optional<glm::dvec2>(xy) : std::nullopt;
+    if (panel >= m_firstRows.size())
+        return std::nullopt;
+    if (!m_view) // the panels' rows stacked
+        return glm::dvec2(xy.x, m_firstRows[panel] + xy.y);
+    return m_view->viewPointOf(m_view->position({static_cast<int>(panel), xy.x, xy.y}));
+}
+
 double PixelGeometry::twoThetaOfPixel(int fast, int slow) const {
     if (m_view && !panelPixel(fast, slow))
         return std::numeric_limits<double>::quiet_NaN();

@@ -97,6 +97,10 @@ class PixelGeometry {
     // The image point at the centre of an image pixel, and the pixel's outline (its corners).
     glm::dvec2 centreOf(const glm::ivec2& imagePixel) const;
     std::vector<glm::dvec2> outlineOf(const glm::ivec2& imagePixel) const;
+    // The image point of a point on a panel given in that panel's pixels (a pixel's centre at
+    // .5, as DIALS gives its spots); nullopt for a panel the detector lacks or a point the
+    // view cannot show. nanoBragg's one detector is panel 0.
+    std::optional<glm::dvec2> panelPoint(std::size_t panel, const glm::dvec2& xy) const;
     // 2θ at the centre of an image pixel (the radial profile's bins)
     double twoThetaOfPixel(int fast, int slow) const;
     bool curved() const { return m_curved; }

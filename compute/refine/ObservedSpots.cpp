@@ -89,16 +89,16 @@ SpotMatch matchSpots(const ObservedSpots& observed, const std::vector<SimulatedS
         ++g.observed;
         ++m.all.observed;
         double best = radius * radius;
-        bool found = false;
+        std::optional<glm::dvec2>& nearest = m.nearest.emplace_back();
         for (const glm::dvec2& s : onPanel[o.panel]) {
             const double dx = s.x - o.xyz.x, dy = s.y - o.xyz.y;
             const double d2 = dx * dx + dy * dy;
             if (d2 <= best) {
                 best = d2;
-                found = true;
+                nearest = s;
             }
         }
-        if (!found)
+        if (!nearest)
             continue;
         ++g.matched;
         ++m.all.matched;

@@ -63,6 +63,9 @@ struct SpotMatch {
     std::vector<SpotGroupMatch> groups; // by experiment id, then panel
     SpotGroupMatch all;
     std::size_t simulated = 0;          // the simulated image's spots
+    // for each observed spot (ObservedSpots::spots' order), the simulated centroid it was
+    // matched to, in its panel's pixels; nullopt: none within the radius
+    std::vector<std::optional<glm::dvec2>> nearest;
 };
 
 constexpr double kSpotMatchRadius = 5.0; // pixels

@@ -224,6 +224,14 @@ std::string experimentMask(const RunRequest& request) {
     return experimentRead(request)->list.mask;
 }
 
+std::optional<long long> measuredImageNumber(const RunRequest& request) {
+    if (request.frame || request.experimentFile.empty())
+        return request.frame;
+    if (const auto& scan = experimentRead(request)->list.scan)
+        return scan->firstImage;
+    return std::nullopt;
+}
+
 // a -lambda or -energy after -experiment: the crystal's matrix keeps the file's cell
 void keepExperimentCell(ParseContext& c) {
     if (!c.experimentMatrixWavelength || !c.request.experiment.crystal.mosflmMatrix)

@@ -23,6 +23,7 @@
 
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace bv::request {
@@ -50,6 +51,10 @@ std::shared_ptr<const ReadExperiment> experimentRead(const RunRequest& request,
 
 // The mask file of the request's -experiment's imageset (dials.apply_mask's), or "".
 std::string experimentMask(const RunRequest& request);
+
+// The DIALS image number of the measured frame, which picks a .refl's spots (-spots): -frame,
+// else the -experiment scan's first image; nullopt with neither (a still: every spot).
+std::optional<long long> measuredImageNumber(const RunRequest& request);
 
 // The detector of the request's -experiment (its -experiment_id) as the file places it, with
 // no option after it (what a refined experiment list is written against).

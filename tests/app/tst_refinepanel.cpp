@@ -12,6 +12,7 @@
 #include "compute/model/PanelPlacement.h"
 
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
 #include <QImage>
 #include <QLabel>
@@ -23,6 +24,7 @@
 
 #include <glm/geometric.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -274,6 +276,55 @@ class TestRefinePanel : public QObject {
         const QByteArray said = process.readAllStandardError();
         QVERIFY2(said.contains("wavelength"), said.constData());
         QVERIFY(!QFileInfo::exists(bad));
+    }
+
+    void dialsSpotsBesideTheSimulatedOnes() {
+        // tests/data/dials/strong.refl: dials.find_spots on this very frame (its README);
+        // headless -compare -spots finds every one of its 226 spots within 0.5 pixel rms
+        const QString frame = QStringLiteral(
+            "-lambda 1.0 -N 10 -default_F 100 -detpixels 256 -pixel 0.2 -phi 0 -osc 1 "
+            "-phisteps 4 -cell 50 60 70 90 90 90 -precision fast ");
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(frame + QStringLiteral("-misset 10 20 30 -distance 100"))));
+        v.window->openObservedSpots(QStringLiteral(BV_TEST_DATA "/dials/strong.refl"));
+        const app::CompareView& compare = v.window->compareView();
+        QVERIFY(compare.observedSpots() && compare.spotMatch());
+        QCOMPARE(compare.observedSpots()->spots.size(), std::size_t(226)); // no measured frame
+        QCOMPARE(compare.spotMatch()->all.matched, std::size_t(226));
+        const double atTruth = compare.spotMatch()->all.rmsd;
+        QVERIFY2(atTruth < 0.5, qPrintable(QString::number(atTruth)));
+        // drawn: a cross on each spot (the flat detector's pixels are the image's), a line to
+        // its simulated partner
+        const auto& marks = v.window->overlays().observedMarks();
+        QCOMPARE(marks.size(), std::size_t(226));
+        QVERIFY(std::fabs(marks[0].observed.x() - 84.99491) < 1e-4 &&
+                std::fabs(marks[0].observed.y() - 1.89017) < 1e-4); // the table's first row
+        QVERIFY(std::all_of(marks.begin(), marks.end(), [](const auto& m) { return m.simulated; }));
+        const QString summary =
+            v.window->findChild<QLabel*>(QStringLiteral("overlayObservedSummary"))->text();
+        QVERIFY2(summary.contains(QStringLiteral("226 of 226 matched")), qPrintable(summary));
+
+        // the crystal turned and the detector moved: the match follows the image
+        v.document().loadArguments(
+            test::words(frame + QStringLiteral("-misset 10.15 19.9 30 -distance 100.8")));
+        QVERIFY(v.waitImage());
+        QVERIFY(compare.spotMatch());
+        QVERIFY2(compare.spotMatch()->all.rmsd > atTruth + 0.3,
+                 qPrintable(QString::number(compare.spotMatch()->all.rmsd)));
+
+        // a file that is not a reflection table: a message naming it, the spots kept
+        QTemporaryDir dir;
+        const QString bad = dir.path() + QStringLiteral("/notes.refl");
+        QFile file(bad);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("not msgpack");
+        file.close();
+        QSignalSpy errors(v.window.get(), &app::MainWindow::errorShown);
+        v.window->openObservedSpots(bad);
+        QCOMPARE(errors.count(), 1);
+        QVERIFY2(errors.first().first().toString().contains(QStringLiteral("notes.refl")),
+                 qPrintable(errors.first().first().toString()));
+        QCOMPARE(compare.observedSpots()->spots.size(), std::size_t(226));
     }
 
     void refusesWithoutAMeasuredFrame() {

@@ -46,6 +46,9 @@ class TestPixelGeometry : public QObject {
         const std::vector<glm::dvec2> outline = g.outlineOf({10, 30});
         QCOMPARE(outline.size(), std::size_t(4));
         QVERIFY(outline[0] == glm::dvec2(10, 30) && outline[2] == glm::dvec2(11, 31));
+        // a DIALS spot on nanoBragg's one detector (panel 0) is where its pixels say
+        QVERIFY(g.panelPoint(0, {10.25, 30.75}) == glm::dvec2(10.25, 30.75));
+        QVERIFY(!g.panelPoint(1, {10.25, 30.75}));
     }
 
     void beamCentreIsWhereTheBeamHits_data() {
@@ -165,6 +168,11 @@ class TestPixelGeometry : public QObject {
         const double twoTheta = std::atan(std::hypot(3.1, 5.9) / 100.0);
         QVERIFY(std::fabs(g.twoThetaOfPixel(5, 120) - twoTheta) < 1e-12);
         QVERIFY(std::isnan(g.twoThetaOfPixel(45, 150))); // beyond the right panel's 40 pixels
+        // a point given in a panel's own pixels (a DIALS spot): the right panel's (5.5, 20.5)
+        // is the centre of its pixel (5, 20), at view (75.5, 20.5); a third panel is none
+        const auto spot = g.panelPoint(1, {5.5, 20.5});
+        QVERIFY(spot && std::fabs(spot->x - 75.5) < 1e-9 && std::fabs(spot->y - 20.5) < 1e-9);
+        QVERIFY(!g.panelPoint(2, {5.5, 20.5}));
     }
 };
 

@@ -90,6 +90,15 @@ class TestObservedSpots : public QObject {
         QCOMPARE(m.all.observed, std::size_t(4));
         QCOMPARE(m.all.matched, std::size_t(3));
         QVERIFY(std::fabs(m.all.rmsd - std::sqrt((0.25 + 1.0) / 3.0)) < 1e-12);
+        // each observed spot's partner, for drawing the pairs: the centroid it was matched to
+        const auto at = [](const std::optional<glm::dvec2>& p, double x, double y) {
+            return p && std::fabs(p->x - x) < 1e-12 && std::fabs(p->y - y) < 1e-12;
+        };
+        QCOMPARE(m.nearest.size(), std::size_t(4));
+        QVERIFY(at(m.nearest[0], 10.5, 10.5));
+        QVERIFY(at(m.nearest[1], 20.5, 5.5));
+        QVERIFY(!m.nearest[2]);
+        QVERIFY(at(m.nearest[3], 10.5, 10.5));
 
         std::ostringstream out;
         bv::refine::printSpotMatch(out, spots, m, &m);
