@@ -122,6 +122,15 @@ RefinePanel::RefinePanel(ExperimentDocument& document, SimulationController& con
     });
     connect(m_apply, &QPushButton::clicked, this, &RefinePanel::apply);
     connect(m_discard, &QPushButton::clicked, this, &RefinePanel::discard);
+    // a followed image is complete: the next step's after a pause of four times its time
+    m_followPause.setSingleShot(true);
+    connect(&m_followPause, &QTimer::timeout, this, &RefinePanel::showNextFollowed);
+    connect(&m_controller, &SimulationController::imageReady, this, [this] {
+        if (!m_followInFlight)
+            return;
+        m_followInFlight = false;
+        m_followPause.start(static_cast<int>(std::min<qint64>(4 * m_followClock.elapsed(), 10000)));
+    });
     // an edit of a field after the fit: the image shows the fields' experiment again
     connect(&m_document, &ExperimentDocument::changed, this, [this] {
         if (m_showingFit && !isRunning()) {
@@ -194,6 +203,7 @@ bool RefinePanel::run() {
     fillTable(m_values);
     m_startResidual = -1.0;
     m_stepsShown = 0;
+    stopFollowing();
     m_residual->clear();
     m_rmsd->clear();
     setMessage(tr("Fitting…"));
@@ -223,11 +233,32 @@ void RefinePanel::onProgress(const refine::FitProgress& progress) {
                    .arg(m_runner->renders()));
     // the image follows the fit (the controller computes the newest one it is given)
     m_showingFit = true;
+    follow(progress.experiment);
+}
+
+void RefinePanel::follow(const Experiment& experiment) {
+    m_followNext = experiment;
+    showNextFollowed();
+}
+
+void RefinePanel::showNextFollowed() {
+    if (!m_followNext || m_followInFlight || m_followPause.isActive() || !isRunning())
+        return;
+    m_controller.setShownExperiment(*m_followNext);
+    m_followNext.reset();
     ++m_stepsShown;
-    m_controller.setShownExperiment(progress.experiment);
+    m_followInFlight = true;
+    m_followClock.start();
+}
+
+void RefinePanel::stopFollowing() {
+    m_followNext.reset();
+    m_followInFlight = false;
+    m_followPause.stop();
 }
 
 void RefinePanel::onFinished() {
+    stopFollowing();
     const refine::FitReport& r = *m_runner->report();
     fillTable(r.values);
     m_residual->setText(tr("weighted residual (rms): %1 → %2")
@@ -268,6 +299,7 @@ void RefinePanel::onFinished() {
 }
 
 void RefinePanel::onFailed(const QString& message) {
+    stopFollowing();
     setMessage(tr("The fit failed: %1").arg(message));
     if (m_showingFit) {
         m_showingFit = false;
