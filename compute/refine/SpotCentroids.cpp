@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 
 namespace bv::refine {
 
@@ -61,6 +62,74 @@ float valueOfRank(const std::vector<float>& image, const std::vector<std::uint8_
     return *at;
 }
 
+// The image less its smooth background: the 25th percentile of the pixels with data in each
+// 32 x 32 tile (the background there while spots cover under three quarters of the tile; 0
+// between the sparse spots of a model without amorphous scattering), interpolated linearly
+// between the tiles' centres so that a background rising across a tile is followed. Pixels
+// without data are left as they are.
+std::vector<float> lessSmoothBackground(const std::vector<float>& image, int width, int height,
+                                        const std::vector<std::uint8_t>& hasData) {
+    constexpr int kTile = 32;
+    const int tilesX = (width + kTile - 1) / kTile, tilesY = (height + kTile - 1) / kTile;
+    const auto index = [width](int x, int y) {
+        return static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
+               static_cast<std::size_t>(x);
+    };
+    // each tile's floor; NaN for a tile without data, filled from its row or the rows beside
+    std::vector<float> floor(static_cast<std::size_t>(tilesX) * static_cast<std::size_t>(tilesY));
+    forEachOnHostThreads(floor.size(), [&](std::size_t t) {
+        const int x0 = static_cast<int>(t % static_cast<std::size_t>(tilesX)) * kTile;
+        const int y0 = static_cast<int>(t / static_cast<std::size_t>(tilesX)) * kTile;
+        std::vector<float> values;
+        for (int y = y0; y < std::min(height, y0 + kTile); ++y)
+            for (int x = x0; x < std::min(width, x0 + kTile); ++x)
+                if (hasData[index(x, y)])
+                    values.push_back(image[index(x, y)]);
+        if (values.empty()) {
+            floor[t] = std::numeric_limits<float>::quiet_NaN();
+            return;
+        }
+        const auto quarter = values.begin() + static_cast<long>(values.size() / 4);
+        std::nth_element(values.begin(), quarter, values.end());
+        floor[t] = *quarter;
+    });
+    float known = 0.0f; // a tile without data takes the last tile's floor that had some
+    for (float& f : floor) {
+        if (std::isnan(f))
+            f = known;
+        else
+            known = f;
+    }
+    // the floor at a pixel: bilinear between the centres of the four tiles about it
+    const auto tileFloor = [&](int tx, int ty) {
+        tx = std::clamp(tx, 0, tilesX - 1);
+        ty = std::clamp(ty, 0, tilesY - 1);
+        return floor[static_cast<std::size_t>(ty) * static_cast<std::size_t>(tilesX) + tx];
+    };
+    std::vector<float> out = image;
+    forEachOnHostThreads(
+        static_cast<std::size_t>(height),
+        [&](std::size_t row) {
+            const int y = static_cast<int>(row);
+            const double v = (y + 0.5) / kTile - 0.5;
+            const int ty = static_cast<int>(std::floor(v));
+            const double fy = v - ty;
+            for (int x = 0; x < width; ++x) {
+                if (!hasData[index(x, y)])
+                    continue;
+                const double u = (x + 0.5) / kTile - 0.5;
+                const int tx = static_cast<int>(std::floor(u));
+                const double fx = u - tx;
+                const double f =
+                    (1 - fy) * ((1 - fx) * tileFloor(tx, ty) + fx * tileFloor(tx + 1, ty)) +
+                    fy * ((1 - fx) * tileFloor(tx, ty + 1) + fx * tileFloor(tx + 1, ty + 1));
+                out[index(x, y)] = static_cast<float>(image[index(x, y)] - f);
+            }
+        },
+        0, 64);
+    return out;
+}
+
 } // namespace
 
 SpotRegions spotRegions(const std::vector<float>& image, int width, int height,
@@ -74,10 +143,14 @@ SpotRegions spotRegions(const std::vector<float>& image, int width, int height,
     if (withData == 0)
         return r;
     const std::size_t at = std::min(withData - 1, static_cast<std::size_t>(0.999 * static_cast<double>(withData)));
-    const float threshold = 0.01f * valueOfRank(image, hasData, at);
+    // A model with a smooth scattering of its own (-water, -background) can put most pixels
+    // over 1% of the spots' brightness, and the cores would join into one: they are sought
+    // above the image's smooth background (0 for a model without one).
+    const std::vector<float> above = lessSmoothBackground(image, width, height, hasData);
+    const float threshold = 0.01f * valueOfRank(above, hasData, at);
     std::vector<std::uint8_t> core(n, 0);
     for (std::size_t i = 0; i < n; ++i)
-        core[i] = hasData[i] && image[i] > threshold && threshold > 0.0f;
+        core[i] = hasData[i] && above[i] > threshold && threshold > 0.0f;
     // connected groups of the cores
     std::vector<std::size_t> stack;
     for (std::size_t i = 0; i < n; ++i) {

@@ -2,7 +2,11 @@
 // The spots of a simulated image, for a refinement's pixels and its spot RMSD: the pixels
 // above 1% of the image's 99.9th percentile (the spots' cores), their connected groups
 // (4-neighbours), and the cores grown by 3 pixels (the fit's spot regions, which hold the
-// spots' edges and a little background).
+// spots' edges and a little background). The percentile and the cores are of the image less
+// its smooth background (each 32 x 32 tile's 25th percentile, interpolated between the
+// tiles' centres): 0 between the sparse spots of a model without amorphous scattering, and
+// the water's or air's where the model has it, which would otherwise put every pixel over
+// the threshold and join the spots into one.
 
 #include "compute/io/MeasuredImage.h"
 

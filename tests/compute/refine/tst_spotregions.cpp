@@ -77,6 +77,29 @@ class TestSpotRegions : public QObject {
         QCOMPARE(grown(54, 38), std::uint8_t(0));
     }
 
+    // A model with a smooth background of its own (water): 2 to 3 counts rising across the
+    // image, under three 3 x 3 spots of 100. The 99.9th percentile is a spot's 100, so 1 % of
+    // it (1 count) lies under every background pixel: taken as they are, the whole image would
+    // be one spot. Above each 32 x 32 tile's median (the background there, to within the
+    // 0.5 count it rises across a tile) the three spots are found, and nothing else.
+    void spotsAboveTheModelsOwnBackground() {
+        Image im = flat(64, 64, 0.0f);
+        for (int y = 0; y < 64; ++y)
+            for (int x = 0; x < 64; ++x)
+                im.at(x, y) = 2.0f + static_cast<float>(x) / 64.0f;
+        const int centres[][2] = {{10, 10}, {40, 20}, {50, 50}};
+        for (const auto& c : centres)
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx)
+                    im.at(c[0] + dx, c[1] + dy) += 100.0f;
+        const bv::refine::SpotRegions r = bv::refine::spotRegions(im.pixels, 64, 64, im.hasData);
+        QCOMPARE(r.spots, 3);
+        QCOMPARE(std::count(r.grown.begin(), r.grown.end(), 1), 3L * 9 * 9); // each 3 + 2·3 a side
+        for (const auto& c : centres)
+            QVERIFY(r.label[static_cast<std::size_t>(c[1]) * 64 + c[0]] >= 0);
+        QCOMPARE(r.label[static_cast<std::size_t>(30) * 64 + 30], -1);
+    }
+
     // a pixel without data is neither counted in the percentile nor a core: a 2 x 2 block of
     // 1000 on 1 count is the 99.9th percentile (the 2397th of 2399 values) and the one spot;
     // the 1e6 without data would have been a second
@@ -94,6 +117,7 @@ class TestSpotRegions : public QObject {
 
     // images of many values over decades (spots of every height on a noisy background, some
     // pixels without data, negative ones too): the same regions as the plain sort and box
+    // (whose threshold is the image's own: the background's floor is 0 here)
     void sameAsThePlainWay_data() {
         QTest::addColumn<int>("seed");
         QTest::addColumn<int>("width");
@@ -111,8 +135,13 @@ class TestSpotRegions : public QObject {
         Image im = flat(width, height, 0.0f);
         for (std::size_t i = 0; i < im.pixels.size(); ++i) {
             const float u = uniform(random);
-            im.pixels[i] = u < 0.003f ? std::pow(10.0f, 1.0f + 5.0f * uniform(random))
-                                      : 20.0f * uniform(random) - 2.0f;
+            // a background whose quarter is at most 0 (its floor, which the regions are
+            // sought above, is 0 in every tile), so that the plain threshold applies as it is
+            const float b = uniform(random);
+            im.pixels[i] = u < 0.003f  ? std::pow(10.0f, 1.0f + 5.0f * uniform(random))
+                           : b < 0.05f ? -2.0f * uniform(random)
+                           : b < 0.35f ? 0.0f
+                                       : 18.0f * uniform(random);
             im.hasData[i] = uniform(random) < 0.97f;
         }
         const bv::refine::SpotRegions r =
