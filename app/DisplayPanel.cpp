@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -116,7 +117,8 @@ DisplayPanel::DisplayPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(image);
 
     auto* overlays = new QGroupBox(tr("Overlays"), this);
-    auto* overlayLayout = new QVBoxLayout(overlays);
+    // two columns: the dock fits a 900-pixel-high window with the lessons' panels beside it
+    auto* overlayLayout = new QGridLayout(overlays);
     m_beam = new QCheckBox(tr("Beam centre"), overlays);
     m_beam->setObjectName(QStringLiteral("overlayBeam"));
     m_beam->setToolTip(tr("Where the direct beam meets the detector plane"));
@@ -137,17 +139,17 @@ DisplayPanel::DisplayPanel(QWidget* parent) : QWidget(parent) {
     m_observed->setToolTip(tr("File > Open observed spots: each DIALS spot of the frame as a "
                               "cross, green with a line to the simulated spot it matched, red "
                               "where none lies within 5 pixels"));
-    overlayLayout->addWidget(m_beam);
-    overlayLayout->addWidget(m_rings);
-    overlayLayout->addWidget(m_spots);
-    overlayLayout->addWidget(m_spotLabels);
-    overlayLayout->addWidget(m_observed);
+    overlayLayout->addWidget(m_beam, 0, 0);
+    overlayLayout->addWidget(m_rings, 0, 1);
+    overlayLayout->addWidget(m_spots, 1, 0);
+    overlayLayout->addWidget(m_spotLabels, 1, 1);
+    overlayLayout->addWidget(m_observed, 2, 0, 1, 2);
     m_observedSummary = new QLabel(overlays);
     m_observedSummary->setObjectName(QStringLiteral("overlayObservedSummary"));
     m_observedSummary->setContentsMargins(22, 0, 0, 0); // under the checkbox's text
     m_observedSummary->setWordWrap(true);
     m_observedSummary->hide();
-    overlayLayout->addWidget(m_observedSummary);
+    overlayLayout->addWidget(m_observedSummary, 3, 0, 1, 2);
     layout->addWidget(overlays);
     layout->addStretch(1);
 
