@@ -24,6 +24,9 @@
 # fitted constant alone left the distance 0.03 mm and the cell 0.05 % off on this frame
 # (3 sigma), with the same start.
 #
+# water_model: water in the fitted model as in the frame (a weak 256² frame, 350 spots): the
+# spot regions must hold the spots, not the whole frame, and the distance come back.
+#
 # sampling: a frame sampled as nanoBragg would with other options than the fit is told (-phi 5
 # -osc 0.5 rendered in four phi steps, each at its step's start, and a mosaic spread in 20
 # domains), and a fit of the orientation told neither: nanoBragg's own sampling of what the fit
@@ -33,7 +36,7 @@
 # name four steps at their start and 20 domains, and the orientation must come back within
 # 0.01 degrees.
 #
-#   run_refine.sh geometry|mosaic|tetragonal|spots|water|sampling HEADLESS...
+#   run_refine.sh geometry|mosaic|tetragonal|spots|water|water_model|sampling HEADLESS...
 set -euo pipefail
 case=$1
 shift
@@ -136,6 +139,34 @@ if end["rmsd_pixels"] > 0.5 or end["matched"] < 215:
 if bad:
     print("outside the bars: " + "; ".join(bad)); sys.exit(1)
 print("observed spots back on the simulated ones")
+PY
+  exit 0
+fi
+
+if [[ $case == water_model ]]; then
+  # water in the fitted model as in the frame: the spot regions are sought above the model's
+  # own smooth background, so they hold the spots (about 30,000 of the 65,536 pixels, 350
+  # spots) and not every pixel over 1 % of the spots' brightness, one "spot" of the whole
+  # frame (SpotCentroids.h)
+  frame=(-N 10 -mosaic 0.3 -mosaic_dom 10 -phi 5 -osc 0.5 -phisteps 2 -oversample 2 -fluence 1e27
+         -default_F 100 -lambda 1 -detpixels 256 -pixel 0.1 -water 1 -noprogress)
+  run truth.log "${headless[@]}" -cell 50 60 70 90 90 90 -misset 10 20 30 -distance 80 \
+      "${frame[@]}" -seed -11 -nopgm -noisefile truth.img
+  run refine.log "${headless[@]}" -cell 50.1 60.12 70.14 90 90 90 -misset 10 20 30 -distance 80.4 \
+      "${frame[@]}" -precision fast -measured truth.img -refine distance,cell \
+      -refine_background constant -fit_report refined.json
+  sed -n '/^refinement:/,$p' refine.log
+  python3 - refined.json refine.log <<'PY'
+import json, re, sys
+report, log = json.load(open(sys.argv[1])), open(sys.argv[2]).read()
+spots = int(re.search(r"spot centroid RMSD \((\d+) spots\)", log).group(1))
+value = {p["name"]: (p["value"], p["sigma"]) for p in report["parameters"]}
+distance, sigma = value["distance"]
+print("%d pixels, %d spots, distance %.4f mm (sigma %.4f)" % (report["pixels"], spots, distance, sigma))
+if report["pixels"] > 40000 or spots < 100:
+    print("the spot regions are not the spots'"); sys.exit(1)
+if abs(distance - 80) > 4 * sigma:
+    print("the distance is not back within 4 sigma"); sys.exit(1)
 PY
   exit 0
 fi
