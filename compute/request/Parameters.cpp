@@ -958,7 +958,8 @@ std::vector<Flag> buildTable() {
                  [](ParseContext& c, const FlagValues& v) { c.request.fitReport = v.text(0); }));
     add(makeFlag({"-spots"}, 1, "<file.refl>",
                  "with -compare or -refine: DIALS's observed spots (strong.refl, indexed.refl) "
-                 "against the simulated spot centroids, their RMSD per experiment id and panel",
+                 "against the simulated spot centroids, their RMSD per experiment id and panel "
+                 "(in the viewer: drawn over the image, the RMSD in the Display dock)",
                  "", G::Braggview,
                  [](ParseContext& c, const FlagValues& v) { c.request.spots = v.text(0); }));
     add(makeFlag({"-device"}, 1, "<index>|cpu|all|<list>",
