@@ -2,11 +2,10 @@
 
 #include "app/SimulationController.h"
 #include "compute/core/Error.h"
+#include "compute/plan/Plan.h"
 #include "render/ImageWindow.h"
 
 #include <QPointer>
-
-#include <algorithm>
 
 namespace bv::app {
 
@@ -85,25 +84,23 @@ void CompareView::matchSpots() {
     const std::vector<float>& image = m_controller.image();
     if (!m_spots || !resolved || image.empty())
         return;
-    // the simulator's image: the panels' rows stacked
-    int width = 0, height = 0;
-    for (const PanelGeometry& p : resolved->panels) {
-        width = std::max(width, p.fastPixels);
-        height += p.slowPixels;
-    }
-    const std::size_t n = image.size();
-    if (static_cast<std::size_t>(width) * static_cast<std::size_t>(height) != n)
-        return;
-    // the pixels with data: the measured frame's, else those the simulation renders
-    std::vector<std::uint8_t> hasData(n, 1);
-    if (m_measured && m_measured->hasData.size() == n)
-        hasData = m_measured->hasData;
-    else if (const std::vector<std::uint8_t>& skipped = m_controller.skipped(); skipped.size() == n)
-        for (std::size_t i = 0; i < n; ++i)
-            hasData[i] = skipped[i] ? 0 : 1;
     try {
+        // the simulator's image: the panels' rows stacked
+        const plan::StackedSize size = plan::stackedSize(plan::panelEntries(resolved->panels));
+        const std::size_t n = image.size();
+        if (static_cast<std::size_t>(size.fast) * static_cast<std::size_t>(size.slow) != n)
+            return;
+        // the pixels with data: the measured frame's, else those the simulation renders
+        std::vector<std::uint8_t> hasData(n, 1);
+        if (m_measured && m_measured->hasData.size() == n)
+            hasData = m_measured->hasData;
+        else if (const std::vector<std::uint8_t>& skipped = m_controller.skipped(); skipped.size() == n)
+            for (std::size_t i = 0; i < n; ++i)
+                hasData[i] = !skipped[i];
         m_spotMatch = refine::matchSpots(
-            *m_spots, refine::simulatedSpots(image, width, height, hasData, resolved->panels),
+            *m_spots,
+            refine::simulatedSpots(image, size.fast, static_cast<int>(size.slow), hasData,
+                                   resolved->panels),
             resolved->panels.size());
     } catch (const Error& e) {
         m_spotProblem = QString::fromStdString(e.what());

@@ -134,8 +134,9 @@ void MainWindow::updateObservedSpots(QStringList& status) {
                                     : tr("none of %1 within %2 pixels of a simulated spot")
                                           .arg(match->all.observed)
                                           .arg(match->radius);
-        status << name + QStringLiteral(": ") + summary;
-        m_display->setObservedSpotsSummary(name + QStringLiteral(": ") + summary);
+        const QString line = name + QStringLiteral(": ") + summary;
+        status << line;
+        m_display->setObservedSpotsSummary(line);
     } else if (spots && !m_compare->spotProblem().isEmpty()) {
         status << tr("Cannot match the observed spots: %1").arg(m_compare->spotProblem());
         m_display->setObservedSpotsSummary(tr("not matched: %1").arg(m_compare->spotProblem()));
