@@ -215,11 +215,18 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
             window.document().loadArguments(demoArguments());
         else
             window.document().loadArguments(options.arguments);
-        // -measured FILE (or -compare with an -experiment's own image): the measured frame
-        // beside the simulation, shown as the difference with -compare, else as measured
+        // the files the words name beside the experiment: a screenshot of a run whose file
+        // could not be read is not made (the message on stderr, exit 1); the window shows a
+        // dialog and goes on
+        window.setQuietErrors(screenshot);
+        int fileErrors = 0;
+        const QMetaObject::Connection counting = QObject::connect(
+            &window, &MainWindow::errorShown, &window, [&fileErrors] { ++fileErrors; });
         // -spots FILE: DIALS's observed spots against the simulated ones, measured frame or not
         if (const RunRequest& r = window.document().commandLine(); !r.spots.empty())
             window.openObservedSpots(QString::fromStdString(r.spots));
+        // -measured FILE (or -compare with an -experiment's own image): the measured frame
+        // beside the simulation, shown as the difference with -compare, else as measured
         if (const RunRequest& r = window.document().commandLine(); !r.measured.empty() || r.compare) {
             const request::MeasuredSource m = request::measuredSource(r);
             window.openMeasuredImage(QString::fromStdString(m.path), static_cast<int>(m.frame));
@@ -247,6 +254,9 @@ int runViewer(int argc, char** argv, const ViewerOptions& options) {
                     Qt::SingleShotConnection);
             }
         }
+        QObject::disconnect(counting);
+        if (screenshot && fileErrors > 0)
+            return 1;
     } catch (const request::UsageError& e) {
         std::cerr << "braggview: " << e.reason() << "\n";
         return 2;

@@ -325,6 +325,19 @@ class TestRefinePanel : public QObject {
         QVERIFY2(errors.first().first().toString().contains(QStringLiteral("notes.refl")),
                  qPrintable(errors.first().first().toString()));
         QCOMPARE(compare.observedSpots()->spots.size(), std::size_t(226));
+
+        // the same file named on a screenshot's command line: the reason on stderr, exit 1,
+        // no PNG
+        const QString png = dir.path() + QStringLiteral("/shot.png");
+        QProcess process;
+        process.start(QStringLiteral(BRAGGVIEW_BINARY),
+                      QStringList{QStringLiteral("--screenshot"), png} + frame.split(QLatin1Char(' '), Qt::SkipEmptyParts) +
+                          QStringList{QStringLiteral("-spots"), bad});
+        QVERIFY(process.waitForFinished(600000));
+        QCOMPARE(process.exitCode(), 1);
+        const QByteArray said = process.readAllStandardError();
+        QVERIFY2(said.contains("notes.refl"), said.constData());
+        QVERIFY(!QFileInfo::exists(png));
     }
 
     void refusesWithoutAMeasuredFrame() {
