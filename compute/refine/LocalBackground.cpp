@@ -1,6 +1,7 @@
 #include "compute/refine/LocalBackground.h"
 
 #include "compute/core/HostThreads.h"
+#include "compute/refine/TileGrid.h"
 
 #include <algorithm>
 #include <cmath>
@@ -88,29 +89,6 @@ double middle(std::vector<double>& values) {
     return *mid;
 }
 
-// The centres of the tiles along one axis of `length` pixels, in pixel coordinates (the
-// centre of pixel i at i + 0.5).
-std::vector<double> tileCentres(int length, int tile) {
-    std::vector<double> centres;
-    for (int a = 0; a < length; a += tile)
-        centres.push_back(0.5 * (a + std::min(length, a + tile)));
-    return centres;
-}
-
-// Where `p` lies between the centres: the lower index and the weight of the upper one;
-// beyond the outer centres (half a tile at most) the line through the last two goes on.
-std::pair<int, double> between(const std::vector<double>& centres, double p) {
-    const int n = static_cast<int>(centres.size());
-    if (n == 1)
-        return {0, 0.0};
-    if (p <= centres.front())
-        return {0, (p - centres[0]) / (centres[1] - centres[0])};
-    if (p >= centres.back())
-        return {n - 2, (p - centres[n - 2]) / (centres[n - 1] - centres[n - 2])};
-    const int i = static_cast<int>(std::upper_bound(centres.begin(), centres.end(), p) - centres.begin()) - 1;
-    return {i, (p - centres[i]) / (centres[i + 1] - centres[i])};
-}
-
 } // namespace
 
 LocalBackground localBackground(const io::MeasuredImage& measured,
@@ -126,7 +104,8 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
 
     struct Band {
         int firstRow = 0, rows = 0;
-        std::vector<double> xs, ys, level; // tile centres and levels (NaN: none of its own)
+        TileGrid grid{0, 0, 1};
+        std::vector<double> level; // per tile (NaN: none of its own)
     };
     std::vector<Band> tiled;
     std::vector<double> quiet; // per tile with a level of its own: its mean less its variance
@@ -141,18 +120,15 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
         firstRow += rows;
         if (rows <= 0 || width <= 0)
             continue;
-        b.xs = tileCentres(width, tile);
-        b.ys = tileCentres(rows, tile);
-        const int nx = static_cast<int>(b.xs.size()), ny = static_cast<int>(b.ys.size());
-        b.level.assign(static_cast<std::size_t>(nx) * ny, std::nan(""));
+        b.grid = TileGrid(width, rows, tile);
+        b.level.assign(b.grid.count(), std::nan(""));
         std::vector<double> variance(b.level.size(), std::nan(""));
         // each tile's level on its own (the host's threads share the tiles out)
         forEachOnHostThreads(b.level.size(), [&](std::size_t t) {
-            const int tx = static_cast<int>(t % static_cast<std::size_t>(nx));
-            const int ty = static_cast<int>(t / static_cast<std::size_t>(nx));
+            const TileGrid::Span span = b.grid.span(t);
             std::vector<float> values;
-            for (int y = ty * tile; y < std::min(rows, (ty + 1) * tile); ++y)
-                for (int x = tx * tile; x < std::min(width, (tx + 1) * tile); ++x) {
+            for (int y = span.y0; y < span.y1; ++y)
+                for (int x = span.x0; x < span.x1; ++x) {
                     const std::size_t i = static_cast<std::size_t>(b.firstRow + y) * width + x;
                     if (measured.hasData[i] && !excluded[i] && std::isfinite(measured.pixels[i]))
                         values.push_back(measured.pixels[i]);
@@ -168,7 +144,7 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
                 quiet.push_back(b.level[t] - variance[t]);
                 lowest = std::min(lowest, b.level[t]);
             }
-        result.tiles += nx * ny;
+        result.tiles += static_cast<int>(b.grid.count());
         tiled.push_back(std::move(b));
     }
     const double overall = own > 0 ? sum / own : 0.0;
@@ -178,7 +154,7 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
     result.pedestal = std::isfinite(pedestal) ? std::clamp(pedestal, 0.0, std::max(lowest, 0.0)) : 0.0;
 
     for (Band& b : tiled) {
-        const int nx = static_cast<int>(b.xs.size()), ny = static_cast<int>(b.ys.size());
+        const int nx = b.grid.across(), ny = b.grid.down();
         // tiles without a level of their own: the mean of the nearest ring that has some
         std::vector<double> filled = b.level;
         for (int ty = 0; ty < ny; ++ty)
@@ -201,23 +177,14 @@ LocalBackground localBackground(const io::MeasuredImage& measured,
                         }
                 filled[static_cast<std::size_t>(ty) * nx + tx] = ringCount > 0 ? ringSum / ringCount : overall;
             }
-        // a column's place between the centres is the same on every row
-        std::vector<std::pair<int, double>> columns(static_cast<std::size_t>(width));
-        for (int x = 0; x < width; ++x)
-            columns[static_cast<std::size_t>(x)] = between(b.xs, x + 0.5);
+        const std::vector<TileGrid::Between> columns = b.grid.columns(TileGrid::Edge::Extend);
         forEachOnHostThreads(static_cast<std::size_t>(b.rows), [&](std::size_t row) {
             const int y = static_cast<int>(row);
-            const auto [ty, wy] = between(b.ys, y + 0.5);
-            const int ty1 = std::min(ty + 1, ny - 1);
-            for (int x = 0; x < width; ++x) {
-                const auto [tx, wx] = columns[static_cast<std::size_t>(x)];
-                const int tx1 = std::min(tx + 1, nx - 1);
-                const auto at = [&](int u, int v) { return filled[static_cast<std::size_t>(v) * nx + u]; };
-                const double lower = (1 - wx) * at(tx, ty) + wx * at(tx1, ty);
-                const double upper = (1 - wx) * at(tx, ty1) + wx * at(tx1, ty1);
+            const TileGrid::Between along = b.grid.row(y, TileGrid::Edge::Extend);
+            for (int x = 0; x < width; ++x)
                 result.level[static_cast<std::size_t>(b.firstRow + y) * width + x] =
-                    static_cast<float>((1 - wy) * lower + wy * upper);
-            }
+                    static_cast<float>(
+                        b.grid.map(filled, columns[static_cast<std::size_t>(x)], along));
         }, 0, 16);
     }
     return result;

@@ -1,6 +1,7 @@
 #include "compute/refine/SpotCentroids.h"
 
 #include "compute/core/HostThreads.h"
+#include "compute/refine/TileGrid.h"
 
 #include <algorithm>
 #include <cmath>
@@ -69,20 +70,18 @@ float valueOfRank(const std::vector<float>& image, const std::vector<std::uint8_
 // without data are left as they are.
 std::vector<float> lessSmoothBackground(const std::vector<float>& image, int width, int height,
                                         const std::vector<std::uint8_t>& hasData) {
-    constexpr int kTile = 32;
-    const int tilesX = (width + kTile - 1) / kTile, tilesY = (height + kTile - 1) / kTile;
+    const TileGrid grid(width, height, 32);
     const auto index = [width](int x, int y) {
         return static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
                static_cast<std::size_t>(x);
     };
     // each tile's floor; NaN for a tile without data, filled from its row or the rows beside
-    std::vector<float> floor(static_cast<std::size_t>(tilesX) * static_cast<std::size_t>(tilesY));
+    std::vector<float> floor(grid.count());
     forEachOnHostThreads(floor.size(), [&](std::size_t t) {
-        const int x0 = static_cast<int>(t % static_cast<std::size_t>(tilesX)) * kTile;
-        const int y0 = static_cast<int>(t / static_cast<std::size_t>(tilesX)) * kTile;
+        const TileGrid::Span span = grid.span(t);
         std::vector<float> values;
-        for (int y = y0; y < std::min(height, y0 + kTile); ++y)
-            for (int x = x0; x < std::min(width, x0 + kTile); ++x)
+        for (int y = span.y0; y < span.y1; ++y)
+            for (int x = span.x0; x < span.x1; ++x)
                 if (hasData[index(x, y)])
                     values.push_back(image[index(x, y)]);
         if (values.empty()) {
@@ -100,31 +99,20 @@ std::vector<float> lessSmoothBackground(const std::vector<float>& image, int wid
         else
             known = f;
     }
-    // the floor at a pixel: bilinear between the centres of the four tiles about it
-    const auto tileFloor = [&](int tx, int ty) {
-        tx = std::clamp(tx, 0, tilesX - 1);
-        ty = std::clamp(ty, 0, tilesY - 1);
-        return floor[static_cast<std::size_t>(ty) * static_cast<std::size_t>(tilesX) + tx];
-    };
+    // held flat beyond the outer tiles' centres: the floor keeps the spots' cores apart, and
+    // need not follow a slope out to the edge
+    const std::vector<TileGrid::Between> columns = grid.columns(TileGrid::Edge::Hold);
     std::vector<float> out = image;
     forEachOnHostThreads(
         static_cast<std::size_t>(height),
         [&](std::size_t row) {
             const int y = static_cast<int>(row);
-            const double v = (y + 0.5) / kTile - 0.5;
-            const int ty = static_cast<int>(std::floor(v));
-            const double fy = v - ty;
-            for (int x = 0; x < width; ++x) {
-                if (!hasData[index(x, y)])
-                    continue;
-                const double u = (x + 0.5) / kTile - 0.5;
-                const int tx = static_cast<int>(std::floor(u));
-                const double fx = u - tx;
-                const double f =
-                    (1 - fy) * ((1 - fx) * tileFloor(tx, ty) + fx * tileFloor(tx + 1, ty)) +
-                    fy * ((1 - fx) * tileFloor(tx, ty + 1) + fx * tileFloor(tx + 1, ty + 1));
-                out[index(x, y)] = static_cast<float>(image[index(x, y)] - f);
-            }
+            const TileGrid::Between along = grid.row(y, TileGrid::Edge::Hold);
+            for (int x = 0; x < width; ++x)
+                if (hasData[index(x, y)])
+                    out[index(x, y)] = static_cast<float>(
+                        image[index(x, y)] -
+                        grid.map(floor, columns[static_cast<std::size_t>(x)], along));
         },
         0, 64);
     return out;
