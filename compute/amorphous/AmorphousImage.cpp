@@ -80,66 +80,83 @@ class Renderer {
     // one row; returns the row's solid-angle sum
     double row(int spixel, float* out) const {
         const NonBraggSetup& s = m_s;
-        const NonBraggOptions& o = s.options;
         const int oversample = s.oversample;
-        const double subpixel = o.pixelSize / oversample;
         const int steps = static_cast<int>(s.sources.size()) * oversample * oversample;
-        const Vec fdet = of(s.fdet), sdet = of(s.sdet), odet = of(s.odet), pix0 = of(s.pix0);
-        const Vec beam = of(s.beam);
         Vec axis = m_axis;
         double omegaSum = 0.0;
         for (int fpixel = 0; fpixel < s.fpixels; ++fpixel) {
             if (fpixel < s.roiXmin || fpixel > s.roiXmax || spixel < s.roiYmin ||
                 spixel > s.roiYmax)
                 continue;
-            double Ibg = 0.0, Fbg = 0.0;
+            double Ibg = 0.0;
+            LastStep last;
             for (int subS = 0; subS < oversample; ++subS)
-                for (int subF = 0; subF < oversample; ++subF) {
-                    const double Fdet = subpixel * (fpixel * oversample + subF) + subpixel / 2.0;
-                    const double Sdet = subpixel * (spixel * oversample + subS) + subpixel / 2.0;
-                    const double Odet = 0.0; // one layer: nonBragg has no detector thickness
-                    Vec pos{Fdet * fdet.x + Sdet * sdet.x + Odet * odet.x + pix0.x,
-                            Fdet * fdet.y + Sdet * sdet.y + Odet * odet.y + pix0.y,
-                            Fdet * fdet.z + Sdet * sdet.z + Odet * odet.z + pix0.z};
-                    if (o.curved) {
-                        const Vec v{s.distance * beam.x, s.distance * beam.y, s.distance * beam.z};
-                        const Vec n = rotateAxis(v, sdet, pos.y / s.distance);
-                        pos = rotateAxis(n, fdet, pos.z / s.distance);
-                    }
-                    Vec diffracted = pos;
-                    const double airpath = unitize(diffracted);
-                    double omega =
-                        o.pixelSize * o.pixelSize / airpath / airpath * s.closeDistance / airpath;
-                    if (o.pointPixel)
-                        omega = 1.0 / airpath / airpath;
-                    omegaSum += omega;
-                    for (const AmorphousSource& src : s.sources) {
-                        Vec incident{-src.position.x, -src.position.y, -src.position.z};
-                        unitize(incident);
-                        const double lambda = src.lambda;
-                        const Vec scattering{(diffracted.x - incident.x) / lambda,
-                                             (diffracted.y - incident.y) / lambda,
-                                             (diffracted.z - incident.z) / lambda};
-                        const double stol = 0.5 * magnitude(scattering);
-                        Fbg = s.spline(stol);
-                        const float sign = Fbg < 0.0 ? -1.0f : 1.0f;
-                        const double polar =
-                            o.noPolar
-                                ? 1.0
-                                : polarizationFactor(o.polarization, incident, diffracted, axis);
-                        Ibg += sign * Fbg * Fbg * polar * omega * src.weight;
-                    }
-                }
+                for (int subF = 0; subF < oversample; ++subF)
+                    omegaSum += subPixel(fpixel, spixel, subS, subF, axis, Ibg, last);
             float value = static_cast<float>(Ibg * units::kThomsonCrossSection * s.fluence *
                                              s.molecules / steps);
-            if (o.Fmap)
-                value = static_cast<float>(Fbg);
+            if (s.options.Fmap)
+                value = static_cast<float>(last.F);
             out[fpixel] = value;
         }
         return omegaSum;
     }
 
+    // A pixel's last sub-pixel and source, as the reference's variables hold them after its
+    // loops (what its -img extraction reads).
+    LastStep last(int fpixel, int spixel) const {
+        Vec axis = m_axis;
+        double Ibg = 0.0;
+        LastStep last;
+        subPixel(fpixel, spixel, m_s.oversample - 1, m_s.oversample - 1, axis, Ibg, last);
+        return last;
+    }
+
   private:
+    // One sub-pixel: every source's term added to Ibg in the reference's order; returns the
+    // sub-pixel's solid angle, and leaves the last source's values in `last`.
+    double subPixel(int fpixel, int spixel, int subS, int subF, Vec& axis, double& Ibg,
+                    LastStep& last) const {
+        const NonBraggSetup& s = m_s;
+        const NonBraggOptions& o = s.options;
+        const int oversample = s.oversample;
+        const double subpixel = o.pixelSize / oversample;
+        const Vec fdet = of(s.fdet), sdet = of(s.sdet), odet = of(s.odet), pix0 = of(s.pix0);
+        const Vec beam = of(s.beam);
+        const double Fdet = subpixel * (fpixel * oversample + subF) + subpixel / 2.0;
+        const double Sdet = subpixel * (spixel * oversample + subS) + subpixel / 2.0;
+        const double Odet = 0.0; // one layer: nonBragg has no detector thickness
+        Vec pos{Fdet * fdet.x + Sdet * sdet.x + Odet * odet.x + pix0.x,
+                Fdet * fdet.y + Sdet * sdet.y + Odet * odet.y + pix0.y,
+                Fdet * fdet.z + Sdet * sdet.z + Odet * odet.z + pix0.z};
+        if (o.curved) {
+            const Vec v{s.distance * beam.x, s.distance * beam.y, s.distance * beam.z};
+            const Vec n = rotateAxis(v, sdet, pos.y / s.distance);
+            pos = rotateAxis(n, fdet, pos.z / s.distance);
+        }
+        Vec diffracted = pos;
+        const double airpath = unitize(diffracted);
+        double omega = o.pixelSize * o.pixelSize / airpath / airpath * s.closeDistance / airpath;
+        if (o.pointPixel)
+            omega = 1.0 / airpath / airpath;
+        last.omega = omega;
+        for (const AmorphousSource& src : s.sources) {
+            Vec incident{-src.position.x, -src.position.y, -src.position.z};
+            unitize(incident);
+            const double lambda = src.lambda;
+            const Vec scattering{(diffracted.x - incident.x) / lambda,
+                                 (diffracted.y - incident.y) / lambda,
+                                 (diffracted.z - incident.z) / lambda};
+            last.stol = 0.5 * magnitude(scattering);
+            last.F = s.spline(last.stol);
+            const float sign = last.F < 0.0 ? -1.0f : 1.0f;
+            last.polar =
+                o.noPolar ? 1.0 : polarizationFactor(o.polarization, incident, diffracted, axis);
+            Ibg += sign * last.F * last.F * last.polar * omega * src.weight;
+        }
+        return omega;
+    }
+
     const NonBraggSetup& m_s;
     Vec m_axis{};
 };
@@ -161,6 +178,10 @@ AmorphousImage renderAmorphous(const NonBraggSetup& setup, int threads) {
     for (double w : rowOmega)
         image.omegaSum += w;
     return image;
+}
+
+LastStep lastStep(const NonBraggSetup& setup, int fpixel, int spixel) {
+    return Renderer(setup).last(fpixel, spixel);
 }
 
 } // namespace bv::amorphous

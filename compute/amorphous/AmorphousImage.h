@@ -18,4 +18,11 @@ struct AmorphousImage {
 // threads: 0 = the hardware's
 AmorphousImage renderAmorphous(const NonBraggSetup& setup, int threads = 0);
 
+// What the reference's loop variables hold after a pixel: its last sub-pixel's solid angle,
+// and the last source's sin(theta)/lambda (1/m), F and polarization factor.
+struct LastStep {
+    double omega = 0.0, stol = 0.0, F = 0.0, polar = 1.0;
+};
+LastStep lastStep(const NonBraggSetup& setup, int fpixel, int spixel);
+
 } // namespace bv::amorphous

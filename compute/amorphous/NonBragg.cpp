@@ -3,6 +3,7 @@
 #include "compute/amorphous/AmorphousGpu.h"
 #include "compute/amorphous/AmorphousImage.h"
 #include "compute/amorphous/NonBraggSetup.h"
+#include "compute/amorphous/NonBraggStol.h"
 #include "compute/core/Error.h"
 #include "compute/io/AtomicFile.h"
 #include "compute/io/PrintfFormat.h"
@@ -16,6 +17,7 @@
 #include <cstdint>
 #include <ctime>
 #include <memory>
+#include <optional>
 
 namespace bv::amorphous {
 
@@ -149,15 +151,28 @@ int runNonBragg(const std::vector<std::string>& args, std::ostream& out) {
 
     // the files are created (and their names checked) before the long computation
     io::AtomicFile floatFile(o.floatFile), intFile(o.intFile), pgmFile(o.pgmFile);
-    std::unique_ptr<io::AtomicFile> noiseFile;
+    std::unique_ptr<io::AtomicFile> noiseFile, stolFile;
     if (o.noise)
         noiseFile = std::make_unique<io::AtomicFile>(o.noiseFile);
+    if (!o.imageIn.empty())
+        stolFile = std::make_unique<io::AtomicFile>(o.stolOut);
 
     const AmorphousImage image = render(s, out);
     const std::vector<float>& f = image.pixels;
     const std::size_t pixels = f.size();
     out << "\nsolid angle subtended by detector = " << g(image.omegaSum) << " steradian ( "
         << g(100 * image.omegaSum / 4 / M_PI) << "% sphere)\n";
+
+    // -img: the measured image's F against sin(theta)/lambda (NonBraggStol.h)
+    std::optional<StolExtraction> extracted;
+    if (stolFile) {
+        extracted = extractStol(s);
+        if (extracted->sparseBins > 0)
+            out << "WARNING: " << extracted->sparseBins << " of the table's bins have 100 pixels "
+                << "or fewer (of " << extracted->validPixels << " valid pixels) and are left out\n";
+        stolFile->write(extracted->text);
+        out << "wrote " << o.stolOut << " as " << extracted->lines << " lines of text\n";
+    }
 
     // statistics as the reference gathers them (its rmsd loop reads each pixel's successor)
     double maxI = 0.0, sum = 0.0, sumsqr = 0.0;
@@ -172,6 +187,8 @@ int runNonBragg(const std::vector<std::string>& args, std::ostream& out) {
             sumsqr += v * v;
             ++n;
         }
+    if (extracted && extracted->anyBin)
+        n = extracted->lastBinPixels; // the reference's extraction reused its pixel count
     if (n <= 0)
         n = 1;
     const double avg = sum / n;
@@ -265,6 +282,8 @@ int runNonBragg(const std::vector<std::string>& args, std::ostream& out) {
     pgmFile.commit();
     if (noiseFile)
         noiseFile->commit();
+    if (stolFile)
+        stolFile->commit();
     return 0;
 }
 

@@ -2,9 +2,11 @@
 
 #include "compute/core/Error.h"
 #include "compute/io/ReferenceWords.h"
+#include "compute/io/Smv.h"
 #include "compute/model/Units.h"
 
 #include <cmath>
+#include <cstdint>
 
 namespace bv::amorphous {
 
@@ -16,6 +18,53 @@ using Rule = io::WordRule<O>;
 
 glm::dvec3 vec(const V& v) {
     return {v.number(0), v.number(1), v.number(2)};
+}
+
+// The -img file's header as nonBragg reads it (its GetFrame and ValueOf: a key is found by
+// substring, its last occurrence, so DISTANCE finds CLOSE_DISTANCE's value in the headers
+// nonBragg and nanoBragg write): defaults for the options that follow. BEAM_CENTER_Y counts
+// from the far edge of the detector the header describes. The pixels are kept for the
+// extraction of F (NonBraggStol.h).
+void applyImageHeader(O& o) {
+    io::SmvImage image;
+    try {
+        image = io::readSmv(o.imageIn);
+    } catch (const Error& e) {
+        throw Error("--nonbragg: -img: " + std::string(e.what()));
+    }
+    const auto set = [&image, &o](const char* key, double& target, double scale) {
+        const double value = image.valueOf(key);
+        if (std::isnan(value))
+            return false;
+        if (!std::isfinite(value))
+            throw Error("--nonbragg: -img " + o.imageIn + ": header " + key +
+                        " is not a finite number");
+        target = value * scale;
+        return true;
+    };
+    o.fpixels = image.width;
+    o.spixels = image.height;
+    set("PIXEL_SIZE", o.pixelSize, 1.0 / 1000.0);
+    o.detsizeX = o.pixelSize * o.fpixels;
+    o.detsizeY = o.pixelSize * o.spixels;
+    set("DISTANCE", o.distance, 1.0 / 1000.0);
+    set("CLOSE_DISTANCE", o.closeDistance, 1.0 / 1000.0);
+    set("WAVELENGTH", o.lambda0, 1e-10);
+    set("BEAM_CENTER_X", o.Xbeam, 1.0 / 1000.0);
+    double y = 0.0;
+    if (set("BEAM_CENTER_Y", y, 1.0 / 1000.0))
+        o.Ybeam = o.detsizeY - y;
+    set("ORGX", o.ORGX, 1.0);
+    set("ORGY", o.ORGY, 1.0);
+    if (set("PHI", o.phi0, 1.0))
+        o.phi0 = units::radiansFromDegrees(o.phi0);
+    if (set("OSC_RANGE", o.osc, 1.0))
+        o.osc = units::radiansFromDegrees(o.osc);
+    if (set("TWOTHETA", o.twotheta, 1.0))
+        o.twotheta = units::radiansFromDegrees(o.twotheta);
+    o.imageWidth = image.width;
+    o.imageHeight = image.height;
+    o.imagePixels.assign(image.data.begin(), image.data.end());
 }
 
 // nonBragg.c's argument loop, rule for rule, in its order.
@@ -143,12 +192,13 @@ const std::vector<Rule>& rules() {
         {{"-osc"}, false, 1, [](O& o, const V& v) { o.osc = units::radiansFromDegrees(v.number(0)); }},
         {{"-phistep"}, true, 1, [](O& o, const V& v) { o.phistep = units::radiansFromDegrees(v.number(0)); }},
         {{"-phisteps"}, false, 1, [](O& o, const V& v) { o.phisteps = v.integer(0); }},
-        {{"-img"}, false, 1, [](O& o, const V& v) { o.imageIn = v.text(0); }},
-        {{"-ignore"}, false, 1, [](O&, const V& v) { (void)v.number(0); }},
-        {{"-stolout"}, false, 1, [](O& o, const V& v) {
-             (void)v;
-             o.imageIn = o.imageIn.empty() ? "-stolout" : o.imageIn;
+        // the header was read before this loop (applyImageHeader)
+        {{"-img"}, false, 1, [](O&, const V&) {}},
+        {{"-ignore"}, false, 1, [](O& o, const V& v) {
+             // atof() stored in an unsigned short, as x86 converts it
+             o.ignoreValues.push_back(static_cast<std::uint16_t>(static_cast<std::int64_t>(v.number(0))));
          }},
+        {{"-stolout"}, false, 1, [](O& o, const V& v) { o.stolOut = v.text(0); }},
         {{"-stol"}, true, 1, [](O& o, const V& v) {
              o.stol = v.text(0);
              o.stolFileMultiplier = 1e10;
@@ -205,11 +255,14 @@ const std::vector<Rule>& rules() {
 
 NonBraggOptions parseNonBraggArguments(const std::vector<std::string>& args) {
     NonBraggOptions options;
+    // nonBragg reads -img's header before its option loop: the last word with "-img" in it
+    for (std::size_t i = 0; i + 1 < args.size(); ++i)
+        if (!args[i].empty() && args[i][0] == '-' && args[i].find("-img") != std::string::npos)
+            options.imageIn = args[i + 1];
+    if (!options.imageIn.empty())
+        applyImageHeader(options);
     io::applyWordRules<O>(rules(), args, options, "--nonbragg",
                           [](O&, const std::string&) { return false; });
-    if (!options.imageIn.empty())
-        throw Error("--nonbragg: -img and -stolout (a .stol curve extracted from a measured "
-                    "image) are not supported by braggview yet");
     if (options.stol.empty())
         throw Error("--nonbragg: no -stol given (a .stol file, or one of the built-in "
                     "materials water, air, ice, nanoice, unity)\n" +
@@ -224,6 +277,8 @@ std::string nonBraggUsage() {
            "  -hdivstep -vdivstep -distance -detsize -detpixels -pixel -oversample -fluence\n"
            "  -flux -exposure -beamsize -sourcefile -floatfile -intfile -pgmfile -noisefile\n"
            "  -Xbeam -Ybeam -seed ... (docs/amorphous.md lists them all)\n"
+           "  -img FILE.img [-stolout FILE.stol] [-ignore VALUE]: a measured SMV image's header\n"
+           "  sets the geometry, and its pixels become a curve of F against sin(theta)/lambda\n"
            "  braggview's: -engine vulkan|host, -precision precise|fast, -device N|cpu, -v\n";
 }
 

@@ -4,6 +4,8 @@
 // any default is derived (NonBraggSetup.h derives them in the reference's order).
 #include <glm/vec3.hpp>
 
+#include <cstdint>
+
 #include <limits>
 #include <optional>
 #include <string>
@@ -75,12 +77,17 @@ struct NonBraggOptions {
     std::string device;             // -device N|cpu, as braggview's (Vulkan only)
     bool verbose = false;           // -v: where and how long
 
-    // -img/-stolout: reading a measured image back into a curve (refused for now)
+    // -img: a measured SMV image, whose header sets defaults before every other option and
+    // whose pixels are turned back into F against sin(theta)/lambda (-stolout, -ignore)
     std::string imageIn;
+    std::vector<float> imagePixels; // as the reference holds them: unsigned shorts as floats
+    int imageWidth = 0, imageHeight = 0;
+    std::string stolOut = "output.stol";
+    std::vector<std::uint16_t> ignoreValues; // pixels of these values are left out
 };
 
 // Throws bv::Error for an unknown option, a missing value, a value that is not a number, and
-// for what braggview does not do (-img, -stolout). An empty list, or one without -stol, is
+// an -img file that cannot be read as an SMV image. An empty list, or one without -stol, is
 // a usage error (throws too: the caller prints the usage).
 NonBraggOptions parseNonBraggArguments(const std::vector<std::string>& args);
 

@@ -213,6 +213,13 @@ NonBraggSetup setUpNonBragg(const NonBraggOptions& options) {
                     "2^28 pixels");
     s.fpixels = static_cast<int>(fp);
     s.spixels = static_cast<int>(sp);
+    // the reference would read past the image (its buffer holds the header's pixels)
+    if (!o.imageIn.empty() && o.imagePixels.size() < static_cast<std::size_t>(fp * sp))
+        throw Error("--nonbragg: -img " + o.imageIn + " has " +
+                    std::to_string(o.imagePixels.size()) + " pixels (" +
+                    std::to_string(o.imageWidth) + " x " + std::to_string(o.imageHeight) +
+                    "), fewer than the detector's " + std::to_string(s.fpixels) + " x " +
+                    std::to_string(s.spixels) + " that the options after it made");
     s.roiXmin = o.roiXmin < 0 ? 0 : o.roiXmin;
     s.roiXmax = o.roiXmax < 0 ? s.fpixels : o.roiXmax;
     s.roiYmin = o.roiYmin < 0 ? 0 : o.roiYmin;

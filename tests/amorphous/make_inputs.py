@@ -3,10 +3,12 @@
 tests/data/amorphous/inputs: small made-up images and tables, the same bytes on every run.
 Usage: make_inputs.py OUTDIR"""
 import math
+import os
 import struct
 import sys
 
 out = sys.argv[1]
+os.makedirs(out, exist_ok=True)
 
 
 def floats(name, values):
@@ -53,3 +55,24 @@ with open(f"{out}/quad.stol", "w") as f:
     f.writelines(f"{4 * s:g} {F:g}\n" for s, F in curve)
 with open(f"{out}/q.stol", "w") as f:
     f.writelines(f"{4 * math.pi * s:.6g}\t{F:g}\n" for s, F in curve)
+
+# a measured SMV image for nonBragg's -img (64 x 48, a water ring on an ADC offset of 40,
+# counting noise from a fixed sequence, one dead row of zeros and three hot pixels at 65535)
+measured_header = ("{\nHEADER_BYTES=512;\nDIM=2;\nBYTE_ORDER=little_endian;\nTYPE=unsigned_short;\n"
+                   "SIZE1=64;\nSIZE2=48;\nPIXEL_SIZE=0.4;\nDISTANCE=90;\nWAVELENGTH=1.1;\n"
+                   "BEAM_CENTER_X=12.9;\nBEAM_CENTER_Y=9.7;\nORGX=32.25;\nORGY=23.75;\n"
+                   "CLOSE_DISTANCE=90;\nPHI=2;\nOSC_START=2;\nOSC_RANGE=0.5;\nTWOTHETA=0;\n"
+                   "DETECTOR_SN=000;\nBEAMLINE=fake;\n}\f")
+state = 12345
+counts = []
+for y in range(48):
+    for x in range(64):
+        state = (1103515245 * state + 12345) % 2 ** 31
+        r = math.hypot(x - 32.25, y - 23.75)
+        v = 40 + 60 * math.exp(-((r - 20) ** 2) / 200.0) + 10 * math.exp(-r / 15.0)
+        counts.append(0 if y == 7 else int(v + (state >> 16) % 9 - 4))
+for i in (100, 1500, 3000):
+    counts[i] = 65535
+with open(f"{out}/measured.img", "wb") as f:
+    f.write(measured_header.encode().ljust(512, b" "))
+    f.write(struct.pack(f"<{len(counts)}H", *counts))
