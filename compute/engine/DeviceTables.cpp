@@ -6,6 +6,7 @@
 #include "compute/vk/Device.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace bv::engine {
 
@@ -204,6 +205,29 @@ template <typename Real> void DeviceTables::writeTables(const plan::Plan& p, uns
     }
 }
 
+std::uint64_t loopIterationsPerStep(const plan::Plan& p) {
+    std::uint64_t n = 2;
+    if (p.interpolate)
+        n += 2;
+    if (p.thickSteps > 1 || p.oversampleThick || p.oversamplePolar || p.oversampleOmega)
+        n += 1;
+    const glm::dvec3& N = p.cells;
+    if (p.shape == LatticeShape::Square && !(N.x == N.y && N.y == N.z)) {
+        n += 12;
+        for (int axis = 0; axis < 3; ++axis)
+            if (N[axis] == std::floor(N[axis]) && N[axis] >= 2.0 && N[axis] <= 16.0)
+                n += static_cast<std::uint64_t>(N[axis]);
+    }
+    return n;
+}
+
+std::uint64_t cpuStepsPerSlice(const plan::Plan& p) {
+    constexpr std::uint64_t kBudget = 60000; // of lavapipe's 65535 loop iterations
+    const std::uint64_t perStep =
+        loopIterationsPerStep(p) * rowsPerInvocation(plan::stepsPerPixel(p));
+    return std::clamp<std::uint64_t>(kBudget / perStep, 1, kCpuStepsPerSlice);
+}
+
 void DeviceTables::writeSlices(const plan::Plan& p, std::uint64_t workPerSlice) {
     // the ROI's bounding box, clipped to the detector
     const int x0 = std::max(0, p.roi.xmin), x1 = std::min(p.fastPixels - 1, p.roi.xmax);
@@ -221,13 +245,13 @@ void DeviceTables::writeSlices(const plan::Plan& p, std::uint64_t workPerSlice) 
     const std::uint64_t work = width * height * steps;
     std::uint64_t count = (work + workPerSlice - 1) / workPerSlice;
     if (m_options.maxStepsPerSlice > 0) {
-        const std::uint64_t needed =
-            (steps + m_options.maxStepsPerSlice - 1) / m_options.maxStepsPerSlice;
+        const std::uint64_t most = std::min(m_options.maxStepsPerSlice, cpuStepsPerSlice(p));
+        const std::uint64_t needed = (steps + most - 1) / most;
         count = std::max(count, needed);
         if (needed > slots)
             m_warnings.push_back(
                 "a pixel's " + std::to_string(steps) + " steps need " + std::to_string(needed) +
-                " dispatches of at most " + std::to_string(m_options.maxStepsPerSlice) +
+                " dispatches of at most " + std::to_string(most) +
                 " on this CPU device, and a run has " + std::to_string(slots) +
                 ": lavapipe ends a shader's loops after 65535 iterations, so pixels may be cut "
                 "short (fewer phi steps, mosaic domains or sources, or a GPU)");

@@ -45,10 +45,22 @@ struct TableOptions {
 };
 
 // lavapipe (llvmpipe's shader compiler) ends a shader's loops after 65535 iterations in all,
-// silently: a pixel with more steps in one dispatch would be cut short. The specialised
-// pipelines take one iteration a step (their inner loops are unrolled); half the limit leaves
-// room for the unit loop (docs/robustness.md, "lavapipe's loop limit").
-constexpr std::uint64_t kCpuStepsPerSlice = 32768;
+// silently: a pixel with more steps in one dispatch would be cut short. A step of a
+// specialised pipeline costs one or two of them where the compiler unrolls the inner loops,
+// and more where it does not: cpuStepsPerSlice bounds them from the plan (docs/robustness.md,
+// "lavapipe's loop limit").
+constexpr std::uint64_t kCpuStepsPerSlice = 32768; // at most, whatever the plan
+
+// The steps of a pixel one dispatch may hold on a CPU device for this plan: the loop
+// iterations a step may cost there (loopIterationsPerStep) within 60000 of lavapipe's 65535
+// (the rest for the loops around the steps), at most kCpuStepsPerSlice.
+std::uint64_t cpuStepsPerSlice(const plan::Plan& plan);
+// A bound on the loop iterations lavapipe counts for one step of a specialised pipeline,
+// from its measured costs: 2 for the plain step, 2 more with tricubic interpolation, 1 more
+// with a thick sensor or a per-step oversampled factor; where the axes' cell counts differ
+// the compiler keeps the axis loop and each Chebyshev loop as loops: 12 more, and N more for
+// each axis of N <= 16 cells.
+std::uint64_t loopIterationsPerStep(const plan::Plan& plan);
 
 class DeviceTables {
   public:

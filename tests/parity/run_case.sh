@@ -4,7 +4,8 @@
 #
 #   run_case.sh COMPARE DATA CASE PRECISION HEADLESS...
 #
-# COMPARE: braggview-compare; DATA: tests/data; CASE: a folder of DATA/golden; PRECISION:
+# COMPARE: braggview-compare; DATA: tests/data; CASE: a folder of DATA/golden (or of
+# DATA/reference); PRECISION:
 # precise or fast; HEADLESS...: the command that runs the headless program ("braggview
 # --headless", or braggview-headless-dev). Exit 0 when every comparison meets its bar.
 set -euo pipefail
@@ -12,6 +13,8 @@ compare=$1 data=$2 case=$3 precision=$4
 shift 4
 headless=("$@")
 golden="$data/golden/$case"
+# the project's own reference cases (make_reference_cases.sh) beside the golden ones
+[[ -d $golden ]] || golden="$data/reference/$case"
 work=$(mktemp -d "${TMPDIR:-/tmp}/braggview-parity.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 cp "$data"/inputs/* "$work"/
