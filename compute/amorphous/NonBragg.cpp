@@ -65,6 +65,9 @@ bool inRoi(const NonBraggSetup& s, int f, int sl) {
 void printSetup(std::ostream& out, const NonBraggSetup& s, long seed) {
     const NonBraggOptions& o = s.options;
     out << "nonBragg amorphous material diffraction simulator (braggview --nonbragg)\n";
+    for (const std::string& option : o.ignored)
+        out << "WARNING: " << option << ": nonBragg does not read it (its reading is commented "
+            << "out); ignored, as there\n";
     for (const std::string& note : s.notes)
         out << note << "\n";
     out << (o.pivot == NonBraggPivot::Sample ? "pivoting detector around sample\n"

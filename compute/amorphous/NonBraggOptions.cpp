@@ -234,6 +234,10 @@ const std::vector<Rule>& rules() {
              o.printoutSpixel = v.integer(1);
          }},
         {{"-seed"}, false, 1, [](O& o, const V& v) { o.seed = -static_cast<long>(v.integer(0)); }},
+        // read in blocks of nonBragg.c that are commented out: passed over there, said here
+        {{"-dmin", "-hkl", "-mat"}, false, 1, [](O& o, const V& v) {
+             o.ignored.push_back(v.option());
+         }},
         // braggview's own (no reference word contains them)
         {{"-engine"}, true, 1, [](O& o, const V& v) {
              if (v.text(0) != "vulkan" && v.text(0) != "host")

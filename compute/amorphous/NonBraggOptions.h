@@ -84,6 +84,7 @@ struct NonBraggOptions {
     int imageWidth = 0, imageHeight = 0;
     std::string stolOut = "output.stol";
     std::vector<std::uint16_t> ignoreValues; // pixels of these values are left out
+    std::vector<std::string> ignored;        // options nonBragg passes over (-dmin, -hkl, -mat)
 };
 
 // Throws bv::Error for an unknown option, a missing value, a value that is not a number, and

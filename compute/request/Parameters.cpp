@@ -346,6 +346,19 @@ std::vector<Flag> buildTable() {
                  }));
     add(makeFlag({"-coherent"}, 0, "", "add the sources coherently", "off", G::Beam,
                  [](ParseContext&, const FlagValues&) {}, true));
+    // nanoBragg.c reads it in a block that is commented out: the word and its value are
+    // passed over there, and the source stays 10 m away; said, not refused
+    add(makeFlag(
+        {"-source_distance", "-source_dist"}, 1, "<mm>",
+        "distance from the source to the sample: nanoBragg does not read it (the "
+        "sources stay 10 m away)",
+        "10000", G::Beam,
+        [](ParseContext& c, const FlagValues& v) {
+            c.request.notices.push_back(v.name() +
+                                        ": nanoBragg does not read it (its reading is commented "
+                                        "out); the sources stay 10 m away, as there");
+        },
+        true));
 
     // ---- detector ----
     add(makeFlag({"-distance"}, 1, "<mm>",

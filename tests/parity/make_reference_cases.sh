@@ -21,7 +21,6 @@ grep -v '^#' "$here/reference_cases.txt" | grep -v '^$' | while IFS='|' read -r 
   rm -rf "$dest" && mkdir -p "$dest"
   echo "$args" > "$dest/args.txt"
   cp "$work/stdout.txt" "$work/float.bin" "$dest/"
-  [[ -f $work/intimage.img ]] && cp "$work/intimage.img" "$dest/"
   echo "$name: $(ls "$dest" | tr '\n' ' ')"
   rm -rf "$work"
 done
