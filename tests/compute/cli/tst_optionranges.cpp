@@ -143,14 +143,15 @@ const std::map<std::string, Physics>& physicsTable() {
 }
 
 // Options whose values are words or file names: no number to probe.
-const char* const kTextOptions[] = {"-pivot", "-precision", "--job",    "-hkl",       "-mat",
-                                    "-dump",  "-sourcefile", "-img",    "-mask",      "-stol",
-                                    "-4stol", "-Q",          "-stolout", "-floatfile", "-intfile",
-                                    "-pgmfile", "-noisefile", "-cbffile", "-nexusfile",
-                                    "-detector", "-noise_generator", "-background",
-                                    "-response_psf", "-mtz", "-sfcif", "-model", "-sf_column",
-                                    "-experiment", "-measured", "-refine", "-refine_pixels", "-refine_background",
-                                    "-refined_experiment", "-fit_report", "-spots", "-phi_sampling"};
+const char* const kTextOptions[] = {
+    "-pivot", "-precision", "--job", "-hkl", "-mat", "-dump", "-sourcefile", "-img", "-mask",
+    "-stol", "-4stol", "-Q", "-stolout", "-floatfile", "-intfile", "-pgmfile", "-noisefile",
+    "-cbffile", "-nexusfile", "-detector", "-noise_generator", "-background", "-response_psf",
+    "-mtz", "-sfcif", "-model", "-sf_column", "-experiment", "-measured", "-refine",
+    "-refine_pixels", "-refine_background", "-refined_experiment", "-fit_report", "-spots",
+    "-phi_sampling",
+    // its value is passed over unread, as nanoBragg passes it
+    "-source_distance"};
 
 bool isTextOption(const std::string& name) {
     for (const char* text : kTextOptions)
