@@ -261,7 +261,7 @@ NonBraggOptions parseNonBraggArguments(const std::vector<std::string>& args) {
     NonBraggOptions options;
     // nonBragg reads -img's header before its option loop: the last word with "-img" in it
     for (std::size_t i = 0; i + 1 < args.size(); ++i)
-        if (!args[i].empty() && args[i][0] == '-' && args[i].find("-img") != std::string::npos)
+        if (!args[i].empty() && args[i][0] == '-' && io::wordMatches(args[i], {"-img"}, false))
             options.imageIn = args[i + 1];
     if (!options.imageIn.empty())
         applyImageHeader(options);

@@ -64,13 +64,10 @@ StolExtraction extractStol(const NonBraggSetup& s) {
                                                 units::kThomsonCrossSection / s.molecules * steps));
             counted[j] = 1;
             if (!ignored) {
-                // the table point at or below, at least 1 (the reference's walk), then the
-                // next one past the midpoint
-                int bin =
-                    static_cast<int>(std::upper_bound(x.begin(), x.end(), last.stol) - x.begin()) -
-                    1;
-                bin = std::max(bin, 1);
-                if (bin + 1 < stols && last.stol > (x[bin] + x[bin + 1]) / 2.0)
+                // the spline's point at or below (the reference's walk), then the next one
+                // past the midpoint
+                int bin = static_cast<int>(s.spline.below(last.stol));
+                if (last.stol > (x[bin] + x[bin + 1]) / 2.0)
                     ++bin;
                 binOf[j] = bin;
             }

@@ -20,11 +20,14 @@ StolSpline::StolSpline(const io::StolTable& table, double multiplier) {
     m_y[n + 2] = m_y[n + 3] = table.F.back();
 }
 
-double StolSpline::operator()(double stol) const {
-    // k: the last point at or below stol, at least 1, at most size-3 (so k+2 exists)
-    std::size_t k =
+std::size_t StolSpline::below(double stol) const {
+    const std::size_t k =
         static_cast<std::size_t>(std::upper_bound(m_x.begin(), m_x.end(), stol) - m_x.begin());
-    k = std::clamp<std::size_t>(k == 0 ? 1 : k - 1, 1, m_x.size() - 3);
+    return std::clamp<std::size_t>(k == 0 ? 1 : k - 1, 1, m_x.size() - 3);
+}
+
+double StolSpline::operator()(double stol) const {
+    const std::size_t k = below(stol); // so that k+2 exists
     const double* x = m_x.data() + k - 1;
     const double* y = m_y.data() + k - 1;
     // Lagrange's four terms, each written the way the reference's polint orders its products

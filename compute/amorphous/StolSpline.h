@@ -17,6 +17,9 @@ class StolSpline {
     StolSpline(const io::StolTable& table, double multiplier);
     // F at sin(theta)/lambda `stol` (1/m, >= 0)
     double operator()(double stol) const;
+    // k, the last point at or below stol, at least 1 (where the reference's walk ends; the
+    // padding far above keeps it at most size - 3): the cubic runs through k-1..k+2
+    std::size_t below(double stol) const;
     std::size_t points() const { return m_x.size(); } // padded, as the reference counts
     // the padded points (what the GPU pass uploads)
     const std::vector<double>& x() const { return m_x; }

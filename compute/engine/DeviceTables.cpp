@@ -244,8 +244,8 @@ void DeviceTables::writeSlices(const plan::Plan& p, std::uint64_t workPerSlice) 
     const std::uint64_t slots = static_cast<std::uint64_t>(m_options.maxSlices) / (search ? 2 : 1);
     const std::uint64_t work = width * height * steps;
     std::uint64_t count = (work + workPerSlice - 1) / workPerSlice;
-    if (m_options.maxStepsPerSlice > 0) {
-        const std::uint64_t most = std::min(m_options.maxStepsPerSlice, cpuStepsPerSlice(p));
+    if (m_options.loopLimit) {
+        const std::uint64_t most = cpuStepsPerSlice(p);
         const std::uint64_t needed = (steps + most - 1) / most;
         count = std::max(count, needed);
         if (needed > slots)

@@ -39,9 +39,9 @@ struct TableOptions {
     bool stagedUploads = false;               // SimulatorOptions::stagedUploads
     int maxSlices = 32;
     std::uint32_t localSizeX = 8, localSizeY = 8;
-    // at most this many steps of a pixel in one dispatch, as far as maxSlices allows (0: no
-    // limit). CPU devices: kCpuStepsPerSlice, under lavapipe's loop limit
-    std::uint64_t maxStepsPerSlice = 0;
+    // CPU devices: a pixel's steps in one dispatch kept under lavapipe's loop limit
+    // (cpuStepsPerSlice), as far as maxSlices allows
+    bool loopLimit = false;
 };
 
 // lavapipe (llvmpipe's shader compiler) ends a shader's loops after 65535 iterations in all,

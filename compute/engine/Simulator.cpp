@@ -56,8 +56,7 @@ TableOptions tableOptions(const vk::Device& device, const SimulatorOptions& o) {
     t.maxSlices = o.maxSlices;
     t.localSizeX = o.localSizeX;
     t.localSizeY = o.localSizeY;
-    if (device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU)
-        t.maxStepsPerSlice = kCpuStepsPerSlice;
+    t.loopLimit = device.info().type == VK_PHYSICAL_DEVICE_TYPE_CPU;
     return t;
 }
 
