@@ -13,8 +13,8 @@
 // and the three axes are combined with ONE division per step: on a GPU a division costs what
 // several multiply-adds do (docs/numerics/lattice-factor-mixed-precision.md).
 //   fast:    all in float.
-//   precise: f (exact) and the final combination in double; the rest in float, arranged so
-//            that the error vanishes at the spot centre (~2e-7 of the brightest pixel at most).
+//   precise: all in double (docs/numerics/lattice-factor-mixed-precision.md says why the
+//            mixed form it once had was not enough for the noise image).
 
 // x - round(x) for |x| < 2^22: the round-to-nearest of adding and subtracting 1.5*2^23
 // replaces a round instruction; `precise` keeps the compiler from folding (x + M) - M into x.
@@ -60,37 +60,43 @@ const int kChebyshevCells = 16;
 // its value in double within 3.2e-16, and exactly 2 at f = 0. One multiply-add fewer than
 // the Taylor polynomial it replaced (to k = 9, 6.8e-15 off at |f| = 1/2).
 #if BV_PRECISE
-double cosPiOfSquare(double z) {
-    double h = 8.332826345017138e-06LF;
-    h = fma(h, z, -0.00020916575136094252LF);
-    h = fma(h, z, 0.0038591253132087425LF);
-    h = fma(h, z, -0.05161378005315705LF);
-    h = fma(h, z, 0.47066126054443846LF);
-    h = fma(h, z, -2.670525537703766LF);
-    h = fma(h, z, 8.117424252833471LF);
-    h = fma(h, z, -9.869604401089358LF);
-    return fma(h, z, 2.0LF);
+dvec3 cosPiOfSquare(dvec3 z) {
+    dvec3 h = dvec3(8.332826345017138e-06LF);
+    h = fma(h, z, dvec3(-0.00020916575136094252LF));
+    h = fma(h, z, dvec3(0.0038591253132087425LF));
+    h = fma(h, z, dvec3(-0.05161378005315705LF));
+    h = fma(h, z, dvec3(0.47066126054443846LF));
+    h = fma(h, z, dvec3(-2.670525537703766LF));
+    h = fma(h, z, dvec3(8.117424252833471LF));
+    h = fma(h, z, dvec3(-9.869604401089358LF));
+    return fma(h, z, dvec3(2.0LF));
 }
 #else
-float cosPiOfSquare(float z) {
-    float c = -0.05161378278002812;
-    c = fma(c, z, 0.4706612607177864);
-    c = fma(c, z, -2.670525537709179);
-    c = fma(c, z, 8.117424252833537);
-    c = fma(c, z, -9.869604401089358);
-    return fma(c, z, 2.0);
+vec3 cosPiOfSquare(vec3 z) {
+    vec3 c = vec3(-0.05161378278002812);
+    c = fma(c, z, vec3(0.4706612607177864));
+    c = fma(c, z, vec3(-2.670525537709179));
+    c = fma(c, z, vec3(8.117424252833537));
+    c = fma(c, z, vec3(-9.869604401089358));
+    return fma(c, z, vec3(2.0));
 }
 #endif
 
-// U_{N-1}(cos(pi f)) = sin(N pi f) / sin(pi f), N >= 2
-real chebyshevSincg(real f, int N) {
-    const real twoC = cosPiOfSquare(f * f);
-    real previous = RC(1.0);
-    real current = twoC;
-    for (int k = 2; k < N; ++k) {
-        const real next = fma(twoC, current, -previous);
+// U_{N_i - 1}(cos(pi f_i)) = sin(N_i pi f_i) / sin(pi f_i) for the three axes at once, each
+// N_i from 2 to kChebyshevCells: the three cosines and recurrences side by side, as vectors.
+// Written axis by axis, the driver ran the three chains one after another: the vector form
+// took the precise heavy_1024 from 2.70 to 2.1 ms on an H100 with the same operations, in the
+// same order, and so the same bits (docs/performance.md, session 20).
+real3 chebyshevSincg(real3 f, ivec3 N) {
+    const real3 twoC = cosPiOfSquare(f * f);
+    real3 previous = real3(RC(1.0));
+    real3 current = twoC;
+    const int longest = max(max(N.x, N.y), N.z);
+    for (int k = 2; k < longest; ++k) {
+        const real3 next = fma(twoC, current, -previous);
         previous = current;
-        current = next;
+        // an axis whose N is reached keeps its value (its `previous` is no longer read)
+        current = mix(current, next, lessThan(ivec3(k), N));
     }
     return current;
 }
@@ -114,28 +120,45 @@ void multiplySines(float N, float f, inout float numerator, inout float denomina
 }
 #endif
 
+// One axis that takes the ratio of sines: N cells, not a whole number of them or more than
+// kChebyshevCells (an N of 1 or less leaves the factor alone).
+void multiplyRatioAxis(real N, real f, inout real numerator, inout real denominator) {
+    if (!(N > RC(1.0)))
+        return;
+    if (abs(f) < real(kSincgLimit))
+        numerator *= N;
+    else
+        multiplySines(N, f, numerator, denominator);
+}
+
 // The three axes: the Chebyshev polynomial where N is a whole number up to kChebyshevCells,
-// else the ratio, its numerators and denominators multiplied apart and divided once.
+// else the ratio, its numerators and denominators multiplied apart and divided once. The axes
+// are written out, x, y, z, never indexed by a loop variable: a vector indexed so is kept in
+// memory, not in registers, by the GPU's compiler (docs/performance.md, session 20).
 real squareLatticeFactor(real3 f) {
+    const ivec3 whole = ivec3(kCells(0), kCells(1), kCells(2));
+    const bvec3 polynomial = bvec3(whole.x > 1 && whole.x <= kChebyshevCells,
+                                   whole.y > 1 && whole.y <= kChebyshevCells,
+                                   whole.z > 1 && whole.z <= kChebyshevCells);
     real chebyshev = RC(1.0);
+    if (any(polynomial)) {
+        // (an axis that takes the ratio runs the recurrence once, its value left out)
+        const real3 sincg = chebyshevSincg(f, mix(ivec3(2), whole, polynomial));
+        if (polynomial.x)
+            chebyshev *= sincg.x;
+        if (polynomial.y)
+            chebyshev *= sincg.y;
+        if (polynomial.z)
+            chebyshev *= sincg.z;
+    }
     real numerator = RC(1.0);
     real denominator = RC(1.0);
-    for (int axis = 0; axis < 3; ++axis) {
-        const int whole = kCells(axis);
-        if (whole == 1)
-            continue;
-        if (whole > 1 && whole <= kChebyshevCells) {
-            chebyshev *= chebyshevSincg(f[axis], whole);
-            continue;
-        }
-        const real N = P.cells[axis]; // more cells, or not a whole number of them
-        if (!(N > RC(1.0)))
-            continue;
-        if (abs(f[axis]) < real(kSincgLimit))
-            numerator *= N;
-        else
-            multiplySines(N, f[axis], numerator, denominator);
-    }
+    if (whole.x != 1 && !polynomial.x)
+        multiplyRatioAxis(P.cells.x, f.x, numerator, denominator);
+    if (whole.y != 1 && !polynomial.y)
+        multiplyRatioAxis(P.cells.y, f.y, numerator, denominator);
+    if (whole.z != 1 && !polynomial.z)
+        multiplyRatioAxis(P.cells.z, f.z, numerator, denominator);
     // x / 1 is x: the division is left out where no axis took the ratio
     return denominator == RC(1.0) ? chebyshev * numerator : chebyshev * (numerator / denominator);
 }
