@@ -69,6 +69,27 @@ matrix = target("matrix")
     b"       0.000       0.000       0.000\n")
 (matrix / "seed-one-line.mat").write_bytes(b"1 0 0 0 1 0 0 0 1e-2\n")
 
+# ---- spirv ------------------------------------------------------------------------------
+# Small modules written word by word: the header, OpCapability Float64, a block decorated
+# BufferBlock (or not) at set 0, binding 0, its pointer type and its variable.
+spirv = target("spirv")
+def spirv_module(float64, storage):
+    def op(code, *operands):
+        return [((len(operands) + 1) << 16) | code, *operands]
+    words = [0x07230203, 0x00010300, 0, 20, 0]
+    words += op(17, 1)                     # OpCapability Shader
+    if float64:
+        words += op(17, 10)                # OpCapability Float64
+    words += op(71, 5, 3 if storage else 2)  # OpDecorate %5 BufferBlock | Block
+    words += op(71, 7, 34, 0)              # OpDecorate %7 DescriptorSet 0
+    words += op(71, 7, 33, 0)              # OpDecorate %7 Binding 0
+    words += op(30, 5, 4)                  # OpTypeStruct %5 { %4 }
+    words += op(32, 6, 2, 5)               # OpTypePointer %6 Uniform %5
+    words += op(59, 6, 7, 2)               # OpVariable %6 %7 Uniform
+    return struct.pack("<%dI" % len(words), *words)
+(spirv / "seed-uniform-fast.bin").write_bytes(spirv_module(False, False))
+(spirv / "seed-storage-precise.bin").write_bytes(spirv_module(True, True))
+
 # ---- source -----------------------------------------------------------------------------
 source = target("source")
 (source / "seed-sources.txt").write_bytes((inputs / "sources.txt").read_bytes())

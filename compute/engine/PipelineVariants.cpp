@@ -19,10 +19,22 @@ PipelineVariants::PipelineVariants(const vk::Device& device, VariantOptions opti
         m_warnings.push_back("pipeline cache " + m_cache.filePath() +
                              " not used: " + m_cache.ignoredReason());
 
-    if (!m_options.shaderCode.empty())
+    if (!m_options.shaderCode.empty()) {
+        const DiffractionShader found = diffractionShaderInterface(m_options.shaderCode);
+        if (found.precision != m_options.precision)
+            throw Error(std::string("the shader variant is a ") + precisionName(found.precision) +
+                        " build; this run is " + precisionName(m_options.precision) +
+                        " (give the matching -precision)");
+        if (found.paramsInStorage != m_options.paramsInStorage)
+            throw Error(std::string("the shader variant reads its parameters from a ") +
+                        (found.paramsInStorage ? "storage" : "uniform") + " buffer; this device (" +
+                        (m_options.paramsInStorage ? "a CPU device" : "a GPU") + ") takes a " +
+                        (m_options.paramsInStorage ? "storage buffer: build a *_cpu.comp variant"
+                                                   : "uniform buffer: build a variant of "
+                                                     "diffraction_fast.comp or _precise.comp"));
         m_module = vk::ShaderModule(device, m_options.shaderCode.data(),
                                     m_options.shaderCode.size() * sizeof(std::uint32_t));
-    else
+    } else
         m_module =
             diffractionShaderModule(device, {m_options.precision, m_options.paramsInStorage, false});
     timer.mark("shader module");

@@ -1,6 +1,8 @@
 // The plan's tables as the diffraction shader reads them (compute/engine/GpuTables.h), and
 // the plan's shape that picks a specialised pipeline. Pure: no GPU.
 
+#include "compute/core/Error.h"
+#include "compute/engine/DiffractionShaders.h"
 #include "compute/engine/GpuTables.h"
 
 #include <QTest>
@@ -92,6 +94,23 @@ class TestGpuTables : public QObject {
         QCOMPARE(g.orientationCount, 7);
         QCOMPARE(g.freshRows, 6);
         QCOMPARE(g.shape, variantKey(p).bits); // what the generic pipeline reads
+    }
+
+    // Each embedded build says, in its own SPIR-V, which precision and parameter block it
+    // was compiled for (shaders/CMakeLists.txt: the *_cpu.comp builds read a storage buffer).
+    void shaderBuildsDeclareTheirInterface() {
+        for (const bool trace : {false, true})
+            for (const bool storage : {false, true})
+                for (const Precision precision : {Precision::Fast, Precision::Precise}) {
+                    const DiffractionShader found = diffractionShaderInterface(
+                        diffractionShaderCode({precision, storage, trace}));
+                    QVERIFY(found.precision == precision);
+                    QCOMPARE(found.paramsInStorage, storage);
+                }
+        QVERIFY_THROWS_EXCEPTION(bv::Error, diffractionShaderInterface({1, 2, 3, 4, 5, 6}));
+        std::vector<std::uint32_t> cut = diffractionShaderCode({Precision::Fast, false, false});
+        cut.push_back(0x00ff0000u | 71u); // a last instruction of 255 words, past the end
+        QVERIFY_THROWS_EXCEPTION(bv::Error, diffractionShaderInterface(cut));
     }
 };
 

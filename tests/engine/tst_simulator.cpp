@@ -6,6 +6,7 @@
 // without a Vulkan device fails here.
 
 #include "compute/core/Error.h"
+#include "compute/engine/DiffractionShaders.h"
 #include "compute/engine/SerialOrder.h"
 #include "compute/engine/Simulator.h"
 #include "compute/model/Units.h"
@@ -914,6 +915,47 @@ class TestSimulator : public QObject {
         // and it still works afterwards
         simulator.setPlan(c.plan);
         simulator.run();
+    }
+
+    // A benchmark's shader variant (braggview-bench --shader) is checked against the device
+    // and the precision before any pipeline is made: lavapipe crashed on a GPU build.
+    void aShaderVariantMustFitTheDeviceAndPrecision() {
+        const Case c(cubic());
+        bool storage = false;
+        {
+            Simulator plain(*m_device, options(Precision::Fast));
+            storage = plain.paramsInStorage();
+        }
+        using bv::engine::diffractionShaderCode;
+        SimulatorOptions otherDevice = options(Precision::Fast);
+        otherDevice.shaderCode = diffractionShaderCode({Precision::Fast, !storage, false});
+        try {
+            Simulator simulator(*m_device, otherDevice);
+            QFAIL("a build for the other kind of device was taken");
+        } catch (const bv::Error& error) {
+            QVERIFY2(std::string(error.what()).find(storage ? "a CPU device" : "a GPU") !=
+                         std::string::npos,
+                     error.what());
+        }
+        SimulatorOptions otherPrecision = options(Precision::Fast);
+        otherPrecision.shaderCode = diffractionShaderCode({Precision::Precise, storage, false});
+        try {
+            Simulator simulator(*m_device, otherPrecision);
+            QFAIL("a precise build was taken for a fast run");
+        } catch (const bv::Error& error) {
+            QVERIFY2(std::string(error.what()).find("precise build") != std::string::npos,
+                     error.what());
+        }
+        // the build that fits runs, and draws what the built-in shader draws
+        SimulatorOptions fits = options(Precision::Fast);
+        fits.shaderCode = diffractionShaderCode({Precision::Fast, storage, false});
+        Simulator variant(*m_device, fits);
+        variant.setPlan(c.plan);
+        variant.run();
+        Simulator builtIn(*m_device, options(Precision::Fast));
+        builtIn.setPlan(c.plan);
+        builtIn.run();
+        QCOMPARE(variant.image(), builtIn.image());
     }
 };
 
