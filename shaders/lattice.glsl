@@ -84,9 +84,8 @@ vec3 cosPiOfSquare(vec3 z) {
 
 // U_{N_i - 1}(cos(pi f_i)) = sin(N_i pi f_i) / sin(pi f_i) for the three axes at once, each
 // N_i from 2 to kChebyshevCells: the three cosines and recurrences side by side, as vectors.
-// Written axis by axis, the driver ran the three chains one after another: the vector form
-// took the precise heavy_1024 from 2.70 to 2.1 ms on an H100 with the same operations, in the
-// same order, and so the same bits (docs/performance.md, session 20).
+// Written as a loop over the axes, the same operations, in the same order, took the precise
+// heavy_1024 2.70 ms on an H100 against 2.1 as vectors (docs/performance.md, session 20).
 real3 chebyshevSincg(real3 f, ivec3 N) {
     const real3 twoC = cosPiOfSquare(f * f);
     real3 previous = real3(RC(1.0));
@@ -133,8 +132,8 @@ void multiplyRatioAxis(real N, real f, inout real numerator, inout real denomina
 
 // The three axes: the Chebyshev polynomial where N is a whole number up to kChebyshevCells,
 // else the ratio, its numerators and denominators multiplied apart and divided once. The axes
-// are written out, x, y, z, never indexed by a loop variable: a vector indexed so is kept in
-// memory, not in registers, by the GPU's compiler (docs/performance.md, session 20).
+// are written out, x, y, z, with no loop over them and no vector indexed by a loop variable
+// (docs/numerics/chebyshev-lattice-factor.md, "The three axes as vectors").
 real squareLatticeFactor(real3 f) {
     const ivec3 whole = ivec3(kCells(0), kCells(1), kCells(2));
     const bvec3 polynomial = bvec3(whole.x > 1 && whole.x <= kChebyshevCells,
