@@ -185,7 +185,7 @@ std::vector<Flag> buildTable() {
                  "1", G::Crystal, [](ParseContext& c, const FlagValues& v) {
                      xtal(c).fudge = v.number(0, Quantity::ShapeFactor, Bound::Positive);
                  }));
-    add(makeFlag({"-mosaic", "-mosaicity", "-mosaic_spread"}, 1, "<deg>",
+    add(makeFlag({"-mosaic", "-mosaicity", "-mosaic_spread", "-mosaici", "-mosaic_spr"}, 1, "<deg>",
                  "isotropic mosaic spread in degrees (90 for a powder)", "0", G::Crystal,
                  [](ParseContext& c, const FlagValues& v) {
                      xtal(c).mosaicSpread =
