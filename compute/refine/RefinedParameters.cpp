@@ -123,6 +123,9 @@ LatticeTies tiesOf(const io::SpaceGroupLattice& lattice) {
 }
 
 const char* const kCellNames[6] = {"a", "b", "c", "alpha", "beta", "gamma"};
+// an angle this close to 90 or 120 degrees at the start is the lattice's, where no space
+// group says (nanoBragg's -cell and -mat give the angles to many digits)
+constexpr double kSpecialAngleTolerance = 1e-3;
 
 std::string cellText(const double cell[6]) {
     char text[128];
@@ -144,6 +147,18 @@ glm::dmat3 cellInStandardFrame(const double cell[6]) {
                       glm::dvec3(cell[2] * cb, cell[2] * cy, cell[2] * cz));
 }
 
+glm::dmat3 cellInReciprocalStandardFrame(const double cell[6]) {
+    // the reciprocal cell's six numbers, its vectors in the standard frame, and back
+    const glm::dmat3 reciprocal = glm::transpose(glm::inverse(cellInStandardFrame(cell)));
+    double star[6];
+    cellParameters(reciprocal, star);
+    return glm::transpose(glm::inverse(cellInStandardFrame(star)));
+}
+
+glm::dmat3 ParameterSet::standardCell(const double cell[6]) const {
+    return m_nanoBraggFrame ? cellInReciprocalStandardFrame(cell) : cellInStandardFrame(cell);
+}
+
 void ParameterSet::addCellParameters() {
     const glm::dmat3 direct =
         directFromReciprocal(*m_start.crystal.mosflmMatrix / (m_start.beam.wavelength * 1e10));
@@ -157,19 +172,30 @@ void ParameterSet::addCellParameters() {
     if (lattice) {
         ties = tiesOf(*lattice);
     } else {
-        // no lattice known: the edges, those equal at the start as one; the angles kept
-        std::vector<bool> taken(3, false);
-        for (int i = 0; i < 3; ++i) {
-            if (taken[static_cast<std::size_t>(i)])
-                continue;
-            std::vector<int> tied{i};
-            for (int j = i + 1; j < 3; ++j)
-                if (std::fabs(actual[j] - actual[i]) <= 1e-4 * actual[i]) {
-                    tied.push_back(j);
-                    taken[static_cast<std::size_t>(j)] = true;
-                }
-            ties.free.push_back(tied);
-        }
+        // no lattice known: the lattice the start's cell has. The edges are fitted, those equal
+        // at the start as one; an angle of 90 or 120 degrees at the start is kept, the others
+        // fitted, equal ones as one (a monoclinic cell's beta, a rhombohedral cell's alpha)
+        const auto tieEqual = [&](int first, int last, double tolerance) {
+            std::vector<bool> taken(6, false);
+            for (int i = first; i < last; ++i) {
+                if (taken[static_cast<std::size_t>(i)] || (i >= 3 && ties.fixedAngle[i - 3] > 0))
+                    continue;
+                std::vector<int> tied{i};
+                for (int j = i + 1; j < last; ++j)
+                    if (!(j >= 3 && ties.fixedAngle[j - 3] > 0) &&
+                        std::fabs(actual[j] - actual[i]) <= tolerance * actual[i]) {
+                        tied.push_back(j);
+                        taken[static_cast<std::size_t>(j)] = true;
+                    }
+                ties.free.push_back(tied);
+            }
+        };
+        for (int k = 0; k < 3; ++k)
+            for (const double special : {90.0, 120.0})
+                if (std::fabs(actual[3 + k] - special) <= kSpecialAngleTolerance)
+                    ties.fixedAngle[k] = special;
+        tieEqual(0, 3, 1e-4);
+        tieEqual(3, 6, 1e-6);
     }
     // the start with the lattice's ties exact: each free parameter the mean of what it ties,
     // the fixed angles as the lattice has them
@@ -196,10 +222,10 @@ void ParameterSet::addCellParameters() {
             words += std::string(", ") + kCellNames[3 + k] + " " +
                      (ties.fixedAngle[k] == 120.0 ? "120" : "90");
     m_cellConstraint =
-        lattice ? std::string(lattice->systemName()) + " (" + lattice->name + "): " + words
-        : hall.empty()
-            ? "no space group: " + words + ", the angles kept"
-            : "space group "" + hall + "" in a setting not listed: " + words + ", the angles kept";
+        lattice        ? std::string(lattice->systemName()) + " (" + lattice->name + "): " + words
+        : hall.empty() ? "no space group: " + words + " (the lattice of the start's cell)"
+                       : "space group \"" + hall + "\" in a setting not listed: " + words +
+                             " (the lattice of the start's cell)";
     if (lattice)
         for (int k = 0; k < 6; ++k)
             if (std::fabs(m_cell[k] - actual[k]) > (k < 3 ? 1e-3 * actual[k] : 0.1))
@@ -207,7 +233,8 @@ void ParameterSet::addCellParameters() {
                             lattice->systemName() + " as its space group " + lattice->name +
                             " (Hall \"" + hall + "\") requires (" + words + ")");
     // the crystal's orientation: what turns the standard frame's cell into the start's
-    m_orientation = nearestOrthogonal(direct * glm::inverse(cellInStandardFrame(m_cell)));
+    m_nanoBraggFrame = hall.empty();
+    m_orientation = nearestOrthogonal(direct * glm::inverse(standardCell(m_cell)));
 
     const char* names[6] = {"cell_a", "cell_b", "cell_c", "cell_alpha", "cell_beta", "cell_gamma"};
     for (const std::vector<int>& tied : ties.free) {
@@ -428,7 +455,7 @@ Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
     for (Panel& panel : e.detector.panels)
         panel.origin += shift;
     if (cellMoves)
-        direct = m_orientation * cellInStandardFrame(cell);
+        direct = m_orientation * standardCell(cell);
     const glm::dmat3 reciprocal = glm::transpose(glm::inverse(direct)); // columns a*, b*, c*
     e.crystal.mosflmMatrix = rotationXYZ(rotation) * reciprocal * (e.beam.wavelength * 1e10);
     return e;

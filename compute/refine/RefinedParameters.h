@@ -82,10 +82,14 @@ class ParameterSet {
     glm::dvec3 m_fast{0.0}, m_slow{0.0}; // the first panel's axes
     double m_pixelFast = 0.0, m_pixelSlow = 0.0;
     // the cell: a, b, c (A), alpha, beta, gamma (deg) at the start, the space group's ties
-    // made exact, and the orientation that turns the cell's standard frame (a along x, b in
-    // the xy plane) into the crystal's
+    // made exact, and the orientation that turns the cell's standard frame into the crystal's:
+    // DIALS's (a along x, b in the xy plane) for a crystal with a space group (an experiment
+    // file's), nanoBragg's (a* along x, b* in the xy plane) for one of nanoBragg's options, so
+    // that a cell changed in the program that wrote it is a change of the cell alone
     double m_cell[6] = {0, 0, 0, 90, 90, 90};
+    bool m_nanoBraggFrame = false;
     glm::dmat3 m_orientation{1.0};
+    glm::dmat3 standardCell(const double cell[6]) const;
     std::string m_cellConstraint;
 
     void addCellParameters();
@@ -94,6 +98,10 @@ class ParameterSet {
 // The direct cell vectors (columns a, b, c, Angstrom) of a, b, c (A) and alpha, beta, gamma
 // (deg) in the standard frame: a along x, b in the xy plane, c with a positive z.
 glm::dmat3 cellInStandardFrame(const double cell[6]);
+
+// The same cell with its reciprocal vectors in nanoBragg's standard frame: a* along x, b* in
+// the xy plane (nanoBragg.c builds a crystal of -cell so, and then turns it by -misset).
+glm::dmat3 cellInReciprocalStandardFrame(const double cell[6]);
 
 // The experiment with its detector as panels and its crystal as a matrix (the start the
 // parameters act on), with the same image up to rounding: `resolved` is the experiment's own.

@@ -28,6 +28,7 @@ struct Cell {
     double edge[3];
     double angle[3]; // degrees: alpha, beta, gamma
     glm::dvec3 a;    // the a vector, for its direction
+    glm::dvec3 aStar; // and a*
 };
 
 Cell cellOf(const bv::Experiment& e) {
@@ -38,7 +39,8 @@ Cell cellOf(const bv::Experiment& e) {
     };
     return {{glm::length(d[0]), glm::length(d[1]), glm::length(d[2])},
             {angle(d[1], d[2]), angle(d[0], d[2]), angle(d[0], d[1])},
-            d[0]};
+            d[0],
+            reciprocal[0]};
 }
 
 // An experiment whose crystal is exactly the cell `cell` (a, b, c in A, angles in degrees),
@@ -263,15 +265,30 @@ class TestRefinedParameters : public QObject {
             << QStringList{"cell_a", "cell_b", "cell_c", "cell_alpha", "cell_beta", "cell_gamma"}
             << QList<double>{50.1, 60.1, 70.1, 81, 94, 106}
             << QList<double>{50.1, 60.1, 70.1, 81, 94, 106};
-        // without a space group: the edges, equal ones as one, the angles kept
+        // without a space group, the lattice of the start's cell: the edges, equal ones as
+        // one; angles of 90 or 120 degrees kept, the others fitted, equal ones as one
         QTest::newRow("no space group") << QStringList{"60", "60", "90", "90", "90", "90"} << ""
                                         << QStringList{"cell_a", "cell_c"}
                                         << QList<double>{60.3, 89.7}
                                         << QList<double>{60.3, 60.3, 89.7, 90, 90, 90};
-        QTest::newRow("no space group, angles kept")
+        QTest::newRow("no space group, a monoclinic cell")
+            << QStringList{"45", "55", "65", "90", "100", "90"} << ""
+            << QStringList{"cell_a", "cell_b", "cell_c", "cell_beta"}
+            << QList<double>{45.1, 54.9, 65.2, 100.2}
+            << QList<double>{45.1, 54.9, 65.2, 90, 100.2, 90};
+        QTest::newRow("no space group, a hexagonal cell")
+            << QStringList{"70", "70", "40", "90", "90", "120"} << ""
+            << QStringList{"cell_a", "cell_c"} << QList<double>{70.1, 40.2}
+            << QList<double>{70.1, 70.1, 40.2, 90, 90, 120};
+        QTest::newRow("no space group, a rhombohedral cell")
+            << QStringList{"50", "50", "50", "80", "80", "80"} << ""
+            << QStringList{"cell_a", "cell_alpha"} << QList<double>{50.1, 80.5}
+            << QList<double>{50.1, 50.1, 50.1, 80.5, 80.5, 80.5};
+        QTest::newRow("no space group, a triclinic cell")
             << QStringList{"50", "60", "70", "80", "95", "105"} << ""
-            << QStringList{"cell_a", "cell_b", "cell_c"} << QList<double>{50.1, 60.1, 70.1}
-            << QList<double>{50.1, 60.1, 70.1, 80, 95, 105};
+            << QStringList{"cell_a", "cell_b", "cell_c", "cell_alpha", "cell_beta", "cell_gamma"}
+            << QList<double>{50.1, 60.1, 70.1, 81, 94, 106}
+            << QList<double>{50.1, 60.1, 70.1, 81, 94, 106};
     }
     void latticeTies() {
         QFETCH(QStringList, cell);
@@ -303,8 +320,44 @@ class TestRefinedParameters : public QObject {
             QVERIFY2(std::fabs(after.angle[k] - expected[3 + k]) < 1e-9,
                      qPrintable(QString("angle %1: %2").arg(k).arg(after.angle[k], 0, 'g', 17)));
         }
-        // the cell's a keeps its direction (the orientation is the orientation group's)
-        QVERIFY(glm::length(glm::normalize(after.a) - glm::normalize(original.a)) < 1e-12);
+        // the frame's first vector keeps its direction (the orientation is the orientation
+        // group's): a in DIALS's frame (a crystal with a space group), a* in nanoBragg's
+        if (hall.isEmpty())
+            QVERIFY(glm::length(glm::normalize(after.aStar) - glm::normalize(original.aStar)) <
+                    1e-12);
+        else
+            QVERIFY(glm::length(glm::normalize(after.a) - glm::normalize(original.a)) < 1e-12);
+    }
+
+    // A crystal of nanoBragg's options moves its cell in nanoBragg's frame (a* along x, b*
+    // in the xy plane, then -misset): a start whose -cell alone is off the truth's, fitted
+    // back to the truth's six numbers, is the truth's crystal, orientation and all. (In
+    // DIALS's frame, a along x, the monoclinic angle would turn a* instead: a start of beta
+    // 100.2 then came back with the crystal 0.2 degrees off, the cell group unable to undo it.)
+    void aCellOfNanoBraggOptionsMovesInNanoBraggsFrame() {
+        const std::vector<std::string> common{"-misset", "15", "-30", "40",      "-default_F",
+                                              "1",       "-N", "5",   "-lambda", "1"};
+        const auto withCell = [&](std::vector<std::string> cell) {
+            cell.insert(cell.begin(), "-cell");
+            cell.insert(cell.end(), common.begin(), common.end());
+            return cell;
+        };
+        const bv::Experiment truth = fitStart(withCell({"45", "55", "65", "90", "100", "90"}));
+        bv::RunRequest r =
+            bv::cli::parseCommandLine(withCell({"45.2", "54.8", "65.2", "90", "100.2", "90"}));
+        bv::random::ReferenceRandom rng;
+        std::ostringstream log;
+        const bv::ResolvedExperiment resolved = bv::resolve(r.experiment, rng, log);
+        const bv::refine::ParameterSet set(bv::refine::canonicalStart(r.experiment, resolved),
+                                           resolved, {"cell"});
+        QCOMPARE(namesOf(set), (QStringList{"cell_a", "cell_b", "cell_c", "cell_beta"}));
+        const bv::Experiment back = set.experimentAt({45, 55, 65, 100});
+        const glm::dmat3 t = *truth.crystal.mosflmMatrix, b = *back.crystal.mosflmMatrix;
+        for (int k = 0; k < 3; ++k)
+            QVERIFY2(glm::length(b[k] - t[k]) < 1e-7 * glm::length(t[k]),
+                     qPrintable(QString("reciprocal vector %1 off by %2 of its length")
+                                    .arg(k)
+                                    .arg(glm::length(b[k] - t[k]) / glm::length(t[k]))));
     }
 
     void tiedEdgesAreExactlyEqual() {
