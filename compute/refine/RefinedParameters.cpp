@@ -156,7 +156,10 @@ glm::dmat3 cellInReciprocalStandardFrame(const double cell[6]) {
 }
 
 glm::dmat3 ParameterSet::standardCell(const double cell[6]) const {
-    return m_nanoBraggFrame ? cellInReciprocalStandardFrame(cell) : cellInStandardFrame(cell);
+    // a crystal with a space group is an experiment file's (DIALS's frame); one without,
+    // nanoBragg's options'
+    return m_start.crystal.spaceGroupHall.empty() ? cellInReciprocalStandardFrame(cell)
+                                                  : cellInStandardFrame(cell);
 }
 
 void ParameterSet::addCellParameters() {
@@ -175,15 +178,15 @@ void ParameterSet::addCellParameters() {
         // no lattice known: the lattice the start's cell has. The edges are fitted, those equal
         // at the start as one; an angle of 90 or 120 degrees at the start is kept, the others
         // fitted, equal ones as one (a monoclinic cell's beta, a rhombohedral cell's alpha)
+        const auto kept = [&ties](int k) { return k >= 3 && ties.fixedAngle[k - 3] > 0; };
         const auto tieEqual = [&](int first, int last, double tolerance) {
             std::vector<bool> taken(6, false);
             for (int i = first; i < last; ++i) {
-                if (taken[static_cast<std::size_t>(i)] || (i >= 3 && ties.fixedAngle[i - 3] > 0))
+                if (taken[static_cast<std::size_t>(i)] || kept(i))
                     continue;
                 std::vector<int> tied{i};
                 for (int j = i + 1; j < last; ++j)
-                    if (!(j >= 3 && ties.fixedAngle[j - 3] > 0) &&
-                        std::fabs(actual[j] - actual[i]) <= tolerance * actual[i]) {
+                    if (!kept(j) && std::fabs(actual[j] - actual[i]) <= tolerance * actual[i]) {
                         tied.push_back(j);
                         taken[static_cast<std::size_t>(j)] = true;
                     }
@@ -233,7 +236,6 @@ void ParameterSet::addCellParameters() {
                             lattice->systemName() + " as its space group " + lattice->name +
                             " (Hall \"" + hall + "\") requires (" + words + ")");
     // the crystal's orientation: what turns the standard frame's cell into the start's
-    m_nanoBraggFrame = hall.empty();
     m_orientation = nearestOrthogonal(direct * glm::inverse(standardCell(m_cell)));
 
     const char* names[6] = {"cell_a", "cell_b", "cell_c", "cell_alpha", "cell_beta", "cell_gamma"};

@@ -87,9 +87,8 @@ class ParameterSet {
     // file's), nanoBragg's (a* along x, b* in the xy plane) for one of nanoBragg's options, so
     // that a cell changed in the program that wrote it is a change of the cell alone
     double m_cell[6] = {0, 0, 0, 90, 90, 90};
-    bool m_nanoBraggFrame = false;
     glm::dmat3 m_orientation{1.0};
-    glm::dmat3 standardCell(const double cell[6]) const;
+    glm::dmat3 standardCell(const double cell[6]) const; // in the start's frame
     std::string m_cellConstraint;
 
     void addCellParameters();
