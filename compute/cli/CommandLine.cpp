@@ -272,11 +272,27 @@ void finish(ParseContext& c) {
         c.request.experiment.sampling.roi =
             Roi{r[0] < 0 ? 0 : r[0], r[1] < 0 ? fast : r[1], r[2] < 0 ? 0 : r[2], r[3] < 0 ? slow : r[3]};
     }
-    if (!c.request.experiment.mask.empty() && (c.maskWidth != fast || c.maskHeight != slow))
-        throw Error("-mask " + c.request.mask + ": the mask is " + std::to_string(c.maskWidth) + "x" +
-                    std::to_string(c.maskHeight) + " pixels but the detector is " +
-                    std::to_string(fast) + "x" + std::to_string(slow) +
-                    " (-detpixels, -detsize or -pixel changed it)");
+    auto& mask = c.request.experiment.mask;
+    if (!mask.empty() && (c.maskWidth != fast || c.maskHeight != slow)) {
+        const std::string sizes = "the mask is " + std::to_string(c.maskWidth) + "x" +
+                                  std::to_string(c.maskHeight) + " pixels and the detector " +
+                                  std::to_string(fast) + "x" + std::to_string(slow);
+        // nanoBragg indexes the mask's pixels, in the file's order, with the detector's own
+        // index (row * detector width + column): well defined while the detector has no more
+        // pixels than the mask, a read past the mask's end beyond that
+        const std::size_t pixels = std::size_t(fast) * std::size_t(slow);
+        if (pixels > mask.size())
+            throw Error("-mask " + c.request.mask + ": " + sizes +
+                        " (-detpixels, -detsize or -pixel changed it): the detector has more "
+                        "pixels than the mask");
+        mask.resize(pixels);
+        c.request.notices.push_back(
+            "-mask " + c.request.mask + ": " + sizes +
+            "; as in nanoBragg, the detector's pixels, row by row, take the mask's values in "
+            "the file's order");
+        c.maskWidth = fast;
+        c.maskHeight = slow;
+    }
 }
 
 // nanoBragg finds options by substring, and two of its accidental matches change the image:

@@ -9,6 +9,7 @@
 #include "compute/request/Parameters.h"
 
 #include <QTest>
+#include <algorithm>
 
 #include <QDir>
 #include <QFile>
@@ -213,7 +214,7 @@ private slots:
     void imgHeader_data();
     void imgHeader();
     void maskHeaderAndPixels();
-    void maskMustFitDetector();
+    void maskReadInTheDetectorsOrder();
     void help();
     void errors_data();
     void errors();
@@ -719,13 +720,31 @@ void TestCommandLine::maskHeaderAndPixels() {
     });
 }
 
-void TestCommandLine::maskMustFitDetector() {
+void TestCommandLine::maskReadInTheDetectorsOrder() {
     inTemporaryDirectory([&](const QString&) {
-        writeSmvFile("m.img", kHeader, 8, 8, std::vector<std::uint16_t>(64, 1));
-        const QString message = parseError("-mask m.img -detpixels 4");
-        QVERIFY2(message.contains("-mask m.img") && message.contains("8x8") && message.contains("4x4"),
+        // an 8x8 mask whose value is its own pixel number (0 masks the first pixel only)
+        std::vector<std::uint16_t> numbered(64);
+        for (std::size_t i = 0; i < numbered.size(); ++i)
+            numbered[i] = std::uint16_t(i);
+        writeSmvFile("m.img", kHeader, 8, 8, numbered);
+        QCOMPARE(parse("-mask m.img -pixel 0.1").experiment.mask, numbered); // counts stay 8x8
+
+        // a smaller detector takes the mask's first values in the file's order, as nanoBragg's
+        // index (row * its own width + column) does: a 4x4 detector's row 1 is the mask's
+        // pixels 4-7 (its first row's second half), not the mask's row 1
+        const RunRequest smaller = parse("-mask m.img -detpixels 4");
+        QCOMPARE(smaller.experiment.mask,
+                 std::vector<std::uint16_t>(numbered.begin(), numbered.begin() + 16));
+        QVERIFY(
+            std::any_of(smaller.notices.begin(), smaller.notices.end(), [](const std::string& n) {
+                return n.find("8x8") != std::string::npos && n.find("4x4") != std::string::npos;
+            }));
+
+        // a larger one would read past the mask's end: an error naming both sizes
+        const QString message = parseError("-mask m.img -detpixels 9");
+        QVERIFY2(message.contains("-mask m.img") && message.contains("8x8") &&
+                     message.contains("9x9"),
                  qPrintable(message));
-        QVERIFY(parseError("-mask m.img -pixel 0.1").isEmpty()); // counts stay 8x8
     });
 }
 
