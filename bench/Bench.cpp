@@ -246,6 +246,8 @@ int main(int argc, char** argv) {
     std::string precisionText = "both", jsonPath, deviceChoice, pipelineText = "specialised";
     int soakRuns = 0;
     Setup setup;
+    std::string shaderPath;
+    bool labelGiven = false;
     std::vector<std::pair<std::string, std::string>> cases;
     try {
         for (std::size_t i = 0; i < args.size(); ++i) {
@@ -270,9 +272,11 @@ int main(int argc, char** argv) {
             } else if (a == "--device") {
                 deviceChoice = value();
             } else if (a == "--shader") {
-                setup.shaderCode = readSpirv(value());
+                shaderPath = value();
+                setup.shaderCode = readSpirv(shaderPath);
             } else if (a == "--label") {
                 setup.label = value();
+                labelGiven = true;
             } else if (a == "--local-size") {
                 const std::string size = value();
                 const auto x = size.find('x');
@@ -310,6 +314,8 @@ int main(int argc, char** argv) {
                 return usage();
             }
         }
+        if (!shaderPath.empty() && !labelGiven) // a variant is named by its file unless labelled
+            setup.label = shaderPath.substr(shaderPath.find_last_of('/') + 1);
         if (soakRuns > 0) {
             const bv::vk::Device device(bv::vk::DeviceOptions{});
             const std::string base =
