@@ -2,8 +2,9 @@
 """Writes the seed corpora fuzz/corpus/<target>/seed-* from tests/data, and the dictionaries
 that list the command-line options (fuzz/dict/cli.dict, job.dict) from compute/request/Parameters.cpp.
 Run it from anywhere; the output is checked in, so run it when the seeds or the option table
-change. Files named crash-* in the corpus folders are reproducers of bugs found by fuzzing
-and are left alone; the other dictionaries are written by hand."""
+change. Files named crash-* in the corpus folders are reproducers of bugs found by fuzzing,
+and hand-* are seeds written by hand (an indexed DIALS experiment, a job holding a session):
+both are left alone, as are the other dictionaries, written by hand."""
 
 import pathlib
 import re
@@ -271,7 +272,7 @@ def dict_entry(data):
 
 
 flags_cpp = (ROOT / "compute" / "request" / "Parameters.cpp").read_text()
-names = [n for group in re.findall(r"makeFlag\(\{([^}]*)\}", flags_cpp)
+names = [n for group in re.findall(r"makeFlag\(\s*\{([^}]*)\}", flags_cpp)
          for n in re.findall(r'"([^"]*)"', group)]
 cli_words = ["random", "infinity", "single", "double", "beam", "sample", "fast", "precise",
              "cpu", "0", "1", "-1", "90", "100", "1e-3", "1e308", "nan", "inf", "-inf", "0x1p3",
