@@ -156,6 +156,8 @@ refine::FitReport refineOnDevice(const RunRequest& request, const io::MeasuredIm
 void runRefinement(const RunRequest& request, const io::MeasuredImage& measured,
                    const refine::ObservedSpots* spots, std::ostream& out, std::ostream& err) {
     checkRefinement(request);
+    if (const std::string warning = refine::groupsWarning(request.refine); !warning.empty())
+        err << "braggview: warning: " << warning << "\n";
     vk::DeviceOptions deviceOptions;
     deviceOptions.deviceOverride = request.device;
     const vk::Device device(deviceOptions);

@@ -95,17 +95,35 @@ void writeRefinedExperiment(const std::string& input, std::size_t id, const std:
         throw Error(input + ": not a DIALS experiment list (" + e.what() + ")");
     }
     try {
-        // the detector, moved as one body (mm in dxtbx's frame)
+        // the detector, turned and moved as one body (mm in dxtbx's frame); a hierarchy's
+        // panels and groups are placed in its root's frame and follow it
         const glm::dvec3 shift = toDials(refined.detectorShift) * 1e3;
         Json& detector = root.at("detector").at(modelIndex(root, id, "detector"));
-        if (detector.contains("hierarchy") && detector["hierarchy"].contains("origin")) {
-            Json& origin = detector["hierarchy"]["origin"];
-            origin = vector(vector3(origin) + shift);
-        } else {
-            for (Json& panel : detector.at("panels")) {
-                Json& origin = panel.at("origin");
-                origin = vector(vector3(origin) + shift);
+        const bool turned = refined.detectorRotation != glm::dmat3(1.0);
+        const glm::dmat3 toDialsFrame(glm::dvec3(0, 0, -1), glm::dvec3(0, 1, 0),
+                                      glm::dvec3(1, 0, 0));
+        const glm::dmat3 rotation =
+            toDialsFrame * refined.detectorRotation * glm::transpose(toDialsFrame);
+        const glm::dvec3 pivot = toDials(refined.pivot) * 1e3;
+        const auto move = [&](Json& body) {
+            glm::dvec3 origin = vector3(body.at("origin"));
+            if (turned) {
+                origin = pivot + rotation * (origin - pivot);
+                body["fast_axis"] = vector(rotation * vector3(body.at("fast_axis")));
+                body["slow_axis"] = vector(rotation * vector3(body.at("slow_axis")));
             }
+            body["origin"] = vector(origin + shift);
+        };
+        if (detector.contains("hierarchy") && detector["hierarchy"].contains("origin")) {
+            Json& hierarchy = detector["hierarchy"];
+            if (turned && !hierarchy.contains("fast_axis"))
+                hierarchy["fast_axis"] = vector(glm::dvec3(1, 0, 0));
+            if (turned && !hierarchy.contains("slow_axis"))
+                hierarchy["slow_axis"] = vector(glm::dvec3(0, 1, 0));
+            move(hierarchy);
+        } else {
+            for (Json& panel : detector.at("panels"))
+                move(panel);
         }
         std::vector<glm::dvec3> panelShifts;
         for (const glm::dvec3& own : refined.panelShifts)

@@ -310,6 +310,8 @@ const std::vector<ParameterSet::GroupWords>& ParameterSet::groupWords() {
     static const std::vector<GroupWords> groups = {
         {"distance", "the whole detector along the beam (mm)"},
         {"beam", "the beam centre: the detector in its plane (pixels)"},
+        {"detector_rotation", "the whole detector turned in its own plane about the beam centre "
+                              "(degrees; DIALS's Tau1)"},
         {"panels", "every panel on its own: along the beam (mm) and in its plane (pixels); not "
                    "with distance or beam"},
         {"orientation", "three small rotations of the crystal (degrees)"},
@@ -318,6 +320,18 @@ const std::vector<ParameterSet::GroupWords>& ParameterSet::groupWords() {
         {"ncells", "the crystal's size in unit cells, Na Nb Nc"},
     };
     return groups;
+}
+
+std::string groupsWarning(const std::vector<std::string>& groups) {
+    const auto has = [&](const char* g) {
+        return std::find(groups.begin(), groups.end(), g) != groups.end();
+    };
+    if (has("detector_rotation") && has("orientation"))
+        return "-refine detector_rotation with orientation: on one frame the detector turned in "
+               "its own plane and the crystal turned about the beam move the spots alike, and "
+               "the fit may trade one for the other (see the correlated pairs); fit the turn "
+               "with the crystal held";
+    return "";
 }
 
 const char* ParameterSet::knownGroups() {
@@ -339,6 +353,9 @@ ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
     m_slow = first.slow;
     m_pixelFast = first.pixelSizeFast;
     m_pixelSlow = first.pixelSizeSlow;
+    const glm::dvec2 beamPixels = beamOnPanel(first, m_beam);
+    m_beamPoint = first.origin + first.fast * (m_pixelFast * beamPixels.x) +
+                  first.slow * (m_pixelSlow * beamPixels.y);
     for (const std::string& g : groups) {
         if (g == "distance") {
             const double d = glm::dot(first.origin, first.normal()) /
@@ -348,6 +365,9 @@ ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
             const glm::dvec2 b = beamOnPanel(first, m_beam);
             m_parameters.push_back({"beam_x", "pixels", Group::Beam, 0, {}, b.x, 0.02});
             m_parameters.push_back({"beam_y", "pixels", Group::Beam, 1, {}, b.y, 0.02});
+        } else if (g == "detector_rotation") {
+            m_parameters.push_back(
+                {"detector_rotation", "deg", Group::DetectorRotation, 0, {}, 0.0, 0.002, -5, 5});
         } else if (g == "panels") {
             if (std::find(groups.begin(), groups.end(), "distance") != groups.end() ||
                 std::find(groups.begin(), groups.end(), "beam") != groups.end())
@@ -407,6 +427,22 @@ std::vector<double> ParameterSet::startValues() const {
 
 Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
     Experiment e = m_start;
+    // the turn first, about where the beam met the start's detector; the shifts after it,
+    // along the turned axes
+    glm::dvec3 fast = m_fast, slow = m_slow;
+    for (std::size_t i = 0; i < m_parameters.size(); ++i) {
+        if (m_parameters[i].group != Group::DetectorRotation)
+            continue;
+        const glm::dvec3 normal = glm::normalize(glm::cross(m_fast, m_slow));
+        const double angle = units::radiansFromDegrees(values[i]);
+        for (Panel& panel : e.detector.panels) {
+            panel.origin = m_beamPoint + rotateAbout(panel.origin - m_beamPoint, normal, angle);
+            panel.fast = rotateAbout(panel.fast, normal, angle);
+            panel.slow = rotateAbout(panel.slow, normal, angle);
+        }
+        fast = rotateAbout(m_fast, normal, angle);
+        slow = rotateAbout(m_slow, normal, angle);
+    }
     glm::dvec3 shift(0.0);
     glm::dvec3 rotation(0.0);
     glm::dmat3 direct =
@@ -426,8 +462,10 @@ Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
             break;
         case Group::Beam:
             // the beam further along fast: the detector moved the other way
-            shift -= (p.component == 0 ? m_fast * m_pixelFast : m_slow * m_pixelSlow) * delta;
+            shift -= (p.component == 0 ? fast * m_pixelFast : slow * m_pixelSlow) * delta;
             break;
+        case Group::DetectorRotation:
+            break; // above
         case Group::Panel: {
             Panel& panel = e.detector.panels.at(static_cast<std::size_t>(p.panel));
             if (p.component == 0)
@@ -465,11 +503,25 @@ Experiment ParameterSet::experimentAt(const std::vector<double>& values) const {
 
 io::RefinedModels refinedModels(const Experiment& start, const Experiment& r) {
     io::RefinedModels models;
-    models.detectorShift = r.detector.panels.at(0).origin - start.detector.panels.at(0).origin;
+    // the whole detector's turn, from the first panel's axes (the identity unless turned),
+    // about the first panel's origin; then its shift
+    const Panel& before = start.detector.panels.at(0);
+    const Panel& after = r.detector.panels.at(0);
+    const bool isTurned = after.fast != before.fast || after.slow != before.slow;
+    if (isTurned) {
+        const glm::dmat3 from(before.fast, before.slow, before.normal());
+        const glm::dmat3 to(after.fast, after.slow, after.normal());
+        models.detectorRotation = to * glm::transpose(from);
+    }
+    models.pivot = before.origin;
+    const auto turned = [&](const glm::dvec3& point) {
+        return isTurned ? models.pivot + models.detectorRotation * (point - models.pivot) : point;
+    };
+    models.detectorShift = after.origin - before.origin;
     // each panel's own move beyond the whole detector's (-refine panels)
     for (std::size_t k = 0; k < r.detector.panels.size() && k < start.detector.panels.size(); ++k) {
-        const glm::dvec3 own = r.detector.panels[k].origin - start.detector.panels[k].origin -
-                               models.detectorShift;
+        const glm::dvec3 own = r.detector.panels[k].origin -
+                               turned(start.detector.panels[k].origin) - models.detectorShift;
         models.panelShifts.push_back(own);
     }
     const glm::dmat3 direct = directFromReciprocal(*r.crystal.mosflmMatrix / (r.beam.wavelength * 1e10));

@@ -12,6 +12,9 @@
 //                           angle; triclinic all six), the tied ones set with them exactly;
 //                           without a space group the edges, those equal at the start (to
 //                           1e-4) as one, the angles kept
+//   detector_rotation deg   the whole detector turned in its own plane (about the first
+//                           panel's normal) around the point where the beam meets it:
+//                           DIALS's Tau1
 //   panel<k>_distance mm    panel k (from 0, the detector's order) moved along the beam
 //   panel<k>_shift_fast, panel<k>_shift_slow  pixels  panel k moved in its own plane
 //                           (-refine panels: every panel on its own; not with distance or
@@ -37,7 +40,7 @@
 
 namespace bv::refine {
 
-enum class Group { Distance, Beam, Panel, Orientation, Cell, Mosaic, Ncells };
+enum class Group { Distance, Beam, DetectorRotation, Panel, Orientation, Cell, Mosaic, Ncells };
 
 struct Parameter {
     std::string name;  // "distance", "beam_x", "cell_a", "Na", ...
@@ -80,6 +83,7 @@ class ParameterSet {
     std::vector<Parameter> m_parameters;
     glm::dvec3 m_beam{1, 0, 0};       // unit, the way the X-rays travel
     glm::dvec3 m_fast{0.0}, m_slow{0.0}; // the first panel's axes
+    glm::dvec3 m_beamPoint{0.0};         // m, where the beam meets the first panel's plane
     double m_pixelFast = 0.0, m_pixelSlow = 0.0;
     // the cell: a, b, c (A), alpha, beta, gamma (deg) at the start, the space group's ties
     // made exact, and the orientation that turns the cell's standard frame into the crystal's:
@@ -93,6 +97,11 @@ class ParameterSet {
 
     void addCellParameters();
 };
+
+// What a fit of `groups` cannot tell apart on one frame, in words ("" when nothing): the
+// detector turned in its own plane and the crystal turned about the beam move a frame's spots
+// alike (on tests/refine's frame, fitted together, they traded 3 degrees, correlation 0.996).
+std::string groupsWarning(const std::vector<std::string>& groups);
 
 // The direct cell vectors (columns a, b, c, Angstrom) of a, b, c (A) and alpha, beta, gamma
 // (deg) in the standard frame: a along x, b in the xy plane, c with a positive z.

@@ -929,8 +929,9 @@ std::vector<Flag> buildTable() {
                  [](ParseContext& c, const FlagValues&) { c.request.compare = true; }));
     add(makeFlag({"-refine"}, 1, "<groups>",
                  "fit the simulation to the measured image (-measured, or the -experiment's "
-                 "own): a comma list of distance, beam, panels (each panel on its own), "
-                 "orientation, cell, mosaic, ncells, scale (always fitted); prints each value, its change and uncertainty "
+                 "own): a comma list of distance, beam, detector_rotation (in its own plane), "
+                 "panels (each panel on its own), orientation, cell, mosaic, ncells, scale "
+                 "(always fitted); prints each value, its change and uncertainty "
                  "(docs/refinement.md)",
                  "", G::Braggview, [](ParseContext& c, const FlagValues& v) {
                      std::vector<std::string> groups;

@@ -198,6 +198,65 @@ class TestRefinedParameters : public QObject {
         QVERIFY_THROWS_EXCEPTION(bv::Error, bv::refine::ParameterSet(start, resolved, {"panels", "distance"}));
     }
 
+    // -refine detector_rotation turns the whole detector in its own plane about the point
+    // where the beam meets it (DIALS's Tau1), a hierarchy of modules and a tilted group
+    // included: that point keeps its pixel, every axis turns by the angle about the normal,
+    // the modules keep their places relative to each other, and the experiment list written
+    // back places every module where the fit left it.
+    void detectorTurnsAboutTheBeamCentre() {
+        const std::string expt = BV_TEST_DATA "/detectors/four-module-tilted.expt";
+        const std::vector<std::string> words{"-detector", expt, "-cell", "50",      "60",
+                                             "70",        "90", "90",    "90",      "-default_F",
+                                             "1",         "-N", "5",     "-lambda", "1"};
+        bv::RunRequest r = bv::cli::parseCommandLine(words);
+        bv::random::ReferenceRandom rng;
+        std::ostringstream log;
+        const bv::ResolvedExperiment resolved = bv::resolve(r.experiment, rng, log);
+        const bv::Experiment start = bv::refine::canonicalStart(r.experiment, resolved);
+        const bv::refine::ParameterSet set(start, resolved, {"beam", "detector_rotation"});
+        QCOMPARE(namesOf(set), QStringList({"beam_x", "beam_y", "detector_rotation"}));
+        std::vector<double> values = set.startValues();
+        values[2] = 0.5; // degrees
+        const bv::Experiment moved = set.experimentAt(values);
+
+        const glm::dvec3 beam = glm::normalize(resolved.axes.beam);
+        const auto beamPixel = [&](const bv::Panel& p) {
+            const glm::dvec3 hit =
+                beam * (glm::dot(p.origin, p.normal()) / glm::dot(beam, p.normal()));
+            return glm::dvec2(glm::dot(hit - p.origin, p.fast) / p.pixelSizeFast,
+                              glm::dot(hit - p.origin, p.slow) / p.pixelSizeSlow);
+        };
+        QVERIFY(glm::length(beamPixel(moved.detector.panels[0]) -
+                            beamPixel(start.detector.panels[0])) < 1e-9);
+        const glm::dvec3 normal = glm::normalize(start.detector.panels[0].normal());
+        const double c = std::cos(0.5 * M_PI / 180.0), s = std::sin(0.5 * M_PI / 180.0);
+        for (std::size_t k = 0; k < 4; ++k) {
+            const bv::Panel& a = start.detector.panels[k];
+            const bv::Panel& b = moved.detector.panels[k];
+            // v turned by 0.5 degrees about the normal: v cos + (n x v) sin + n (n . v)(1 - cos)
+            const glm::dvec3 fast = a.fast * c + glm::cross(normal, a.fast) * s +
+                                    normal * (glm::dot(normal, a.fast) * (1 - c));
+            QVERIFY2(glm::length(b.fast - fast) < 1e-12, qPrintable(QString("panel %1").arg(k)));
+            // rigid: the distance from module 0's origin is kept
+            QVERIFY(std::fabs(glm::length(b.origin - moved.detector.panels[0].origin) -
+                              glm::length(a.origin - start.detector.panels[0].origin)) < 1e-12);
+        }
+
+        QTemporaryDir dir;
+        const std::string out = (dir.path() + "/refined.expt").toStdString();
+        bv::io::writeRefinedExperiment(expt, 0, out, bv::refine::refinedModels(start, moved));
+        std::vector<std::string> back = words;
+        back[1] = out;
+        const bv::ResolvedExperiment again =
+            bv::resolve(bv::cli::parseCommandLine(back).experiment, rng, log);
+        for (std::size_t k = 0; k < 4; ++k) {
+            QVERIFY2(glm::length(again.panels[k].pix0 - moved.detector.panels[k].origin) < 1e-9,
+                     qPrintable(QString("panel %1").arg(k)));
+            QVERIFY(glm::length(again.panels[k].fdet - moved.detector.panels[k].fast) < 1e-9);
+            QVERIFY(glm::length(again.panels[k].sdet - moved.detector.panels[k].slow) < 1e-9);
+        }
+    }
+
     // A -distance after -experiment moves the fit's start; what is written back is measured
     // from the detector as the file places it, so a fit that changes nothing writes the
     // option's move (before, measured from the start, it wrote none).
