@@ -370,4 +370,28 @@ bad = abs(value["distance"] - 100) > 0.05
 bad |= any(abs(c - t) > 0.001 * t for c, t in zip(cell, (50, 60, 70)))
 sys.exit(1 if bad else 0)
 PY
+  # the detector's turn in its own plane, fitted with the crystal held, written back: dials.show
+  # reads the list, and its detector's fast axis is turned from indexed.expt's by the angle
+  # the fit printed, about the normal
+  "${headless[@]}" -experiment indexed.expt -frame 10 -N 10 -default_F 100 -phisteps 4 -polar 0 \
+      -precision fast -noprogress -refine detector_rotation -fit_report turn.json \
+      -refined_experiment turned.expt > turn.log 2>&1 || { cat turn.log; exit 1; }
+  dials.show turned.expt > show_turned.log 2>&1 || { tail -20 show_turned.log; exit 1; }
+  python3 - turn.json indexed.expt turned.expt <<'PY'
+import json, math, sys
+turn = {p["name"]: p["value"] for p in json.load(open(sys.argv[1]))["parameters"]}["detector_rotation"]
+cross = lambda u, v: [u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]]
+dot = lambda u, v: sum(x * y for x, y in zip(u, v))
+def axes(path):  # the panel's fast and slow axes in the lab: its own in its root's frame
+    d = json.load(open(path))["detector"][0]
+    h, p = d["hierarchy"], d["panels"][0]
+    frame = (h["fast_axis"], h["slow_axis"], cross(h["fast_axis"], h["slow_axis"]))
+    lab = lambda v: [sum(frame[k][i] * v[k] for k in range(3)) for i in range(3)]
+    return lab(p["fast_axis"]), lab(p["slow_axis"])
+(f0, s0), (f1, s1) = axes(sys.argv[2]), axes(sys.argv[3])
+normal = cross(f0, s0)
+angle = math.degrees(math.atan2(dot(cross(f0, f1), normal), dot(f0, f1)))
+print("detector turned %.6f deg in the fit, %.6f deg in the written list" % (turn, angle))
+sys.exit(0 if abs(angle - turn) < 1e-6 and abs(dot(normal, cross(f1, s1)) - 1) < 1e-9 else 1)
+PY
 fi
