@@ -235,6 +235,10 @@ class Simulator {
                                         "refine=\"distance,beam\" (-refine; the groups: ") +
                             bv::refine::ParameterSet::knownGroups() + ")");
         bv::headless::checkRefinement(request);
+        // what one frame cannot tell apart, as the headless program warns of it
+        if (const std::string warning = bv::refine::groupsWarning(request.refine); !warning.empty())
+            if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) < 0)
+                throw py::error_already_set(); // warnings made errors: the fit does not start
         std::ostringstream log;
         loadInputs(request, log);
         // the spots and the measured frame read before anything is rendered

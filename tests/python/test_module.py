@@ -10,6 +10,7 @@ import sys
 import tempfile
 import threading
 import unittest
+import warnings
 
 import numpy as np
 
@@ -266,6 +267,13 @@ class TestRefine(unittest.TestCase):
                                 floatfile=os.path.join(work, "x.bin"))
             with self.assertRaisesRegex(braggview.Error, "no parameter group"):
                 self.sim.refine(self.FRAME, measured=self.truth, refine="colour")
+            # what one frame cannot tell apart is a warning before the fit; made an error,
+            # the fit does not start
+            with warnings.catch_warnings():
+                warnings.simplefilter("error")
+                with self.assertRaisesRegex(UserWarning, "detector_rotation with orientation"):
+                    self.sim.refine(self.FRAME, measured=self.truth, fit_report=report,
+                                    refine="detector_rotation,orientation")
             self.assertEqual(os.listdir(work), [])
 
     def test_ctrl_c_stops_the_fit_and_writes_nothing(self):
