@@ -206,6 +206,8 @@ bool RefinePanel::run() {
     stopFollowing();
     m_residual->clear();
     m_rmsd->clear();
+    // what one frame cannot tell apart stays above the fit's own lines until the next run
+    m_warning = QString::fromStdString(refine::groupsWarning(groups()));
     setMessage(tr("Fitting…"));
     updateButtons();
     return true;
@@ -354,8 +356,8 @@ void RefinePanel::saveRefinedExperiment(const QString& path) const {
 }
 
 void RefinePanel::setMessage(const QString& message) {
-    m_message = message;
-    m_status->setText(message);
+    m_message = m_warning.isEmpty() ? message : tr("Warning: %1.").arg(m_warning) + "\n" + message;
+    m_status->setText(m_message);
 }
 
 void RefinePanel::updateButtons() {

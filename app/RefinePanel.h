@@ -110,6 +110,7 @@ class RefinePanel : public QWidget {
     QLabel* m_rmsd = nullptr;
     QLabel* m_status = nullptr;
     QString m_message;
+    QString m_warning; // refine::groupsWarning of the running or last fit's groups
     std::vector<refine::FittedValue> m_values; // start and current of the fit running
     double m_startResidual = -1.0;
     int m_stepsShown = 0;

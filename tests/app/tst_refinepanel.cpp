@@ -245,6 +245,35 @@ class TestRefinePanel : public QObject {
         QVERIFY(std::fabs(v.document().experiment().detector.distance * 1e3 - kStartDistanceMm) < 1e-9);
     }
 
+    void warnsOfGroupsOneFrameCannotTellApart() {
+        // the detector's turn in its plane with the crystal's orientation: the dock says so
+        // from the start of the fit to its end, as the headless program warns
+        ViewerHarness v;
+        QVERIFY(v.open(test::words(kTruth)));
+        QTemporaryDir dir;
+        const QString frame = dir.path() + QStringLiteral("/truth.cbf");
+        writeNoisyFrame(v, frame, 7);
+        v.window->openMeasuredImage(frame);
+        QVERIFY(v.waitImage());
+        app::RefinePanel& panel = v.window->refinePanel();
+        v.window->refineDock()->show();
+        panel.setGroups({"detector_rotation", "orientation"});
+        QSignalSpy finished(&panel, &app::RefinePanel::finished);
+        QVERIFY2(panel.run(), qPrintable(panel.message()));
+        QVERIFY2(panel.message().contains("detector_rotation with orientation"),
+                 qPrintable(panel.message()));
+        panel.stop();
+        QVERIFY(finished.wait(600000));
+        QVERIFY2(panel.message().contains("detector_rotation with orientation"),
+                 qPrintable(panel.message()));
+        // a fit of the distance alone: no warning
+        panel.setGroups({"distance"});
+        QVERIFY2(panel.run(), qPrintable(panel.message()));
+        QVERIFY2(!panel.message().contains("Warning"), qPrintable(panel.message()));
+        panel.stop();
+        QVERIFY(finished.wait(600000));
+    }
+
     void screenshotModeRunsTheFitFirst() {
         // braggview --screenshot ... -measured FRAME -refine distance: the dock's fit runs
         // and the PNG is written after it; a group the fit does not know: an error, no PNG
