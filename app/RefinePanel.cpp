@@ -180,6 +180,7 @@ const std::optional<refine::FitReport>& RefinePanel::report() const {
 bool RefinePanel::run() {
     if (isRunning())
         return false;
+    m_warning.clear(); // the last fit's; this one's once it starts
     if (!m_compare.measured()) {
         setMessage(tr("Open the measured frame first: File › Open measured image."));
         return false;

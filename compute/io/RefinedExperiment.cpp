@@ -100,8 +100,7 @@ void writeRefinedExperiment(const std::string& input, std::size_t id, const std:
         const glm::dvec3 shift = toDials(refined.detectorShift) * 1e3;
         Json& detector = root.at("detector").at(modelIndex(root, id, "detector"));
         const bool turned = refined.detectorRotation != glm::dmat3(1.0);
-        const glm::dmat3 toDialsFrame(glm::dvec3(0, 0, -1), glm::dvec3(0, 1, 0),
-                                      glm::dvec3(1, 0, 0));
+        const glm::dmat3 toDialsFrame(toDials({1, 0, 0}), toDials({0, 1, 0}), toDials({0, 0, 1}));
         const glm::dmat3 rotation =
             toDialsFrame * refined.detectorRotation * glm::transpose(toDialsFrame);
         const glm::dvec3 pivot = toDials(refined.pivot) * 1e3;

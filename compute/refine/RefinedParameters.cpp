@@ -294,9 +294,6 @@ ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
     m_slow = first.slow;
     m_pixelFast = first.pixelSizeFast;
     m_pixelSlow = first.pixelSizeSlow;
-    const glm::dvec2 beamPixels = beamOnPanel(first, m_beam);
-    m_beamPoint = first.origin + first.fast * (m_pixelFast * beamPixels.x) +
-                  first.slow * (m_pixelSlow * beamPixels.y);
     for (const std::string& g : groups) {
         if (g == "distance") {
             const double d = glm::dot(first.origin, first.normal()) /
@@ -307,6 +304,9 @@ ParameterSet::ParameterSet(Experiment start, const ResolvedExperiment& resolved,
             m_parameters.push_back({"beam_x", "pixels", Group::Beam, 0, {}, b.x, 0.02});
             m_parameters.push_back({"beam_y", "pixels", Group::Beam, 1, {}, b.y, 0.02});
         } else if (g == "detector_rotation") {
+            const glm::dvec2 b = beamOnPanel(first, m_beam); // the turn's pivot
+            m_beamPoint =
+                first.origin + first.fast * (m_pixelFast * b.x) + first.slow * (m_pixelSlow * b.y);
             m_parameters.push_back(
                 {"detector_rotation", "deg", Group::DetectorRotation, 0, {}, 0.0, 0.002, -5, 5});
         } else if (g == "panels") {

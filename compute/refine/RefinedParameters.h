@@ -83,7 +83,7 @@ class ParameterSet {
     std::vector<Parameter> m_parameters;
     glm::dvec3 m_beam{1, 0, 0};       // unit, the way the X-rays travel
     glm::dvec3 m_fast{0.0}, m_slow{0.0}; // the first panel's axes
-    glm::dvec3 m_beamPoint{0.0};         // m, where the beam meets the first panel's plane
+    glm::dvec3 m_beamPoint{0.0}; // m, where the beam meets the first panel (detector_rotation)
     double m_pixelFast = 0.0, m_pixelSlow = 0.0;
     // the cell: a, b, c (A), alpha, beta, gamma (deg) at the start, the space group's ties
     // made exact, and the orientation that turns the cell's standard frame into the crystal's:
